@@ -1,0 +1,252 @@
+/*
+ * gemmladder.h - public C interface of libgemmladder.
+ *
+ * libgemmladder runs one FP32 matrix product, C = alpha * op(A) * op(B) + beta * C,
+ * through any rung of the GEMM optimisation ladder (naive kernel up to warp
+ * tiling), with cuBLAS as the reference rung. Every rung computes the same
+ * function for every size; they differ only in speed.
+ *
+ * This header is plain C (C99 or later, or C++): it needs no CUDA header.
+ * Streams are passed as `void *` holding a cudaStream_t, and matrices as
+ * device pointers (memory the handle's GPU can read and write).
+ *
+ * Conventions used throughout:
+ *  - Every function that can fail returns gl_status_t; GL_STATUS_SUCCESS is 0.
+ *  - After a failure, gl_last_error(handle) holds a message that names the
+ *    argument and values at fault; failures of calls made without a handle
+ *    (or with a NULL one) are recorded per thread and read with
+ *    gl_last_error(NULL).
+ *  - The library never prints, exits or aborts.
+ *  - Enum values are part of the ABI: they are pinned and never renumbered.
+ */
+#ifndef GEMMLADDER_H
+#define GEMMLADDER_H
+
+#include <stdint.h>
+
+/* ------------------------------------------------------------------------ */
+/* Version. This block is the single source of the version: the build reads
+ * it, and gl_version() returns the same numbers from the compiled library.  */
+
+#define GL_VERSION_MAJOR 1
+#define GL_VERSION_MINOR 0
+#define GL_VERSION_PATCH 0
+
+/* ABI version: the N in the SONAME libgemmladder.so.N. It changes only when a
+ * released function, type or enum value changes incompatibly (docs/abi.md). */
+#define GL_ABI_VERSION 1
+
+#define GL_MAKE_VERSION(major, minor, patch) \
+    ((major) * 10000 + (minor) * 100 + (patch))
+#define GL_VERSION \
+    GL_MAKE_VERSION(GL_VERSION_MAJOR, GL_VERSION_MINOR, GL_VERSION_PATCH)
+
+#if defined(_WIN32)
+#define GL_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define GL_API __attribute__((visibility("default")))
+#else
+#define GL_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status codes. */
+
+typedef enum gl_status {
+    GL_STATUS_SUCCESS = 0,
+    /* An argument is wrong: NULL pointer, negative size, leading dimension
+     * too small, a pointer the GPU cannot access, ... The message says which. */
+    GL_STATUS_INVALID_ARGUMENT = 1,
+    /* The variant id is not one this library knows (see gl_variant_count). */
+    GL_STATUS_UNKNOWN_VARIANT = 2,
+    /* The variant exists but cannot run here: the device is too old for it,
+     * or this build carries no GPU code the device can run. */
+    GL_STATUS_UNSUPPORTED_VARIANT = 3,
+    /* No CUDA device is present, or the driver could not be initialised. */
+    GL_STATUS_NO_DEVICE = 4,
+    /* The CUDA runtime reported an error; the message carries its text. */
+    GL_STATUS_CUDA_ERROR = 5,
+    /* cuBLAS reported an error; the message carries its name. */
+    GL_STATUS_CUBLAS_ERROR = 6,
+    /* A tuning table could not be used (reserved for the tuning interface). */
+    GL_STATUS_TUNING_ERROR = 7,
+    /* Memory (host, device, or a cuBLAS workspace) could not be allocated. */
+    GL_STATUS_ALLOC_FAILED = 8
+} gl_status_t;
+
+/* Short English name of a status, e.g. "invalid argument". Never NULL: an
+ * unknown value gives "unknown status". The string is static. */
+GL_API const char *gl_status_string(gl_status_t status);
+
+/* ------------------------------------------------------------------------ */
+/* Variants: the rungs of the ladder. Ids are dense, start at 0 and are never
+ * renumbered; new rungs are appended. */
+
+typedef enum gl_variant {
+    GL_VARIANT_CUBLAS = 0,       /* reference: cuBLAS SGEMM, FP32 compute      */
+    GL_VARIANT_NAIVE = 1,        /* one thread per element of C               */
+    GL_VARIANT_COALESCED = 2,    /* warp walks along a row of C               */
+    GL_VARIANT_SHARED = 3,       /* K-tiles of A and B staged in shared memory */
+    GL_VARIANT_BLOCKTILE_1D = 4, /* each thread computes TM results           */
+    GL_VARIANT_BLOCKTILE_2D = 5, /* each thread computes a TM x TN patch      */
+    GL_VARIANT_VECTORIZED = 6,   /* 16-byte loads, A transposed in shared mem  */
+    GL_VARIANT_AUTOTUNED = 7,    /* rung 6 with tiles from the tuning table   */
+    GL_VARIANT_WARPTILE = 8      /* block -> warp -> thread tiling            */
+} gl_variant_t;
+
+/* Number of variant ids this library knows: valid ids are 0 .. count-1. A
+ * known id may still be unavailable on a device (gl_variant_available). */
+GL_API int32_t gl_variant_count(void);
+
+/* Name of a variant, e.g. "blocktile_2d", or NULL for an unknown id. The
+ * string is static. */
+GL_API const char *gl_variant_name(gl_variant_t variant);
+
+/* Looks a variant up by its name (as gl_variant_name gives it, case
+ * sensitive). Returns GL_STATUS_SUCCESS and stores the id in *variant;
+ * GL_STATUS_INVALID_ARGUMENT if name or variant is NULL;
+ * GL_STATUS_UNKNOWN_VARIANT if no variant has that name. */
+GL_API gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant);
+
+/* ------------------------------------------------------------------------ */
+/* Version at run time. */
+
+/* GL_VERSION of the library actually loaded (major*10000 + minor*100 + patch). */
+GL_API int32_t gl_version(void);
+
+/* The loaded library's version as "MAJOR.MINOR.PATCH". Static string. */
+GL_API const char *gl_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Handles. A handle binds the CUDA device that was current when it was
+ * created, a stream, and lazily created cuBLAS state. A handle is used by one
+ * thread at a time; separate handles may be used from separate threads. */
+
+typedef struct gl_handle_s *gl_handle_t;
+
+/* Creates a handle on the calling thread's current CUDA device, using the
+ * default stream (NULL). Does not create cuBLAS state: that happens the first
+ * time the handle runs GL_VARIANT_CUBLAS.
+ *   handle  out: the new handle; set to NULL on failure.
+ * Returns GL_STATUS_SUCCESS;
+ *   GL_STATUS_INVALID_ARGUMENT if handle is NULL;
+ *   GL_STATUS_NO_DEVICE if there is no usable CUDA device or driver;
+ *   GL_STATUS_CUDA_ERROR if querying the device failed otherwise;
+ *   GL_STATUS_ALLOC_FAILED if host memory for the handle ran out.
+ * On failure the message is read with gl_last_error(NULL). */
+GL_API gl_status_t gl_handle_create(gl_handle_t *handle);
+
+/* Destroys a handle and its cuBLAS state. Work already queued on its stream
+ * is not waited for; the stream itself belongs to the caller and is left
+ * alone. NULL is a no-op. */
+GL_API void gl_handle_destroy(gl_handle_t handle);
+
+/* Sets the stream later calls run on: a cudaStream_t cast to void *, or NULL
+ * for the default stream. The stream must belong to the handle's device and
+ * stay valid while the handle uses it.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if handle is NULL;
+ * GL_STATUS_CUBLAS_ERROR if the cuBLAS state could not be moved to it. */
+GL_API gl_status_t gl_set_stream(gl_handle_t handle, void *stream);
+
+/* Stores the handle's stream (as set by gl_set_stream) in *stream.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if handle or stream
+ * is NULL. */
+GL_API gl_status_t gl_get_stream(gl_handle_t handle, void **stream);
+
+/* CUDA device ordinal the handle was created on, or -1 if handle is NULL. */
+GL_API int32_t gl_handle_device(gl_handle_t handle);
+
+/* Message describing the most recent failed call made with this handle, or,
+ * for handle == NULL, the most recent failed call on this thread that had no
+ * handle to record it in (gl_handle_create, or any call passed a NULL
+ * handle). "" if there was none. Successful calls do not clear it. The string
+ * belongs to the library and stays valid until the next call with the same
+ * handle (or, for NULL, the next such call on this thread). */
+GL_API const char *gl_last_error(gl_handle_t handle);
+
+/* Reports whether a variant can run on the handle's device with this build.
+ * Returns GL_STATUS_SUCCESS if it can;
+ *   GL_STATUS_UNKNOWN_VARIANT for an unknown id;
+ *   GL_STATUS_UNSUPPORTED_VARIANT if the device's compute capability is below
+ *     the variant's minimum, or the library holds no GPU code for it;
+ *   GL_STATUS_INVALID_ARGUMENT if handle is NULL. */
+GL_API gl_status_t gl_variant_available(gl_handle_t handle, gl_variant_t variant);
+
+/* ------------------------------------------------------------------------ */
+/* Matrix products. */
+
+typedef enum gl_transpose {
+    GL_OP_N = 0, /* use the matrix as stored     */
+    GL_OP_T = 1  /* use the matrix's transpose   */
+} gl_transpose_t;
+
+typedef enum gl_layout {
+    GL_ROW_MAJOR = 0, /* element (i, j) at p[i * ld + j] */
+    GL_COL_MAJOR = 1  /* element (i, j) at p[i + j * ld] */
+} gl_layout_t;
+
+/* C = A * B with the chosen variant, all matrices row-major and contiguous:
+ * A is M x K, B is K x N, C is M x N (leading dimensions K, N and N).
+ * A, B and C are device pointers; C must not overlap A or B. The call is
+ * asynchronous on the handle's stream: it returns once the work is queued.
+ * Same as gl_sgemm_ex(handle, variant, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N,
+ * K, 1.0f, A, K, B, N, 0.0f, C, N); see there for sizes of 0 and for every
+ * status returned. */
+GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
+                            int64_t M, int64_t N, int64_t K,
+                            const float *A, const float *B, float *C);
+
+/* The general product, with BLAS semantics:
+ *   C = alpha * op(A) * op(B) + beta * C
+ * where op(A) is M x K, op(B) is K x N and C is M x N.
+ *   layout          GL_ROW_MAJOR or GL_COL_MAJOR, for all three matrices.
+ *   transA, transB  GL_OP_N or GL_OP_T.
+ *   M, N, K         sizes, each 0 .. 2147483647.
+ *   alpha, beta     scalars, passed by value (host).
+ *   A, lda          op(A) is A if transA is N, else A's transpose; A as stored
+ *                   has rows x cols = M x K (N) or K x M (T) and, in row-major,
+ *                   lda >= its column count (>= 1); in column-major,
+ *                   lda >= its row count (>= 1).
+ *   B, ldb          likewise for B (K x N as stored when transB is N).
+ *   C, ldc          M x N; ldc >= N (row-major) or >= M (column-major).
+ * Pointers are device-accessible memory on the handle's device (cudaMalloc,
+ * cudaMallocManaged, mapped pinned host memory). Leading-dimension padding of
+ * C is never written.
+ * Sizes of zero follow BLAS: M == 0 or N == 0 does nothing and succeeds, and
+ * the pointers may be NULL; K == 0 or alpha == 0 sets C = beta * C without
+ * reading A or B (which may then be NULL). When beta == 0, C is only written,
+ * never read, so it may hold NaN or garbage.
+ * The call is asynchronous on the handle's stream.
+ * Returns GL_STATUS_SUCCESS;
+ *   GL_STATUS_UNKNOWN_VARIANT for an unknown variant id;
+ *   GL_STATUS_INVALID_ARGUMENT for a bad layout or transpose value, a size
+ *     outside 0 .. 2147483647, a leading dimension too small, a NULL pointer
+ *     the call would read or write, a NULL handle, or a pointer that is not
+ *     device-accessible, lies on another device, or whose allocation is
+ *     smaller than the matrix described;
+ *   GL_STATUS_UNSUPPORTED_VARIANT if the variant cannot run on this device;
+ *   GL_STATUS_CUDA_ERROR if CUDA failed to query a pointer or to launch;
+ *   GL_STATUS_CUBLAS_ERROR or GL_STATUS_ALLOC_FAILED if cuBLAS could not be
+ *     created or failed (variant GL_VARIANT_CUBLAS only).
+ * Arguments are checked in the order listed in the parameter list above
+ * (variant first, handle after the sizes and pointers), and the first
+ * failure is reported; nothing is queued on the GPU when a check fails. */
+GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
+                               gl_layout_t layout,
+                               gl_transpose_t transA, gl_transpose_t transB,
+                               int64_t M, int64_t N, int64_t K,
+                               float alpha,
+                               const float *A, int64_t lda,
+                               const float *B, int64_t ldb,
+                               float beta,
+                               float *C, int64_t ldc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEMMLADDER_H */

@@ -1,0 +1,264 @@
+/*
+ * gemm.c - gl_sgemm and gl_sgemm_ex: check every argument, normalise the
+ * call to one row-major problem, and hand it to the chosen rung.
+ *
+ * The checks run in a fixed order and report the first failure; none of them
+ * queues GPU work. The pure argument checks come first and need no handle,
+ * so they behave the same on a machine without a GPU.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+
+#define MAX_DIM 2147483647LL /* sizes must fit the kernels' int indices */
+
+/* The dispatcher hands kernels at most this many rows at a time, which keeps
+ * every rung's row-tile grid dimension under CUDA's 65535 limit. */
+#define MAX_ROWS_PER_LAUNCH (1 << 20)
+
+static const char *op_name(gl_transpose_t t) { return t == GL_OP_T ? "T" : "N"; }
+
+/* One operand as the caller stored it: its name and the size it must have. */
+typedef struct operand {
+    const char *name;      /* "A", "B" or "C" */
+    const char *ld_name;   /* "lda", ... */
+    const void *ptr;
+    int64_t rows, cols;    /* as stored, in the caller's layout */
+    int64_t ld;
+    const char *rows_name, *cols_name; /* "M", "K", ... for messages */
+} operand;
+
+/* ld must cover the stored row (row-major) or column (column-major). */
+static gl_status_t check_ld(gl_handle_t h, const operand *x, gl_layout_t layout,
+                            const char *trans_note)
+{
+    const bool row_major = layout == GL_ROW_MAJOR;
+    const int64_t need = row_major ? x->cols : x->rows;
+    const char *need_name = row_major ? x->cols_name : x->rows_name;
+    if (x->ld < 1 || x->ld < need)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "%s (%lld) must be >= max(1, %s) = %lld for a %s-major %s%s", x->ld_name,
+                       (long long)x->ld, need_name, (long long)(need > 1 ? need : 1),
+                       row_major ? "row" : "column", x->name, trans_note);
+    return GL_STATUS_SUCCESS;
+}
+
+/* Bytes from the first to one past the last element of a stored matrix. */
+static bool extent_bytes(const operand *x, gl_layout_t layout, uint64_t *bytes)
+{
+    const int64_t outer = layout == GL_ROW_MAJOR ? x->rows : x->cols;
+    const int64_t inner = layout == GL_ROW_MAJOR ? x->cols : x->rows;
+    int64_t elems;
+    if (__builtin_mul_overflow(outer - 1, x->ld, &elems) ||
+        __builtin_add_overflow(elems, inner, &elems) ||
+        __builtin_mul_overflow((uint64_t)elems, (uint64_t)sizeof(float), bytes))
+        return false;
+    return true;
+}
+
+/* The GPU must be able to reach every byte of the operand from the handle's
+ * device. One driver query gives the memory type, the owning device and the
+ * allocation's range. */
+static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t layout)
+{
+    uint64_t bytes = 0;
+    if (!extent_bytes(x, layout, &bytes))
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "%s: %lld x %lld with %s = %lld spans more bytes than any address space",
+                       x->name, (long long)x->rows, (long long)x->cols, x->ld_name,
+                       (long long)x->ld);
+
+    unsigned int type = 0;
+    int ordinal = -1;
+    void *device_ptr = NULL;
+    CUdeviceptr start = 0;
+    size_t size = 0;
+    unsigned int managed = 0; /* the driver writes a boolean; zeroed word reads either way */
+    CUpointer_attribute attrs[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                   CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                   CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                   CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                                   CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                   CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+    void *data[] = {&type, &managed, &ordinal, &device_ptr, &start, &size};
+    const CUresult r = h->pointer_attributes(sizeof attrs / sizeof attrs[0], attrs, data,
+                                             (CUdeviceptr)(uintptr_t)x->ptr);
+    if (r != CUDA_SUCCESS)
+        return gl_fail(h, GL_STATUS_CUDA_ERROR,
+                       "%s (%p): cuPointerGetAttributes failed with driver error %d", x->name,
+                       x->ptr, (int)r);
+
+    switch (type) {
+    case 0: /* not known to CUDA: ordinary host memory */
+        if (h->pageable_access)
+            return GL_STATUS_SUCCESS; /* the GPU reads pageable memory (HMM/ATS) */
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "%s (%p) is not device-accessible memory: it looks like an ordinary host "
+                       "pointer; copy the matrix to the GPU (cudaMalloc + cudaMemcpy) first",
+                       x->name, x->ptr);
+    case CU_MEMORYTYPE_DEVICE:
+        if (!managed && ordinal != h->device) /* managed memory migrates to any device */
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s (%p) is memory of device %d, but the handle runs on device %d",
+                           x->name, x->ptr, ordinal, h->device);
+        break;
+    case CU_MEMORYTYPE_HOST: /* pinned host memory: usable where mapped at the same address */
+        if (device_ptr != x->ptr)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s (%p) is pinned host memory that is not mapped at the same "
+                           "address on the device; pass the pointer from "
+                           "cudaHostGetDevicePointer",
+                           x->name, x->ptr);
+        break;
+    default:
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "%s (%p) is not linear device memory (CUDA memory type %u)", x->name,
+                       x->ptr, type);
+    }
+
+    if (size > 0) {
+        const uint64_t offset = (uint64_t)(uintptr_t)x->ptr - (uint64_t)start;
+        if (offset > size || bytes > size - offset)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s (%p): a %lld x %lld matrix with %s = %lld needs %llu bytes, but "
+                           "its allocation has only %llu bytes from that address",
+                           x->name, x->ptr, (long long)x->rows, (long long)x->cols, x->ld_name,
+                           (long long)x->ld, (unsigned long long)bytes,
+                           (unsigned long long)(offset > size ? 0 : size - offset));
+    }
+    return GL_STATUS_SUCCESS;
+}
+
+/* Runs the rung on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
+static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem *p)
+{
+    gl_exec x = {h->stream, NULL, h->cc, h->sm_count};
+    if (rung->uses_cublas) {
+        const gl_status_t st = gl_handle_cublas(h);
+        if (st != GL_STATUS_SUCCESS)
+            return st;
+        x.cublas = h->cublas;
+    }
+    for (int m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
+        gl_problem slice = *p;
+        slice.m = p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH;
+        slice.a = p->trans_a ? p->a + m0 : p->a + (int64_t)m0 * p->lda;
+        slice.c = p->c + (int64_t)m0 * p->ldc;
+        const int rc = rung->launch(&slice, &rung->tiles, &x);
+        if (rc != 0) {
+            char what[96];
+            snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product", rung->name,
+                     p->m, p->n, p->k);
+            if (rung->uses_cublas)
+                return gl_fail_cublas(h, what, (cublasStatus_t)rc);
+            if (rc == cudaErrorNoKernelImageForDevice || rc == cudaErrorInvalidDeviceFunction)
+                return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT, "%s: %s", what,
+                               cudaGetErrorString((cudaError_t)rc));
+            return gl_fail_cuda(h, what, (cudaError_t)rc);
+        }
+    }
+    return GL_STATUS_SUCCESS;
+}
+
+/* Checks and dispatch; the device is already the handle's. */
+static gl_status_t sgemm_on_device(gl_handle_t h, const gl_rung *rung, gl_layout_t layout,
+                                   const operand *a, const operand *b, const operand *c,
+                                   bool reads_ab, gl_problem *p)
+{
+    gl_status_t st;
+    if (reads_ab && ((st = check_pointer(h, a, layout)) || (st = check_pointer(h, b, layout))))
+        return st;
+    if ((st = check_pointer(h, c, layout)))
+        return st;
+    if (h->available[rung->id] != GL_STATUS_SUCCESS)
+        return gl_variant_available(h, rung->id); /* records why */
+
+    if (!reads_ab) {
+        if (p->beta == 1.0f)
+            return GL_STATUS_SUCCESS;
+        const cudaError_t err = gl_launch_scale_c(p->m, p->n, p->beta, p->c, p->ldc, h->stream);
+        return err == cudaSuccess ? GL_STATUS_SUCCESS : gl_fail_cuda(h, "scaling C by beta", err);
+    }
+    return run_rung(h, rung, p);
+}
+
+gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                        gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
+                        int64_t K, float alpha, const float *A, int64_t lda, const float *B,
+                        int64_t ldb, float beta, float *C, int64_t ldc)
+{
+    const gl_rung *rung = gl_rung_find(variant);
+    if (!rung)
+        return gl_fail(h, GL_STATUS_UNKNOWN_VARIANT, "variant %d is not one of 0..%d",
+                       (int)variant, GL_VARIANT_LIMIT - 1);
+    if (layout != GL_ROW_MAJOR && layout != GL_COL_MAJOR)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "layout (%d) must be GL_ROW_MAJOR (0) or GL_COL_MAJOR (1)", (int)layout);
+    if (transA != GL_OP_N && transA != GL_OP_T)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "transA (%d) must be GL_OP_N (0) or GL_OP_T (1)", (int)transA);
+    if (transB != GL_OP_N && transB != GL_OP_T)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "transB (%d) must be GL_OP_N (0) or GL_OP_T (1)", (int)transB);
+    const struct { const char *name; int64_t v; } sizes[] = {{"M", M}, {"N", N}, {"K", K}};
+    for (int i = 0; i < 3; ++i)
+        if (sizes[i].v < 0 || sizes[i].v > MAX_DIM)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s (%lld) must be between 0 and %lld", sizes[i].name,
+                           (long long)sizes[i].v, MAX_DIM);
+
+    /* Operands as stored. */
+    const bool ta = transA == GL_OP_T, tb = transB == GL_OP_T;
+    const operand a = {"A", "lda", A, ta ? K : M, ta ? M : K, lda, ta ? "K" : "M", ta ? "M" : "K"};
+    const operand b = {"B", "ldb", B, tb ? N : K, tb ? K : N, ldb, tb ? "N" : "K", tb ? "K" : "N"};
+    const operand c = {"C", "ldc", C, M, N, ldc, "M", "N"};
+    char note_a[32], note_b[32];
+    snprintf(note_a, sizeof note_a, " with transA = %s", op_name(transA));
+    snprintf(note_b, sizeof note_b, " with transB = %s", op_name(transB));
+    gl_status_t st;
+    if ((st = check_ld(h, &a, layout, note_a)) || (st = check_ld(h, &b, layout, note_b)) ||
+        (st = check_ld(h, &c, layout, "")))
+        return st;
+
+    const bool empty = M == 0 || N == 0; /* BLAS: nothing to compute, nothing touched */
+    const bool reads_ab = !empty && K > 0 && alpha != 0.0f;
+    if (reads_ab && !A)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "A is NULL (M = %lld, K = %lld)",
+                       (long long)M, (long long)K);
+    if (reads_ab && !B)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "B is NULL (K = %lld, N = %lld)",
+                       (long long)K, (long long)N);
+    if (!empty && !C)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "C is NULL (M = %lld, N = %lld)",
+                       (long long)M, (long long)N);
+    if (!h)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    if (empty)
+        return GL_STATUS_SUCCESS;
+
+    /* Row-major problem. A column-major product is the row-major product of
+     * the transposes, C^T = op(B)^T op(A)^T: swap the operands and M with N. */
+    gl_problem p = {(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc};
+    if (layout == GL_COL_MAJOR)
+        p = (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc};
+
+    int current = -1;
+    cudaError_t err = cudaGetDevice(&current);
+    if (err != cudaSuccess)
+        return gl_fail_cuda(h, "cudaGetDevice", err);
+    if (current != h->device && (err = cudaSetDevice(h->device)) != cudaSuccess)
+        return gl_fail_cuda(h, "switching to the handle's device", err);
+    st = sgemm_on_device(h, rung, layout, &a, &b, &c, reads_ab, &p);
+    if (current != h->device)
+        (void)cudaSetDevice(current);
+    return st;
+}
+
+gl_status_t gl_sgemm(gl_handle_t h, gl_variant_t variant, int64_t M, int64_t N, int64_t K,
+                     const float *A, const float *B, float *C)
+{
+    /* Contiguous row-major: leading dimensions are the row lengths (at least 1,
+     * so that an empty product still passes the ld checks). */
+    return gl_sgemm_ex(h, variant, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K, 1.0f, A,
+                       K > 0 ? K : 1, B, N > 0 ? N : 1, 0.0f, C, N > 0 ? N : 1);
+}

@@ -1,0 +1,169 @@
+/*
+ * handle.c - creating and destroying handles, streams, lazily created cuBLAS
+ * state, and which variants a handle's device can run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Decides once, at creation, whether each variant can run on this device. */
+static void decide_availability(struct gl_handle_s *h)
+{
+    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
+        const gl_rung *r = gl_rung_find((gl_variant_t)v);
+        if (!r->launch)
+            h->available[v] = GL_STATUS_UNSUPPORTED_VARIANT;
+        else if (r->uses_cublas)
+            h->available[v] = GL_STATUS_SUCCESS; /* cuBLAS carries its own GPU code */
+        else if (h->cc < r->min_cc || !gl_build_covers(h->cc))
+            h->available[v] = GL_STATUS_UNSUPPORTED_VARIANT;
+        else
+            h->available[v] = GL_STATUS_SUCCESS;
+    }
+}
+
+gl_status_t gl_handle_create(gl_handle_t *handle)
+{
+    if (!handle)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_handle_create: handle is NULL");
+    *handle = NULL;
+
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        /* Clear the runtime's record of the failure so callers start clean. */
+        (void)cudaGetLastError();
+        return gl_fail(NULL, GL_STATUS_NO_DEVICE, "gl_handle_create: no usable CUDA device: %s",
+                       err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0");
+    }
+
+    int device = 0;
+    if ((err = cudaGetDevice(&device)) != cudaSuccess)
+        return gl_fail_cuda(NULL, "gl_handle_create: cudaGetDevice", err);
+    /* Makes the device's primary context current, so pointer queries work. */
+    if ((err = cudaSetDevice(device)) != cudaSuccess)
+        return gl_fail_cuda(NULL, "gl_handle_create: cudaSetDevice", err);
+
+    struct gl_handle_s *h = calloc(1, sizeof *h);
+    if (!h)
+        return gl_fail(NULL, GL_STATUS_ALLOC_FAILED, "gl_handle_create: out of host memory");
+    h->device = device;
+
+    struct cudaDeviceProp prop;
+    int major = 0, minor = 0;
+    if ((err = cudaGetDeviceProperties(&prop, device)) != cudaSuccess ||
+        (err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) ||
+        (err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) ||
+        (err = cudaDeviceGetAttribute(&h->sm_count, cudaDevAttrMultiProcessorCount, device)) ||
+        (err = cudaDeviceGetAttribute(&h->pageable_access, cudaDevAttrPageableMemoryAccess,
+                                      device))) {
+        free(h);
+        return gl_fail_cuda(NULL, "gl_handle_create: querying the device", err);
+    }
+    h->cc = major * 10 + minor;
+    snprintf(h->device_name, sizeof h->device_name, "%s", prop.name);
+
+    /* The driver's pointer query answers type, device and extent in one call;
+     * fetched through the runtime so the library needs no link to libcuda. */
+    enum cudaDriverEntryPointQueryResult found;
+    void *fn = NULL;
+    err = cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &fn, 12000,
+                                           cudaEnableDefault, &found);
+    if (err != cudaSuccess || found != cudaDriverEntryPointSuccess || !fn) {
+        free(h);
+        return gl_fail(NULL, GL_STATUS_CUDA_ERROR,
+                       "gl_handle_create: the driver does not provide cuPointerGetAttributes (%s)",
+                       cudaGetErrorString(err));
+    }
+    h->pointer_attributes = (gl_pointer_attributes_fn)fn;
+
+    decide_availability(h);
+    *handle = h;
+    return GL_STATUS_SUCCESS;
+}
+
+void gl_handle_destroy(gl_handle_t h)
+{
+    if (!h)
+        return;
+    if (h->cublas) {
+        int current = -1;
+        const bool switch_device = cudaGetDevice(&current) == cudaSuccess && current != h->device;
+        if (switch_device)
+            (void)cudaSetDevice(h->device);
+        (void)cublasDestroy(h->cublas);
+        if (switch_device)
+            (void)cudaSetDevice(current);
+    }
+    free(h);
+}
+
+gl_status_t gl_handle_cublas(struct gl_handle_s *h)
+{
+    if (h->cublas)
+        return GL_STATUS_SUCCESS;
+    cublasHandle_t c = NULL;
+    cublasStatus_t st = cublasCreate(&c);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return gl_fail_cublas(h, "creating cuBLAS state: cublasCreate", st);
+    /* Default math: FP32 throughout, never TF32 tensor cores. */
+    if ((st = cublasSetMathMode(c, CUBLAS_DEFAULT_MATH)) != CUBLAS_STATUS_SUCCESS ||
+        (st = cublasSetStream(c, h->stream)) != CUBLAS_STATUS_SUCCESS) {
+        cublasDestroy(c);
+        return gl_fail_cublas(h, "configuring cuBLAS state", st);
+    }
+    h->cublas = c;
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_set_stream(gl_handle_t h, void *stream)
+{
+    if (!h)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_set_stream: handle is NULL");
+    if (h->cublas) {
+        const cublasStatus_t st = cublasSetStream(h->cublas, (cudaStream_t)stream);
+        if (st != CUBLAS_STATUS_SUCCESS)
+            return gl_fail_cublas(h, "gl_set_stream: cublasSetStream", st);
+    }
+    h->stream = (cudaStream_t)stream;
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_get_stream(gl_handle_t h, void **stream)
+{
+    if (!h || !stream)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_get_stream: %s is NULL",
+                       h ? "stream" : "handle");
+    *stream = (void *)h->stream;
+    return GL_STATUS_SUCCESS;
+}
+
+int32_t gl_handle_device(gl_handle_t h) { return h ? h->device : -1; }
+
+gl_status_t gl_variant_available(gl_handle_t h, gl_variant_t variant)
+{
+    const gl_rung *r = gl_rung_find(variant);
+    if (!r)
+        return gl_fail(h, GL_STATUS_UNKNOWN_VARIANT,
+                       "gl_variant_available: variant %d is not one of 0..%d", (int)variant,
+                       GL_VARIANT_LIMIT - 1);
+    if (!h)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_variant_available: handle is NULL");
+    if (h->available[variant] == GL_STATUS_SUCCESS)
+        return GL_STATUS_SUCCESS;
+    if (!r->launch)
+        return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
+                       "variant '%s' is not implemented in this build", r->name);
+    if (h->cc < r->min_cc)
+        return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
+                       "variant '%s' needs compute capability %d.%d; device %d (%s) has %d.%d",
+                       r->name, r->min_cc / 10, r->min_cc % 10, h->device, h->device_name,
+                       h->cc / 10, h->cc % 10);
+    return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
+                   "variant '%s': this build holds GPU code for %s, none of which runs on "
+                   "device %d (%s, compute capability %d.%d)",
+                   r->name, gl_build_arch_string(), h->device, h->device_name, h->cc / 10,
+                   h->cc % 10);
+}

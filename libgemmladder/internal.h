@@ -1,0 +1,83 @@
+/*
+ * internal.h - host-side internals shared by the library's C files: the
+ * handle, error recording, the registry of rungs, build facts.
+ */
+#ifndef GL_INTERNAL_H
+#define GL_INTERNAL_H
+
+#include <stddef.h>
+
+#include <cuda.h> /* driver types for the pointer query; no libcuda link */
+
+#include "gemmladder.h"
+#include "kernels/rung.h"
+
+/* Number of variant ids (the public enum's values are 0 .. GL_VARIANT_LIMIT-1). */
+#define GL_VARIANT_LIMIT 9
+
+#define GL_MESSAGE_SIZE 512
+
+typedef CUresult (*gl_pointer_attributes_fn)(unsigned, CUpointer_attribute *, void **,
+                                             CUdeviceptr);
+
+struct gl_handle_s {
+    int device;             /* CUDA ordinal, fixed at creation */
+    int cc;                 /* compute capability, major * 10 + minor */
+    int sm_count;
+    int pageable_access;    /* the GPU can read ordinary host memory (HMM/ATS) */
+    char device_name[256];
+    cudaStream_t stream;
+    cublasHandle_t cublas;  /* created on first use */
+    gl_pointer_attributes_fn pointer_attributes; /* cuPointerGetAttributes */
+    gl_status_t available[GL_VARIANT_LIMIT];     /* per variant, decided at creation */
+    char message[GL_MESSAGE_SIZE];
+};
+
+/* Records a formatted message for handle h (or for the calling thread when h
+ * is NULL) and returns status, so failures read `return gl_fail(h, ...)`. */
+gl_status_t gl_fail(struct gl_handle_s *h, gl_status_t status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The message for a CUDA runtime error: "<what>: <cudaGetErrorString> (<code>)";
+ * status GL_STATUS_ALLOC_FAILED for cudaErrorMemoryAllocation, else CUDA_ERROR. */
+gl_status_t gl_fail_cuda(struct gl_handle_s *h, const char *what, cudaError_t err);
+
+/* Likewise for a cuBLAS status. */
+gl_status_t gl_fail_cublas(struct gl_handle_s *h, const char *what, cublasStatus_t st);
+
+/* Creates the handle's cuBLAS state bound to its stream, if not done yet. */
+gl_status_t gl_handle_cublas(struct gl_handle_s *h);
+
+/* ---- the registry: one row per rung ------------------------------------- */
+
+typedef struct gl_rung {
+    gl_variant_t id;
+    const char *name;
+    int min_cc;              /* lowest compute capability it runs on (major*10+minor) */
+    bool uses_cublas;        /* the launcher needs exec->cublas; its codes are cuBLAS's */
+    gl_launch_fn launch;     /* NULL: the id is reserved but not built yet */
+    gl_tile_params tiles;    /* the fixed tile parameters the rung runs with */
+} gl_rung;
+
+/* The row for a variant id, or NULL for an unknown id. */
+const gl_rung *gl_rung_find(gl_variant_t id);
+
+/* ---- build facts --------------------------------------------------------- */
+
+/* Whether this build holds GPU code a device of compute capability cc
+ * (major*10+minor) can run: machine code for the same major and an equal or
+ * lower minor, or PTX for an equal or lower capability. `archs` lists the
+ * machine-code capabilities, comma-separated ("80,86,89,90"), ptx_cc the
+ * PTX one (0 for none). */
+bool gl_arch_list_covers(const char *archs, int ptx_cc, int cc);
+
+/* The same question for this build's own list (from the cuda_archs option). */
+bool gl_build_covers(int cc);
+
+/* "sm_80, sm_86, ... + PTX compute_90", for messages. */
+const char *gl_build_arch_string(void);
+
+#endif /* GL_INTERNAL_H */

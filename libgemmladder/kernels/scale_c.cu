@@ -1,0 +1,31 @@
+/*
+ * C = beta * C, the whole product when K == 0 or alpha == 0 (BLAS semantics:
+ * A and B are not read then). Not a rung; the dispatcher calls it for every
+ * variant. beta == 0 writes zeros without reading C.
+ */
+#include "rung.h"
+
+namespace {
+
+constexpr int THREADS = 256;
+
+/* One block per row chunk; the grid strides over rows, threads over columns. */
+__global__ __launch_bounds__(THREADS) void scale_c_kernel(int m, int n, float beta, float *c,
+                                                          int64_t ldc)
+{
+    for (int64_t i = blockIdx.x; i < m; i += gridDim.x) {
+        float *row = c + i * ldc;
+        for (int j = threadIdx.x; j < n; j += THREADS)
+            row[j] = beta == 0.0f ? 0.0f : beta * row[j];
+    }
+}
+
+} // namespace
+
+extern "C" cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
+                                         cudaStream_t stream)
+{
+    const unsigned blocks = m < 65535 ? (unsigned)m : 65535u;
+    scale_c_kernel<<<blocks, THREADS, 0, stream>>>(m, n, beta, c, ldc);
+    return cudaGetLastError();
+}

@@ -1,0 +1,77 @@
+/*
+ * registry.c - the ladder: one row per rung. Adding a rung is one kernel file
+ * and one row here.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Indexed by variant id. Rungs 1-3 use fixed 32 x 32 tiles (a constant in
+ * their files); the row records it for tools and docs. */
+static const gl_rung rungs[GL_VARIANT_LIMIT] = {
+    [GL_VARIANT_CUBLAS] = {GL_VARIANT_CUBLAS, "cublas", 0, true, gl_launch_cublas, {0}},
+    [GL_VARIANT_NAIVE] = {GL_VARIANT_NAIVE, "naive", 70, false, gl_launch_naive,
+                          {.bm = 32, .bn = 32, .bk = 1, .tm = 1, .tn = 1, .threads = 1024}},
+    [GL_VARIANT_COALESCED] = {GL_VARIANT_COALESCED, "coalesced", 70, false,
+                              gl_launch_coalesced,
+                              {.bm = 32, .bn = 32, .bk = 1, .tm = 1, .tn = 1, .threads = 1024}},
+    [GL_VARIANT_SHARED] = {GL_VARIANT_SHARED, "shared", 70, false, gl_launch_shared,
+                           {.bm = 32, .bn = 32, .bk = 32, .tm = 1, .tn = 1, .threads = 1024}},
+    [GL_VARIANT_BLOCKTILE_1D] = {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d", 70, false, NULL, {0}},
+    [GL_VARIANT_BLOCKTILE_2D] = {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d", 70, false, NULL, {0}},
+    [GL_VARIANT_VECTORIZED] = {GL_VARIANT_VECTORIZED, "vectorized", 70, false, NULL, {0}},
+    [GL_VARIANT_AUTOTUNED] = {GL_VARIANT_AUTOTUNED, "autotuned", 70, false, NULL, {0}},
+    [GL_VARIANT_WARPTILE] = {GL_VARIANT_WARPTILE, "warptile", 70, false, NULL, {0}},
+};
+
+const gl_rung *gl_rung_find(gl_variant_t id)
+{
+    const unsigned i = (unsigned)id;
+    return i < GL_VARIANT_LIMIT ? &rungs[i] : NULL;
+}
+
+int32_t gl_variant_count(void) { return GL_VARIANT_LIMIT; }
+
+const char *gl_variant_name(gl_variant_t variant)
+{
+    const gl_rung *r = gl_rung_find(variant);
+    return r ? r->name : NULL;
+}
+
+gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant)
+{
+    if (!name || !variant)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_variant_from_name: %s is NULL",
+                       name ? "variant" : "name");
+    for (int i = 0; i < GL_VARIANT_LIMIT; ++i) {
+        if (strcmp(rungs[i].name, name) == 0) {
+            *variant = rungs[i].id;
+            return GL_STATUS_SUCCESS;
+        }
+    }
+    return gl_fail(NULL, GL_STATUS_UNKNOWN_VARIANT, "gl_variant_from_name: no variant is named '%s'",
+                   name);
+}
+
+/* ---- build facts --------------------------------------------------------- */
+
+bool gl_arch_list_covers(const char *archs, int ptx_cc, int cc)
+{
+    if (ptx_cc > 0 && ptx_cc <= cc)
+        return true;
+    for (const char *s = archs; s && *s;) {
+        char *end;
+        const long a = strtol(s, &end, 10);
+        if (end == s)
+            break;
+        if (a / 10 == cc / 10 && a <= cc)
+            return true;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return false;
+}
+
+bool gl_build_covers(int cc) { return gl_arch_list_covers(GL_CUDA_SASS_ARCHS, GL_CUDA_PTX_ARCH, cc); }
+
+const char *gl_build_arch_string(void) { return GL_CUDA_ARCH_STRING; }

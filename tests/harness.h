@@ -1,0 +1,66 @@
+/*
+ * harness.h - the few checks the C tests share. Each test program counts its
+ * checks, prints every failure with file and line, and exits 0 (all passed),
+ * 1 (some failed) or 77 (skipped: no GPU), as meson expects.
+ */
+#ifndef GL_TEST_HARNESS_H
+#define GL_TEST_HARNESS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemmladder.h"
+
+static int harness_checks, harness_failures;
+
+#define CHECK(cond, ...)                                                                      \
+    do {                                                                                      \
+        ++harness_checks;                                                                     \
+        if (!(cond)) {                                                                        \
+            ++harness_failures;                                                               \
+            fprintf(stderr, "%s:%d: FAILED: %s: ", __FILE__, __LINE__, #cond);                \
+            fprintf(stderr, __VA_ARGS__);                                                     \
+            fputc('\n', stderr);                                                              \
+        }                                                                                     \
+    } while (0)
+
+/* A call must return `want`, and (when `needle` is non-NULL) the message of
+ * `handle` must contain `needle`. */
+#define CHECK_STATUS(handle, call, want, needle)                                              \
+    do {                                                                                      \
+        const gl_status_t got_ = (call);                                                      \
+        const char *msg_ = gl_last_error(handle);                                             \
+        CHECK(got_ == (want), "%s returned %d (%s), expected %d (%s); message: %s", #call,    \
+              (int)got_, gl_status_string(got_), (int)(want), gl_status_string(want), msg_); \
+        if ((needle) != NULL)                                                                 \
+            CHECK(strstr(msg_, (needle) ? (needle) : "") != NULL,                             \
+                  "message of %s is \"%s\", expected it to mention \"%s\"", #call, msg_,     \
+                  (needle) ? (needle) : "");                                                  \
+    } while (0)
+
+/* A CUDA runtime call in test code itself must succeed. */
+#define CHECK_CUDA(call)                                                                      \
+    do {                                                                                      \
+        const cudaError_t err_ = (call);                                                      \
+        if (err_ != cudaSuccess) {                                                            \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,              \
+                    cudaGetErrorString(err_));                                                \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+static int harness_finish(const char *name)
+{
+    printf("%s: %d checks, %d failed\n", name, harness_checks, harness_failures);
+    if (harness_checks == 0) {
+        fprintf(stderr, "%s: no checks ran\n", name);
+        return 1;
+    }
+    return harness_failures ? 1 : 0;
+}
+
+/* Exit code meson reads as "skipped". */
+#define HARNESS_SKIP 77
+
+#endif

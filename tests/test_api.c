@@ -1,0 +1,252 @@
+/*
+ * test_api.c - the public API without a GPU: names, pinned values, version,
+ * and every argument check of gl_sgemm_ex / gl_sgemm. The argument checks run
+ * before the handle is looked at, so a NULL handle reaches each of them and
+ * the message lands in gl_last_error(NULL). Also checks that no failing call
+ * prints anything.
+ */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* Pinned values: changing any of these breaks the ABI. */
+_Static_assert(GL_STATUS_SUCCESS == 0, "pinned");
+_Static_assert(GL_STATUS_INVALID_ARGUMENT == 1, "pinned");
+_Static_assert(GL_STATUS_UNKNOWN_VARIANT == 2, "pinned");
+_Static_assert(GL_STATUS_UNSUPPORTED_VARIANT == 3, "pinned");
+_Static_assert(GL_STATUS_NO_DEVICE == 4, "pinned");
+_Static_assert(GL_STATUS_CUDA_ERROR == 5, "pinned");
+_Static_assert(GL_STATUS_CUBLAS_ERROR == 6, "pinned");
+_Static_assert(GL_STATUS_TUNING_ERROR == 7, "pinned");
+_Static_assert(GL_STATUS_ALLOC_FAILED == 8, "pinned");
+_Static_assert(GL_VARIANT_CUBLAS == 0 && GL_VARIANT_NAIVE == 1 && GL_VARIANT_COALESCED == 2 &&
+                   GL_VARIANT_SHARED == 3 && GL_VARIANT_BLOCKTILE_1D == 4 &&
+                   GL_VARIANT_BLOCKTILE_2D == 5 && GL_VARIANT_VECTORIZED == 6 &&
+                   GL_VARIANT_AUTOTUNED == 7 && GL_VARIANT_WARPTILE == 8,
+               "pinned");
+_Static_assert(GL_OP_N == 0 && GL_OP_T == 1 && GL_ROW_MAJOR == 0 && GL_COL_MAJOR == 1, "pinned");
+
+static void test_names(void)
+{
+    static const char *const statuses[] = {
+        "success", "invalid argument", "unknown variant", "variant not supported on this device",
+        "no CUDA device", "CUDA error", "cuBLAS error", "tuning table error", "allocation failed"};
+    for (int s = 0; s < 9; ++s)
+        CHECK(strcmp(gl_status_string((gl_status_t)s), statuses[s]) == 0, "status %d is '%s'", s,
+              gl_status_string((gl_status_t)s));
+    CHECK(strcmp(gl_status_string((gl_status_t)9), "unknown status") == 0, "status 9");
+    CHECK(strcmp(gl_status_string((gl_status_t)-1), "unknown status") == 0, "status -1");
+
+    static const char *const names[] = {"cublas",       "naive",        "coalesced",
+                                        "shared",       "blocktile_1d", "blocktile_2d",
+                                        "vectorized",   "autotuned",    "warptile"};
+    CHECK(gl_variant_count() == 9, "gl_variant_count() = %d", (int)gl_variant_count());
+    for (int v = 0; v < 9; ++v) {
+        const char *name = gl_variant_name((gl_variant_t)v);
+        CHECK(name && strcmp(name, names[v]) == 0, "variant %d is '%s'", v, name ? name : "NULL");
+        gl_variant_t back = (gl_variant_t)-1;
+        CHECK_STATUS(NULL, gl_variant_from_name(names[v], &back), GL_STATUS_SUCCESS, NULL);
+        CHECK(back == (gl_variant_t)v, "gl_variant_from_name(%s) = %d", names[v], (int)back);
+    }
+    CHECK(gl_variant_name((gl_variant_t)9) == NULL, "name of 9");
+    CHECK(gl_variant_name((gl_variant_t)-1) == NULL, "name of -1");
+    gl_variant_t v;
+    CHECK_STATUS(NULL, gl_variant_from_name("Naive", &v), GL_STATUS_UNKNOWN_VARIANT, "'Naive'");
+    CHECK_STATUS(NULL, gl_variant_from_name("", &v), GL_STATUS_UNKNOWN_VARIANT, "''");
+    CHECK_STATUS(NULL, gl_variant_from_name(NULL, &v), GL_STATUS_INVALID_ARGUMENT, "name is NULL");
+    CHECK_STATUS(NULL, gl_variant_from_name("naive", NULL), GL_STATUS_INVALID_ARGUMENT,
+                 "variant is NULL");
+}
+
+static void test_version(void)
+{
+    CHECK(gl_version() == GL_VERSION, "gl_version() = %d, header says %d", (int)gl_version(),
+          GL_VERSION);
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", GL_VERSION_MAJOR, GL_VERSION_MINOR, GL_VERSION_PATCH);
+    CHECK(strcmp(gl_version_string(), want) == 0, "gl_version_string() = %s, want %s",
+          gl_version_string(), want);
+    CHECK(GL_MAKE_VERSION(1, 2, 3) == 10203, "GL_MAKE_VERSION");
+}
+
+static void test_handle_arguments(void)
+{
+    CHECK_STATUS(NULL, gl_handle_create(NULL), GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    gl_handle_destroy(NULL); /* no-op */
+    CHECK_STATUS(NULL, gl_set_stream(NULL, NULL), GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    void *stream = (void *)1;
+    CHECK_STATUS(NULL, gl_get_stream(NULL, &stream), GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    CHECK(gl_handle_device(NULL) == -1, "gl_handle_device(NULL)");
+    CHECK_STATUS(NULL, gl_variant_available(NULL, (gl_variant_t)9), GL_STATUS_UNKNOWN_VARIANT,
+                 "variant 9");
+    CHECK_STATUS(NULL, gl_variant_available(NULL, GL_VARIANT_NAIVE), GL_STATUS_INVALID_ARGUMENT,
+                 "handle is NULL");
+
+    /* Without a GPU creation fails cleanly; with one it succeeds. */
+    gl_handle_t h = (gl_handle_t)&h;
+    const gl_status_t st = gl_handle_create(&h);
+    if (st == GL_STATUS_SUCCESS) {
+        CHECK(h != NULL, "handle set");
+        gl_handle_destroy(h);
+    } else {
+        CHECK(st == GL_STATUS_NO_DEVICE, "gl_handle_create: %s: %s", gl_status_string(st),
+              gl_last_error(NULL));
+        CHECK(h == NULL, "handle cleared on failure");
+        CHECK(strstr(gl_last_error(NULL), "no usable CUDA device") != NULL, "message: %s",
+              gl_last_error(NULL));
+    }
+}
+
+/* Device-looking pointers: the argument checks never dereference them. */
+static const float *const A = (const float *)0x1000;
+static const float *const B = (const float *)0x2000;
+static float *const C = (float *)0x3000;
+
+#define EX(...) gl_sgemm_ex(NULL, __VA_ARGS__)
+
+static void test_sgemm_arguments(void)
+{
+    const gl_variant_t V = GL_VARIANT_NAIVE;
+    const gl_layout_t R = GL_ROW_MAJOR, Cm = GL_COL_MAJOR;
+    const gl_transpose_t N = GL_OP_N, T = GL_OP_T;
+
+    /* Variant, layout, transposes. */
+    CHECK_STATUS(NULL, EX((gl_variant_t)9, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_UNKNOWN_VARIANT, "variant 9 is not one of 0..8");
+    CHECK_STATUS(NULL, EX((gl_variant_t)-1, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_UNKNOWN_VARIANT, "variant -1");
+    CHECK_STATUS(NULL, EX(V, (gl_layout_t)2, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "layout (2)");
+    CHECK_STATUS(NULL, EX(V, R, (gl_transpose_t)2, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "transA (2)");
+    CHECK_STATUS(NULL, EX(V, R, N, (gl_transpose_t)-1, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "transB (-1)");
+
+    /* Sizes. */
+    CHECK_STATUS(NULL, EX(V, R, N, N, -1, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "M (-1) must be between 0 and 2147483647");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, -5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "N (-5)");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, -6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "K (-6)");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 2147483648LL, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "M (2147483648)");
+
+    /* Leading dimensions, row-major: lda covers A's stored columns. */
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 5, B, 5, 0, C, 5), GL_STATUS_INVALID_ARGUMENT,
+                 "lda (5) must be >= max(1, K) = 6 for a row-major A with transA = N");
+    CHECK_STATUS(NULL, EX(V, R, T, N, 4, 5, 6, 1, A, 3, B, 5, 0, C, 5), GL_STATUS_INVALID_ARGUMENT,
+                 "lda (3) must be >= max(1, M) = 4 for a row-major A with transA = T");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, B, 4, 0, C, 5), GL_STATUS_INVALID_ARGUMENT,
+                 "ldb (4) must be >= max(1, N) = 5 for a row-major B with transB = N");
+    CHECK_STATUS(NULL, EX(V, R, N, T, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5), GL_STATUS_INVALID_ARGUMENT,
+                 "ldb (5) must be >= max(1, K) = 6 for a row-major B with transB = T");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 4), GL_STATUS_INVALID_ARGUMENT,
+                 "ldc (4) must be >= max(1, N) = 5 for a row-major C");
+    /* Column-major: lda covers A's stored rows. */
+    CHECK_STATUS(NULL, EX(V, Cm, N, N, 4, 5, 6, 1, A, 3, B, 6, 0, C, 4),
+                 GL_STATUS_INVALID_ARGUMENT,
+                 "lda (3) must be >= max(1, M) = 4 for a column-major A with transA = N");
+    CHECK_STATUS(NULL, EX(V, Cm, T, N, 4, 5, 6, 1, A, 5, B, 6, 0, C, 4),
+                 GL_STATUS_INVALID_ARGUMENT,
+                 "lda (5) must be >= max(1, K) = 6 for a column-major A with transA = T");
+    CHECK_STATUS(NULL, EX(V, Cm, N, N, 4, 5, 6, 1, A, 4, B, 5, 0, C, 4),
+                 GL_STATUS_INVALID_ARGUMENT,
+                 "ldb (5) must be >= max(1, K) = 6 for a column-major B with transB = N");
+    CHECK_STATUS(NULL, EX(V, Cm, N, T, 4, 5, 6, 1, A, 4, B, 4, 0, C, 4),
+                 GL_STATUS_INVALID_ARGUMENT,
+                 "ldb (4) must be >= max(1, N) = 5 for a column-major B with transB = T");
+    CHECK_STATUS(NULL, EX(V, Cm, N, N, 4, 5, 6, 1, A, 4, B, 6, 0, C, 3),
+                 GL_STATUS_INVALID_ARGUMENT, "ldc (3) must be >= max(1, M) = 4 for a column-major C");
+    /* ld >= 1 even when the dimension is 0, and ld is checked for empty products too. */
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 0, 1, A, 0, B, 5, 0, C, 5), GL_STATUS_INVALID_ARGUMENT,
+                 "lda (0) must be >= max(1, K) = 1");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 0, 5, 6, 1, A, -2, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "lda (-2)");
+
+    /* NULL pointers the call would use. */
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, NULL, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "A is NULL (M = 4, K = 6)");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, NULL, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "B is NULL (K = 6, N = 5)");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, NULL, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "C is NULL (M = 4, N = 5)");
+    /* ...and ones it would not: K == 0 or alpha == 0 never read A and B, and
+     * M == 0 or N == 0 touches nothing; the next failure is the NULL handle. */
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 0, 1, NULL, 1, NULL, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 0, NULL, 6, NULL, 5, 2, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 0, 5, 6, 1, NULL, 6, NULL, 5, 0, NULL, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 0, 6, 1, NULL, 6, NULL, 1, 0, NULL, 1),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    /* Everything right but the handle. */
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5), GL_STATUS_INVALID_ARGUMENT,
+                 "handle is NULL");
+    CHECK_STATUS(NULL, EX(GL_VARIANT_CUBLAS, Cm, T, T, 4, 5, 6, 1, A, 6, B, 5, 0, C, 4),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+
+    /* The short call derives its leading dimensions from the sizes. */
+    CHECK_STATUS(NULL, gl_sgemm(NULL, (gl_variant_t)42, 4, 5, 6, A, B, C),
+                 GL_STATUS_UNKNOWN_VARIANT, "variant 42");
+    CHECK_STATUS(NULL, gl_sgemm(NULL, V, 4, 5, -6, A, B, C), GL_STATUS_INVALID_ARGUMENT, "K (-6)");
+    CHECK_STATUS(NULL, gl_sgemm(NULL, V, 4, 5, 6, A, NULL, C), GL_STATUS_INVALID_ARGUMENT,
+                 "B is NULL");
+    CHECK_STATUS(NULL, gl_sgemm(NULL, V, 4, 5, 6, A, B, C), GL_STATUS_INVALID_ARGUMENT,
+                 "handle is NULL");
+    CHECK_STATUS(NULL, gl_sgemm(NULL, V, 0, 0, 0, NULL, NULL, NULL), GL_STATUS_INVALID_ARGUMENT,
+                 "handle is NULL");
+}
+
+/* The library never prints: run every failing call above with stdout and
+ * stderr pointed at a file, and expect the file to stay empty. */
+static void test_silence(void)
+{
+    char path[] = "/tmp/gl_test_silence_XXXXXX";
+    const int fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    if (fd < 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    const int saved_out = dup(1), saved_err = dup(2);
+    dup2(fd, 1);
+    dup2(fd, 2);
+
+    const int checks = harness_checks, failures = harness_failures;
+    test_names();
+    test_handle_arguments();
+    test_sgemm_arguments();
+    const int new_failures = harness_failures - failures;
+    fflush(stdout);
+    fflush(stderr);
+
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    const off_t size = lseek(fd, 0, SEEK_END);
+    if (size > 0) { /* show what was written, failed checks' reports included */
+        char buf[4096];
+        lseek(fd, 0, SEEK_SET);
+        for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;)
+            fwrite(buf, 1, (size_t)n, stderr);
+    }
+    close(fd);
+    unlink(path);
+    harness_checks = checks; /* the repeated checks were counted above already */
+    harness_failures = failures + new_failures;
+    CHECK(size == 0, "the library wrote %lld bytes to stdout/stderr", (long long)size);
+}
+
+int main(void)
+{
+    test_names();
+    test_version();
+    test_handle_arguments();
+    test_sgemm_arguments();
+    test_silence();
+    return harness_finish("test_api");
+}

@@ -1,0 +1,257 @@
+/*
+ * test_gpu_api.c - the public API on a GPU: handles and streams, the pointer
+ * checks (host memory, foreign and too-small allocations), the BLAS edge
+ * cases (M or N = 0, K = 0, alpha = 0), and that a rejected call leaves C
+ * alone and the CUDA context usable. Exits 77 where there is no GPU.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+
+#include "harness.h"
+#include "reference.h"
+
+enum { M = 67, N = 45, K = 33 };
+
+static rng r;
+
+static float *device_random(size_t n)
+{
+    float *h = malloc(n * sizeof(float)), *d;
+    for (size_t i = 0; i < n; ++i)
+        h[i] = rng_uniform(&r);
+    CHECK_CUDA(cudaMalloc((void **)&d, n * sizeof(float)));
+    CHECK_CUDA(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    free(h);
+    return d;
+}
+
+static float *to_host(const float *d, size_t n)
+{
+    float *h = malloc(n * sizeof(float));
+    CHECK_CUDA(cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost));
+    return h;
+}
+
+/* C (M x N, row-major) of a plain product equals the float64 reference. */
+static void check_product(const char *what, const float *A, const float *B, const float *C,
+                          const float *C0, float alpha, float beta)
+{
+    gemm_case c = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K, alpha, beta, K, N, N};
+    float *hA = to_host(A, M * K), *hB = to_host(B, K * N), *hC = to_host(C, M * N);
+    double *ref = malloc(sizeof(double) * M * N);
+    reference_gemm(&c, hA, hB, C0, ref);
+    const double e = relative_error(&c, hC, ref);
+    CHECK(e <= 1e-5, "%s: relative error %.3g", what, e);
+    free(hA), free(hB), free(hC), free(ref);
+}
+
+/* After a rejected call, C must hold exactly what it held before. */
+static void check_unchanged(const char *what, const float *C, const float *before)
+{
+    float *now = to_host(C, M * N);
+    CHECK(memcmp(now, before, sizeof(float) * M * N) == 0, "%s changed C", what);
+    free(now);
+}
+
+static void test_handle(gl_handle_t h)
+{
+    int dev = -1;
+    CHECK_CUDA(cudaGetDevice(&dev));
+    CHECK(gl_handle_device(h) == dev, "handle device %d, current %d", gl_handle_device(h), dev);
+    for (int v = 0; v <= GL_VARIANT_SHARED; ++v)
+        CHECK_STATUS(h, gl_variant_available(h, (gl_variant_t)v), GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(h, gl_variant_available(h, (gl_variant_t)77), GL_STATUS_UNKNOWN_VARIANT,
+                 "variant 77");
+
+    void *s = (void *)1;
+    CHECK_STATUS(h, gl_get_stream(h, &s), GL_STATUS_SUCCESS, NULL);
+    CHECK(s == NULL, "a new handle uses the default stream");
+    CHECK_STATUS(h, gl_get_stream(h, NULL), GL_STATUS_INVALID_ARGUMENT, "stream is NULL");
+}
+
+/* Every variant on a caller's stream, cuBLAS included (its lazily created
+ * state must follow the stream). */
+static void test_streams(gl_handle_t h, const float *A, const float *B, float *C)
+{
+    cudaStream_t stream;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CHECK_STATUS(h, gl_set_stream(h, stream), GL_STATUS_SUCCESS, NULL);
+    void *got = NULL;
+    CHECK_STATUS(h, gl_get_stream(h, &got), GL_STATUS_SUCCESS, NULL);
+    CHECK(got == (void *)stream, "stream round trip");
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+            continue;
+        CHECK_CUDA(cudaMemsetAsync(C, 0xff, sizeof(float) * M * N, stream));
+        CHECK_STATUS(h, gl_sgemm(h, (gl_variant_t)v, M, N, K, A, B, C), GL_STATUS_SUCCESS, NULL);
+        CHECK_CUDA(cudaStreamSynchronize(stream));
+        check_product(gl_variant_name(v), A, B, C, NULL, 1.0f, 0.0f);
+    }
+    CHECK_STATUS(h, gl_set_stream(h, NULL), GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+static void test_pointers(gl_handle_t h, const float *A, const float *B, float *C)
+{
+    int pageable = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess,
+                                      gl_handle_device(h)));
+    CHECK_CUDA(cudaMemset(C, 0, sizeof(float) * M * N));
+    float *before = to_host(C, M * N);
+
+    /* Ordinary host memory: rejected, unless this GPU reads pageable memory. */
+    float *hostA = to_host(A, M * K);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+            continue;
+        const gl_status_t st = gl_sgemm(h, (gl_variant_t)v, M, N, K, hostA, B, C);
+        if (pageable) {
+            CHECK(st == GL_STATUS_SUCCESS, "pageable host A on %s: %s", gl_variant_name(v),
+                  gl_last_error(h));
+            CHECK_CUDA(cudaDeviceSynchronize());
+            check_product("pageable host A", A, B, C, NULL, 1.0f, 0.0f);
+        } else {
+            CHECK(st == GL_STATUS_INVALID_ARGUMENT && strstr(gl_last_error(h), "A (") &&
+                      strstr(gl_last_error(h), "not device-accessible"),
+                  "host A on %s: %s: %s", gl_variant_name(v), gl_status_string(st),
+                  gl_last_error(h));
+            check_unchanged("host A", C, before);
+        }
+    }
+    if (!pageable) {
+        float host_c[4];
+        CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_NAIVE, 2, 2, 1, A, B, host_c),
+                     GL_STATUS_INVALID_ARGUMENT, "C (");
+        CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_SHARED, M, N, K, A, (const float *)0x10, C),
+                     GL_STATUS_INVALID_ARGUMENT, "B (0x10) is not device-accessible");
+    }
+    free(hostA);
+
+    /* Allocations smaller than the matrix, or an offset pointer running past
+     * the end of its allocation. */
+    float *small;
+    CHECK_CUDA(cudaMalloc((void **)&small, sizeof(float) * (M * K - 1)));
+    CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_COALESCED, M, N, K, small, B, C),
+                 GL_STATUS_INVALID_ARGUMENT, "needs 8844 bytes");
+    CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_CUBLAS, M, N, K, A + 1, B, C),
+                 GL_STATUS_INVALID_ARGUMENT, "only 8840 bytes");
+    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_NAIVE, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K,
+                                1.0f, A, K, B, N, 0.0f, C, N + 1),
+                 GL_STATUS_INVALID_ARGUMENT, "C (");
+    check_unchanged("too-small allocations", C, before);
+    cudaFree(small);
+
+    /* Pinned and managed memory are device-accessible and work. */
+    float *pinned, *managed;
+    CHECK_CUDA(cudaMallocHost((void **)&pinned, sizeof(float) * K * N));
+    CHECK_CUDA(cudaMemcpy(pinned, B, sizeof(float) * K * N, cudaMemcpyDeviceToHost));
+    CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_SHARED, M, N, K, A, pinned, C), GL_STATUS_SUCCESS,
+                 NULL);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    check_product("pinned B", A, B, C, NULL, 1.0f, 0.0f);
+    CHECK_CUDA(cudaMallocManaged((void **)&managed, sizeof(float) * M * N, cudaMemAttachGlobal));
+    CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_NAIVE, M, N, K, A, B, managed), GL_STATUS_SUCCESS,
+                 NULL);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    check_product("managed C", A, B, managed, NULL, 1.0f, 0.0f);
+    cudaFreeHost(pinned);
+    cudaFree(managed);
+
+    /* The context survived all of it. */
+    CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * M * N));
+    CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_SHARED, M, N, K, A, B, C), GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    check_product("after the rejected calls", A, B, C, NULL, 1.0f, 0.0f);
+    free(before);
+}
+
+/* BLAS edge cases on every variant. */
+static void test_blas_edges(gl_handle_t h, const float *A, const float *B, float *C)
+{
+    float *C0 = malloc(sizeof(float) * M * N);
+    for (int i = 0; i < M * N; ++i)
+        C0[i] = rng_uniform(&r);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+            continue;
+        const char *name = gl_variant_name(v);
+        char what[64];
+
+        /* M == 0 and N == 0: success, nothing touched (NULL pointers allowed). */
+        CHECK_CUDA(cudaMemcpy(C, C0, sizeof(float) * M * N, cudaMemcpyHostToDevice));
+        CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 0, N, K,
+                                    1.0f, NULL, K, NULL, N, 0.0f, NULL, N),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK_STATUS(h, gl_sgemm(h, (gl_variant_t)v, M, 0, K, A, B, C), GL_STATUS_SUCCESS, NULL);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        snprintf(what, sizeof what, "%s, M or N = 0", name);
+        check_unchanged(what, C, C0);
+
+        /* K == 0: C = beta * C, A and B not read (NULL). */
+        CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, 0,
+                                    2.0f, NULL, 1, NULL, N, -0.5f, C, N),
+                     GL_STATUS_SUCCESS, NULL);
+        float *got = to_host(C, M * N);
+        int bad = 0;
+        for (int i = 0; i < M * N; ++i)
+            bad += got[i] != -0.5f * C0[i];
+        CHECK(bad == 0, "%s, K = 0: %d elements are not beta * C", name, bad);
+        free(got);
+
+        /* alpha == 0 and beta == 0 on a NaN-poisoned C: zeros, not NaN. */
+        CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * M * N));
+        CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K,
+                                    0.0f, NULL, K, NULL, N, 0.0f, C, N),
+                     GL_STATUS_SUCCESS, NULL);
+        got = to_host(C, M * N);
+        bad = 0;
+        for (int i = 0; i < M * N; ++i)
+            bad += got[i] != 0.0f;
+        CHECK(bad == 0, "%s, alpha = beta = 0: %d elements are not 0", name, bad);
+        free(got);
+
+        /* beta == 0 never reads C: NaN in C must not leak into the result. */
+        CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * M * N));
+        CHECK_STATUS(h, gl_sgemm(h, (gl_variant_t)v, M, N, K, A, B, C), GL_STATUS_SUCCESS, NULL);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        snprintf(what, sizeof what, "%s over NaN", name);
+        check_product(what, A, B, C, NULL, 1.0f, 0.0f);
+
+        /* alpha and beta both in play. */
+        CHECK_CUDA(cudaMemcpy(C, C0, sizeof(float) * M * N, cudaMemcpyHostToDevice));
+        CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K,
+                                    0.25f, A, K, B, N, 3.0f, C, N),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        snprintf(what, sizeof what, "%s alpha/beta", name);
+        check_product(what, A, B, C, C0, 0.25f, 3.0f);
+    }
+    free(C0);
+}
+
+int main(void)
+{
+    gl_handle_t h = NULL;
+    const gl_status_t st = gl_handle_create(&h);
+    if (st == GL_STATUS_NO_DEVICE) {
+        printf("skipped: %s\n", gl_last_error(NULL));
+        return HARNESS_SKIP;
+    }
+    CHECK(st == GL_STATUS_SUCCESS, "gl_handle_create: %s", gl_last_error(NULL));
+    if (st != GL_STATUS_SUCCESS)
+        return harness_finish("test_gpu_api");
+    const uint64_t seed = test_seed();
+    printf("seed %llu\n", (unsigned long long)seed);
+    r.state = seed;
+
+    float *A = device_random(M * K), *B = device_random(K * N), *C = device_random(M * N);
+    test_handle(h);
+    test_streams(h, A, B, C);
+    test_pointers(h, A, B, C);
+    test_blas_edges(h, A, B, C);
+    cudaFree(A);
+    cudaFree(B);
+    cudaFree(C);
+    gl_handle_destroy(h);
+    return harness_finish("test_gpu_api");
+}

@@ -1,0 +1,180 @@
+/*
+ * test_gpu_rungs.c - every available rung against a float64 reference.
+ *
+ * Shapes that are and are not tile multiples, primes, 1 x 1 x 1, tall and
+ * wide, K = 1 and deep K; both layouts, all four transpose pairs, alpha/beta,
+ * and leading dimensions larger than needed. Inputs are fresh random values
+ * in [-1, 1) (the seed is printed; GL_TEST_SEED repeats a run). Padding of A
+ * and B holds NaN, so reading it poisons the result; C is poisoned with NaN
+ * before every call (beta == 0) and its padding must come back untouched.
+ * Pass: ||C - ref||_F / ||ref||_F <= 1e-5 and every element finite.
+ *
+ * GL_TEST_QUICK=1 (set by the sanitizer setups) keeps to the small shapes.
+ * Exits 77 where there is no GPU.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+
+#include "harness.h"
+#include "reference.h"
+
+#define TOLERANCE 1e-5
+
+typedef struct shape { int64_t m, n, k; int big; } shape;
+
+static const shape shapes[] = {
+    {1, 1, 1, 0},     {2, 3, 4, 0},      {32, 32, 32, 0},    {64, 96, 128, 0},
+    {127, 131, 137, 0}, {33, 65, 17, 0}, {257, 263, 1, 0},   {1, 517, 300, 0},
+    {300, 1, 517, 0}, {4099, 7, 33, 0},  {5, 3001, 29, 0},   {33, 37, 4097, 0},
+    {1000, 1000, 1000, 1},
+};
+
+typedef struct buffers {
+    float *hA, *hB, *hC0, *hC;
+    float *dA, *dB, *dC;
+    double *ref;
+} buffers;
+
+static float *device_copy(const float *h, int64_t n)
+{
+    float *d = NULL;
+    CHECK_CUDA(cudaMalloc((void **)&d, sizeof(float) * (size_t)(n > 0 ? n : 1)));
+    if (n > 0)
+        CHECK_CUDA(cudaMemcpy(d, h, sizeof(float) * (size_t)n, cudaMemcpyHostToDevice));
+    return d;
+}
+
+/* Random values in the matrix, NaN in the padding. */
+static float *host_operand(const gemm_case *c, char which, rng *r, int random_elements)
+{
+    const int64_t n = case_extent(c, which);
+    float *h = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+    for (int64_t e = 0; e < n; ++e)
+        h[e] = case_is_element(c, which, e) && random_elements ? rng_uniform(r) : poison_value();
+    return h;
+}
+
+static void describe(const gemm_case *c, char *out, size_t size)
+{
+    snprintf(out, size, "%lldx%lldx%lld %s %c%c alpha=%g beta=%g lda=%lld ldb=%lld ldc=%lld",
+             (long long)c->m, (long long)c->n, (long long)c->k,
+             c->layout == GL_ROW_MAJOR ? "row" : "col", c->trans_a == GL_OP_T ? 'T' : 'N',
+             c->trans_b == GL_OP_T ? 'T' : 'N', c->alpha, c->beta, (long long)c->lda,
+             (long long)c->ldb, (long long)c->ldc);
+}
+
+/* Runs one case on every available variant. */
+static void run_case(gl_handle_t h, const gemm_case *c, rng *r, int *ran)
+{
+    const int64_t nA = case_extent(c, 'A'), nB = case_extent(c, 'B'), nC = case_extent(c, 'C');
+    buffers b = {0};
+    b.hA = host_operand(c, 'A', r, 1);
+    b.hB = host_operand(c, 'B', r, 1);
+    b.hC0 = host_operand(c, 'C', r, c->beta != 0.0f); /* all poison when beta == 0 */
+    b.hC = malloc(sizeof(float) * (size_t)nC);
+    b.ref = malloc(sizeof(double) * (size_t)(c->m * c->n));
+    reference_gemm(c, b.hA, b.hB, b.hC0, b.ref);
+    b.dA = device_copy(b.hA, nA);
+    b.dB = device_copy(b.hB, nB);
+    b.dC = device_copy(b.hC0, nC);
+
+    char what[160];
+    describe(c, what, sizeof what);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+            continue;
+        CHECK_CUDA(cudaMemcpy(b.dC, b.hC0, sizeof(float) * (size_t)nC, cudaMemcpyHostToDevice));
+        const gl_status_t st =
+            gl_sgemm_ex(h, (gl_variant_t)v, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k,
+                        c->alpha, b.dA, c->lda, b.dB, c->ldb, c->beta, b.dC, c->ldc);
+        CHECK(st == GL_STATUS_SUCCESS, "%s on %s: %s: %s", gl_variant_name(v), what,
+              gl_status_string(st), gl_last_error(h));
+        const cudaError_t err = cudaDeviceSynchronize();
+        CHECK(err == cudaSuccess, "%s on %s: kernel failed: %s", gl_variant_name(v), what,
+              cudaGetErrorString(err));
+        if (st != GL_STATUS_SUCCESS || err != cudaSuccess)
+            continue;
+        CHECK_CUDA(cudaMemcpy(b.hC, b.dC, sizeof(float) * (size_t)nC, cudaMemcpyDeviceToHost));
+
+        const double e = relative_error(c, b.hC, b.ref);
+        CHECK(e <= TOLERANCE, "%s on %s: relative error %.3g > %.0e", gl_variant_name(v), what, e,
+              TOLERANCE);
+        int64_t touched = 0;
+        for (int64_t i = 0; i < nC; ++i)
+            touched += !case_is_element(c, 'C', i) && !is_poison(b.hC[i]);
+        CHECK(touched == 0, "%s on %s: wrote %lld padding elements of C", gl_variant_name(v),
+              what, (long long)touched);
+        ++*ran;
+    }
+    cudaFree(b.dA);
+    cudaFree(b.dB);
+    cudaFree(b.dC);
+    free(b.hA);
+    free(b.hB);
+    free(b.hC0);
+    free(b.hC);
+    free(b.ref);
+}
+
+/* Minimal leading dimension of a stored operand, plus pad. */
+static int64_t min_ld(const gemm_case *c, char which, int64_t pad)
+{
+    int64_t rows, cols;
+    case_stored_shape(c, which, &rows, &cols);
+    const int64_t need = c->layout == GL_ROW_MAJOR ? cols : rows;
+    return (need > 1 ? need : 1) + pad;
+}
+
+int main(void)
+{
+    gl_handle_t h = NULL;
+    const gl_status_t st = gl_handle_create(&h);
+    if (st == GL_STATUS_NO_DEVICE) {
+        printf("skipped: %s\n", gl_last_error(NULL));
+        return HARNESS_SKIP;
+    }
+    CHECK(st == GL_STATUS_SUCCESS, "gl_handle_create: %s", gl_last_error(NULL));
+    if (st != GL_STATUS_SUCCESS)
+        return harness_finish("test_gpu_rungs");
+
+    const uint64_t seed = test_seed();
+    const int quick = getenv("GL_TEST_QUICK") && atoi(getenv("GL_TEST_QUICK"));
+    printf("seed %llu (GL_TEST_SEED=%llu repeats this run)%s\n", (unsigned long long)seed,
+           (unsigned long long)seed, quick ? ", quick mode" : "");
+    rng r = {seed};
+
+    printf("variants:");
+    for (int v = 0; v < gl_variant_count(); ++v)
+        if (gl_variant_available(h, (gl_variant_t)v) == GL_STATUS_SUCCESS)
+            printf(" %s", gl_variant_name(v));
+    printf("\n");
+
+    int ran = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+        const shape sh = shapes[s];
+        if (quick && sh.big)
+            continue;
+        /* Every layout and transpose pair, plain (alpha 1, beta 0, tight
+         * leading dimensions) and general (alpha, beta, padded); big shapes
+         * get a sample of these to keep the CPU reference affordable. */
+        for (int combo = 0; combo < 16; ++combo) {
+            if (sh.big && combo != 0 && combo != 7 && combo != 10)
+                continue;
+            gemm_case c = {combo & 1 ? GL_COL_MAJOR : GL_ROW_MAJOR,
+                           combo & 2 ? GL_OP_T : GL_OP_N, combo & 4 ? GL_OP_T : GL_OP_N,
+                           sh.m, sh.n, sh.k, 1.0f, 0.0f, 0, 0, 0};
+            const int general = combo & 8;
+            if (general) {
+                c.alpha = -1.5f;
+                c.beta = 0.75f;
+            }
+            c.lda = min_ld(&c, 'A', general ? 3 : 0);
+            c.ldb = min_ld(&c, 'B', general ? 5 : 0);
+            c.ldc = min_ld(&c, 'C', general ? 7 : 0);
+            run_case(h, &c, &r, &ran);
+        }
+    }
+    printf("%d rung runs checked\n", ran);
+    gl_handle_destroy(h);
+    return harness_finish("test_gpu_rungs");
+}

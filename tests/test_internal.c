@@ -1,0 +1,50 @@
+/*
+ * test_internal.c - host-side internals: which GPUs a build's code runs on,
+ * and the registry's shape.
+ */
+#include "harness.h"
+#include "internal.h"
+
+static void test_arch_coverage(void)
+{
+    const char *dflt = "80,86,89,90";
+    static const struct { int cc, ptx, want; } cases[] = {
+        {80, 90, 1},  {86, 90, 1},  {87, 90, 1}, /* sm_86 code runs on 8.7 */
+        {89, 90, 1},  {90, 90, 1},  {100, 90, 1}, /* PTX compute_90 JITs forward */
+        {120, 90, 1}, {75, 90, 0},  {70, 90, 0},  {100, 0, 0}, {120, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        CHECK(gl_arch_list_covers(dflt, cases[i].ptx, cases[i].cc) == cases[i].want,
+              "archs %s ptx %d on cc %d: want %d", dflt, cases[i].ptx, cases[i].cc,
+              cases[i].want);
+    CHECK(gl_arch_list_covers("90", 0, 90), "exact");
+    CHECK(!gl_arch_list_covers("90", 0, 89), "older minor of another major");
+    CHECK(!gl_arch_list_covers("86", 0, 80), "sm_86 code does not run on 8.0");
+    CHECK(!gl_arch_list_covers("", 0, 90), "empty list");
+    CHECK(gl_arch_list_covers("", 80, 90), "PTX only");
+    CHECK(!gl_arch_list_covers("", 90, 80), "PTX newer than the device");
+}
+
+static void test_registry(void)
+{
+    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
+        const gl_rung *r = gl_rung_find((gl_variant_t)v);
+        CHECK(r && r->id == (gl_variant_t)v, "row %d holds its own id", v);
+        CHECK(r && r->name && *r->name, "row %d has a name", v);
+        for (int w = 0; w < v; ++w)
+            CHECK(strcmp(gl_rung_find((gl_variant_t)w)->name, r->name) != 0,
+                  "rows %d and %d share a name", w, v);
+    }
+    for (int v = 0; v <= GL_VARIANT_SHARED; ++v)
+        CHECK(gl_rung_find((gl_variant_t)v)->launch != NULL, "rung %d is built", v);
+    CHECK(gl_rung_find(GL_VARIANT_CUBLAS)->uses_cublas, "the cuBLAS row uses cuBLAS");
+    CHECK(gl_rung_find((gl_variant_t)GL_VARIANT_LIMIT) == NULL, "no row past the end");
+    CHECK(gl_variant_count() == GL_VARIANT_LIMIT, "count matches the table");
+}
+
+int main(void)
+{
+    test_arch_coverage();
+    test_registry();
+    return harness_finish("test_internal");
+}
