@@ -24,9 +24,11 @@ __global__ __launch_bounds__(TILE * TILE) void coalesced_kernel(const gl_problem
         return;
 
     const gl_matrix_view A = gl_view_a(p), B = gl_view_b(p);
+    const float *a = A.at(row, 0), *b = B.at(0, col); /* walk row of op(A), column of op(B) */
     float acc = 0.0f;
-    for (int i = 0; i < p.k; ++i)
-        acc += A(row, i) * B(i, col);
+#pragma unroll 4
+    for (int i = 0; i < p.k; ++i, a += A.col_stride, b += B.row_stride)
+        acc += *a * *b;
     gl_store_c(&p.c[(int64_t)row * p.ldc + col], acc, p.alpha, p.beta);
 }
 

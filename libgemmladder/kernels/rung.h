@@ -90,10 +90,11 @@ cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
 struct gl_matrix_view {
     const float *p;
     int64_t row_stride, col_stride;
-    __device__ __forceinline__ float operator()(int64_t i, int64_t j) const
+    __device__ __forceinline__ const float *at(int64_t i, int64_t j) const
     {
-        return p[i * row_stride + j * col_stride];
+        return p + i * row_stride + j * col_stride;
     }
+    __device__ __forceinline__ float operator()(int64_t i, int64_t j) const { return *at(i, j); }
 };
 
 __device__ __forceinline__ gl_matrix_view gl_view_a(const gl_problem &p)
