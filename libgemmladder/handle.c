@@ -80,6 +80,13 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
     h->pointer_attributes = (gl_pointer_attributes_fn)fn;
 
     decide_availability(h);
+    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
+        const gl_rung *r = gl_rung_find((gl_variant_t)v);
+        if (h->available[v] == GL_STATUS_SUCCESS && r->prepare && (err = r->prepare())) {
+            free(h);
+            return gl_fail_cuda(NULL, "gl_handle_create: preparing the kernels", err);
+        }
+    }
     *handle = h;
     return GL_STATUS_SUCCESS;
 }

@@ -58,12 +58,19 @@ typedef struct gl_rung {
     const char *name;
     int min_cc;              /* lowest compute capability it runs on (major*10+minor) */
     bool uses_cublas;        /* the launcher needs exec->cublas; its codes are cuBLAS's */
+    bool tuned;              /* tiles come from the tuning table, per device and size */
     gl_launch_fn launch;     /* NULL: the id is reserved but not built yet */
-    gl_tile_params tiles;    /* the fixed tile parameters the rung runs with */
+    cudaError_t (*prepare)(void); /* once per handle on its device, or NULL */
+    gl_tile_params tiles;    /* fixed tiles, or the default when no tuning row applies */
 } gl_rung;
 
 /* The row for a variant id, or NULL for an unknown id. */
 const gl_rung *gl_rung_find(gl_variant_t id);
+
+/* The tile parameters a call of `rung` on an m x n x k problem runs with on a
+ * device of compute capability cc: the rung's fixed tiles, or for tuned rungs
+ * the tuning table's choice. */
+gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int m, int n, int k);
 
 /* ---- build facts --------------------------------------------------------- */
 

@@ -6,29 +6,59 @@
 #include <string.h>
 
 #include "internal.h"
+#include "kernels/configs.h"
+
+/* Tile parameters from configs.h entries. */
+#define GL_APPLY(f, ...) f(__VA_ARGS__)
+#define GL_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)}
+#define GL_VEC_ROW(BM, BN, BK, TM, TN) GL_TILES(BM, BN, BK, TM, TN),
+#define GL_WARP_ROW(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
+
+/* What rungs 7 and 8 can run: the compiled configurations, defaults first. */
+static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_VEC_ROW)};
+static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
 
 /* Indexed by variant id. Rungs 1-3 use fixed 32 x 32 tiles (a constant in
- * their files); the row records it for tools and docs. */
+ * their files); the rows record them for tools and docs. */
 static const gl_rung rungs[GL_VARIANT_LIMIT] = {
-    [GL_VARIANT_CUBLAS] = {GL_VARIANT_CUBLAS, "cublas", 0, true, gl_launch_cublas, {0}},
-    [GL_VARIANT_NAIVE] = {GL_VARIANT_NAIVE, "naive", 70, false, gl_launch_naive,
-                          {.bm = 32, .bn = 32, .bk = 1, .tm = 1, .tn = 1, .threads = 1024}},
-    [GL_VARIANT_COALESCED] = {GL_VARIANT_COALESCED, "coalesced", 70, false,
-                              gl_launch_coalesced,
-                              {.bm = 32, .bn = 32, .bk = 1, .tm = 1, .tn = 1, .threads = 1024}},
-    [GL_VARIANT_SHARED] = {GL_VARIANT_SHARED, "shared", 70, false, gl_launch_shared,
-                           {.bm = 32, .bn = 32, .bk = 32, .tm = 1, .tn = 1, .threads = 1024}},
-    [GL_VARIANT_BLOCKTILE_1D] = {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d", 70, false, NULL, {0}},
-    [GL_VARIANT_BLOCKTILE_2D] = {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d", 70, false, NULL, {0}},
-    [GL_VARIANT_VECTORIZED] = {GL_VARIANT_VECTORIZED, "vectorized", 70, false, NULL, {0}},
-    [GL_VARIANT_AUTOTUNED] = {GL_VARIANT_AUTOTUNED, "autotuned", 70, false, NULL, {0}},
-    [GL_VARIANT_WARPTILE] = {GL_VARIANT_WARPTILE, "warptile", 70, false, NULL, {0}},
+    [GL_VARIANT_CUBLAS] = {GL_VARIANT_CUBLAS, "cublas", 0, true, false, gl_launch_cublas, NULL,
+                           {0}},
+    [GL_VARIANT_NAIVE] = {GL_VARIANT_NAIVE, "naive", 70, false, false, gl_launch_naive, NULL,
+                          {32, 32, 1, 1, 1, 0, 0, 0, 1024}},
+    [GL_VARIANT_COALESCED] = {GL_VARIANT_COALESCED, "coalesced", 70, false, false,
+                              gl_launch_coalesced, NULL, {32, 32, 1, 1, 1, 0, 0, 0, 1024}},
+    [GL_VARIANT_SHARED] = {GL_VARIANT_SHARED, "shared", 70, false, false, gl_launch_shared, NULL,
+                           {32, 32, 32, 1, 1, 0, 0, 0, 1024}},
+    [GL_VARIANT_BLOCKTILE_1D] = {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d", 70, false, false,
+                                 gl_launch_blocktile_1d, NULL,
+                                 GL_APPLY(GL_TILES, GL_BLOCKTILE_1D_CONFIG)},
+    [GL_VARIANT_BLOCKTILE_2D] = {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d", 70, false, false,
+                                 gl_launch_blocktile_2d, NULL,
+                                 GL_APPLY(GL_TILES, GL_BLOCKTILE_2D_CONFIG)},
+    [GL_VARIANT_VECTORIZED] = {GL_VARIANT_VECTORIZED, "vectorized", 70, false, false,
+                               gl_launch_vectorized, gl_prepare_vectorized,
+                               GL_APPLY(GL_TILES, GL_VECTORIZED_CONFIG)},
+    [GL_VARIANT_AUTOTUNED] = {GL_VARIANT_AUTOTUNED, "autotuned", 70, false, true,
+                              gl_launch_autotuned, gl_prepare_vectorized, {0}},
+    [GL_VARIANT_WARPTILE] = {GL_VARIANT_WARPTILE, "warptile", 70, false, true,
+                             gl_launch_warptile, gl_prepare_warptile, {0}},
 };
 
 const gl_rung *gl_rung_find(gl_variant_t id)
 {
     const unsigned i = (unsigned)id;
     return i < GL_VARIANT_LIMIT ? &rungs[i] : NULL;
+}
+
+gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int m, int n, int k)
+{
+    (void)cc, (void)m, (void)n, (void)k; /* the tuning table will choose here */
+    if (rung->id == GL_VARIANT_AUTOTUNED)
+        return vectorized_configs[0];
+    if (rung->id == GL_VARIANT_WARPTILE)
+        return warptile_configs[0];
+    return rung->tiles;
 }
 
 int32_t gl_variant_count(void) { return GL_VARIANT_LIMIT; }

@@ -58,7 +58,7 @@ static void test_handle(gl_handle_t h)
     int dev = -1;
     CHECK_CUDA(cudaGetDevice(&dev));
     CHECK(gl_handle_device(h) == dev, "handle device %d, current %d", gl_handle_device(h), dev);
-    for (int v = 0; v <= GL_VARIANT_SHARED; ++v)
+    for (int v = 0; v < gl_variant_count(); ++v)
         CHECK_STATUS(h, gl_variant_available(h, (gl_variant_t)v), GL_STATUS_SUCCESS, NULL);
     CHECK_STATUS(h, gl_variant_available(h, (gl_variant_t)77), GL_STATUS_UNKNOWN_VARIANT,
                  "variant 77");

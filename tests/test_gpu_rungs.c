@@ -9,8 +9,9 @@
  * before every call (beta == 0) and its padding must come back untouched.
  * Pass: ||C - ref||_F / ||ref||_F <= 1e-5 and every element finite.
  *
- * GL_TEST_QUICK=1 (set by the sanitizer setups) keeps to the small shapes and
- * a sample of the layout/transpose/alpha-beta combinations.
+ * GL_TEST_QUICK=1 (the memcheck setup) keeps to the small shapes and a sample
+ * of the layout/transpose/alpha-beta/alignment combinations; GL_TEST_QUICK=2
+ * (the slower racecheck, initcheck and synccheck setups) samples less still.
  * Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
@@ -24,24 +25,29 @@
 typedef struct shape { int64_t m, n, k; int big; } shape;
 
 static const shape shapes[] = {
-    {1, 1, 1, 0},     {2, 3, 4, 0},      {32, 32, 32, 0},    {64, 96, 128, 0},
-    {127, 131, 137, 0}, {33, 65, 17, 0}, {257, 263, 1, 0},   {1, 517, 300, 0},
-    {300, 1, 517, 0}, {4099, 7, 33, 0},  {5, 3001, 29, 0},   {33, 37, 4097, 0},
-    {1000, 1000, 1000, 1},
+    {1, 1, 1, 0},       {2, 3, 4, 0},        {32, 32, 32, 0},      {64, 96, 128, 0},
+    {127, 131, 137, 0}, {33, 65, 17, 0},     {257, 263, 1, 0},     {1, 517, 300, 0},
+    {300, 1, 517, 0},   {4099, 7, 33, 0},    {5, 3001, 29, 0},     {33, 37, 4097, 0},
+    {129, 257, 65, 0},  {255, 129, 31, 0},   {1000, 1000, 1000, 1}, {1024, 1024, 1024, 1},
+    {127, 2048, 1024, 1}, {2048, 127, 1024, 1}, {1025, 1023, 1027, 1},
 };
 
+/* Extra random shapes per run, drawn from the seed. */
+#define RANDOM_SHAPES 40
 typedef struct buffers {
     float *hA, *hB, *hC0, *hC;
     float *dA, *dB, *dC;
     double *ref;
 } buffers;
 
-static float *device_copy(const float *h, int64_t n)
+/* A device allocation of exactly offset + n floats (so reading past the
+ * matrix is a memcheck error), the matrix copied in at `offset`. */
+static float *device_copy(const float *h, int64_t n, int offset)
 {
     float *d = NULL;
-    CHECK_CUDA(cudaMalloc((void **)&d, sizeof(float) * (size_t)(n > 0 ? n : 1)));
+    CHECK_CUDA(cudaMalloc((void **)&d, sizeof(float) * (size_t)(n + offset > 0 ? n + offset : 1)));
     if (n > 0)
-        CHECK_CUDA(cudaMemcpy(d, h, sizeof(float) * (size_t)n, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(d + offset, h, sizeof(float) * (size_t)n, cudaMemcpyHostToDevice));
     return d;
 }
 
@@ -64,10 +70,13 @@ static void describe(const gemm_case *c, char *out, size_t size)
              (long long)c->ldb, (long long)c->ldc);
 }
 
-/* Runs one case on every available variant. */
-static void run_case(gl_handle_t h, const gemm_case *c, rng *r, int *ran)
+/* Runs one case on every available variant. The operands sit `offset`
+ * floats into their allocations (1 for A, 2 for B, 3 for C when misaligned),
+ * which takes away the rungs' 16-byte path. */
+static void run_case(gl_handle_t h, const gemm_case *c, int misaligned, rng *r, int *ran)
 {
     const int64_t nA = case_extent(c, 'A'), nB = case_extent(c, 'B'), nC = case_extent(c, 'C');
+    const int oa = misaligned ? 1 : 0, ob = misaligned ? 2 : 0, oc = misaligned ? 3 : 0;
     buffers b = {0};
     b.hA = host_operand(c, 'A', r, 1);
     b.hB = host_operand(c, 'B', r, 1);
@@ -75,19 +84,22 @@ static void run_case(gl_handle_t h, const gemm_case *c, rng *r, int *ran)
     b.hC = malloc(sizeof(float) * (size_t)nC);
     b.ref = malloc(sizeof(double) * (size_t)(c->m * c->n));
     reference_gemm(c, b.hA, b.hB, b.hC0, b.ref);
-    b.dA = device_copy(b.hA, nA);
-    b.dB = device_copy(b.hB, nB);
-    b.dC = device_copy(b.hC0, nC);
+    b.dA = device_copy(b.hA, nA, oa);
+    b.dB = device_copy(b.hB, nB, ob);
+    b.dC = device_copy(b.hC0, nC, oc);
 
-    char what[160];
+    char what[180];
     describe(c, what, sizeof what);
+    if (misaligned)
+        strcat(what, " misaligned");
     for (int v = 0; v < gl_variant_count(); ++v) {
         if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
             continue;
-        CHECK_CUDA(cudaMemcpy(b.dC, b.hC0, sizeof(float) * (size_t)nC, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(b.dC + oc, b.hC0, sizeof(float) * (size_t)nC, cudaMemcpyHostToDevice));
         const gl_status_t st =
             gl_sgemm_ex(h, (gl_variant_t)v, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k,
-                        c->alpha, b.dA, c->lda, b.dB, c->ldb, c->beta, b.dC, c->ldc);
+                        c->alpha, b.dA + oa, c->lda, b.dB + ob, c->ldb, c->beta, b.dC + oc,
+                        c->ldc);
         CHECK(st == GL_STATUS_SUCCESS, "%s on %s: %s: %s", gl_variant_name(v), what,
               gl_status_string(st), gl_last_error(h));
         const cudaError_t err = cudaDeviceSynchronize();
@@ -95,7 +107,7 @@ static void run_case(gl_handle_t h, const gemm_case *c, rng *r, int *ran)
               cudaGetErrorString(err));
         if (st != GL_STATUS_SUCCESS || err != cudaSuccess)
             continue;
-        CHECK_CUDA(cudaMemcpy(b.hC, b.dC, sizeof(float) * (size_t)nC, cudaMemcpyDeviceToHost));
+        CHECK_CUDA(cudaMemcpy(b.hC, b.dC + oc, sizeof(float) * (size_t)nC, cudaMemcpyDeviceToHost));
 
         const double e = relative_error(c, b.hC, b.ref);
         CHECK(e <= TOLERANCE, "%s on %s: relative error %.3g > %.0e", gl_variant_name(v), what, e,
@@ -126,6 +138,23 @@ static int64_t min_ld(const gemm_case *c, char which, int64_t pad)
     return (need > 1 ? need : 1) + pad;
 }
 
+/* combo bits: 1 column-major, 2 transA, 4 transB, 8 general (alpha, beta,
+ * padded leading dimensions), 16 misaligned pointers. */
+static gemm_case make_case(shape sh, int combo)
+{
+    gemm_case c = (gemm_case){combo & 1 ? GL_COL_MAJOR : GL_ROW_MAJOR, combo & 2 ? GL_OP_T : GL_OP_N,
+                     combo & 4 ? GL_OP_T : GL_OP_N, sh.m, sh.n, sh.k, 1.0f, 0.0f, 0, 0, 0};
+    const int general = combo & 8;
+    if (general) {
+        c.alpha = -1.5f;
+        c.beta = 0.75f;
+    }
+    c.lda = min_ld(&c, 'A', general ? 3 : 0);
+    c.ldb = min_ld(&c, 'B', general ? 5 : 0);
+    c.ldc = min_ld(&c, 'C', general ? 7 : 0);
+    return c;
+}
+
 int main(void)
 {
     gl_handle_t h = NULL;
@@ -144,38 +173,44 @@ int main(void)
            (unsigned long long)seed, quick ? ", quick mode" : "");
     rng r = {seed};
 
+    /* Every rung must run here: a GPU of compute capability 8.0 or newer is
+     * what this library is built for. */
     printf("variants:");
-    for (int v = 0; v < gl_variant_count(); ++v)
-        if (gl_variant_available(h, (gl_variant_t)v) == GL_STATUS_SUCCESS)
-            printf(" %s", gl_variant_name(v));
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_status_t av = gl_variant_available(h, (gl_variant_t)v);
+        printf(" %s%s", gl_variant_name(v), av == GL_STATUS_SUCCESS ? "" : "(unavailable)");
+        CHECK(av == GL_STATUS_SUCCESS, "%s unavailable: %s", gl_variant_name(v), gl_last_error(h));
+    }
     printf("\n");
 
     int ran = 0;
+    /* The fixed shapes: every layout and transpose pair, plain (alpha 1,
+     * beta 0, tight leading dimensions), general (alpha, beta, padded) and
+     * misaligned (operands 1, 2 and 3 floats into their allocations). Big
+     * shapes and quick mode get a sample that still covers both layouts,
+     * each transpose, the general form and misalignment. */
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
         const shape sh = shapes[s];
         if (quick && sh.big)
             continue;
-        /* Every layout and transpose pair, plain (alpha 1, beta 0, tight
-         * leading dimensions) and general (alpha, beta, padded); big shapes
-         * and quick mode get a sample that still covers both layouts, each
-         * transpose, and the general form. */
-        for (int combo = 0; combo < 16; ++combo) {
-            const int sample = combo == 0 || combo == 7 || combo == 10 || combo == 13;
+        for (int combo = 0; combo < 32; ++combo) {
+            const int sample = combo == 0 || combo == 27 ||
+                               (quick < 2 && (combo == 7 || combo == 10 || combo == 13 || combo == 16));
             if ((sh.big || quick) && !sample)
                 continue;
-            gemm_case c = {combo & 1 ? GL_COL_MAJOR : GL_ROW_MAJOR,
-                           combo & 2 ? GL_OP_T : GL_OP_N, combo & 4 ? GL_OP_T : GL_OP_N,
-                           sh.m, sh.n, sh.k, 1.0f, 0.0f, 0, 0, 0};
-            const int general = combo & 8;
-            if (general) {
-                c.alpha = -1.5f;
-                c.beta = 0.75f;
-            }
-            c.lda = min_ld(&c, 'A', general ? 3 : 0);
-            c.ldb = min_ld(&c, 'B', general ? 5 : 0);
-            c.ldc = min_ld(&c, 'C', general ? 7 : 0);
-            run_case(h, &c, &r, &ran);
+            const gemm_case c = make_case(sh, combo);
+            run_case(h, &c, combo & 16, &r, &ran);
         }
+    }
+    /* Random shapes, up to 300 on each side (or 1100 outside quick mode),
+     * with a random combination each. */
+    for (int i = 0; i < (quick > 1 ? RANDOM_SHAPES / 5 : RANDOM_SHAPES); ++i) {
+        const int64_t limit = quick ? 300 : 1100;
+        const shape sh = {1 + (int64_t)(rng_next(&r) % limit), 1 + (int64_t)(rng_next(&r) % limit),
+                          1 + (int64_t)(rng_next(&r) % limit), 0};
+        const int combo = (int)(rng_next(&r) % 32);
+        const gemm_case c = make_case(sh, combo);
+        run_case(h, &c, combo & 16, &r, &ran);
     }
     printf("%d rung runs checked\n", ran);
     gl_handle_destroy(h);

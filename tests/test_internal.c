@@ -35,8 +35,18 @@ static void test_registry(void)
             CHECK(strcmp(gl_rung_find((gl_variant_t)w)->name, r->name) != 0,
                   "rows %d and %d share a name", w, v);
     }
-    for (int v = 0; v <= GL_VARIANT_SHARED; ++v)
-        CHECK(gl_rung_find((gl_variant_t)v)->launch != NULL, "rung %d is built", v);
+    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
+        const gl_rung *r = gl_rung_find((gl_variant_t)v);
+        CHECK(r->launch != NULL, "rung %d is built", v);
+        /* Every kernel rung runs with real tiles, at any size. */
+        const int sizes[][3] = {{1, 1, 1}, {1024, 1024, 1024}, {127, 4096, 4096}};
+        for (int s = 0; s < 3 && v != GL_VARIANT_CUBLAS; ++s) {
+            const gl_tile_params t = gl_tiles_for(r, 90, sizes[s][0], sizes[s][1], sizes[s][2]);
+            CHECK(t.bm > 0 && t.bn > 0 && t.bk > 0 && t.threads >= 64 && t.threads <= 1024,
+                  "rung %s gets tiles %dx%dx%d with %d threads", r->name, t.bm, t.bn, t.bk,
+                  t.threads);
+        }
+    }
     CHECK(gl_rung_find(GL_VARIANT_CUBLAS)->uses_cublas, "the cuBLAS row uses cuBLAS");
     CHECK(gl_rung_find((gl_variant_t)GL_VARIANT_LIMIT) == NULL, "no row past the end");
     CHECK(gl_variant_count() == GL_VARIANT_LIMIT, "count matches the table");

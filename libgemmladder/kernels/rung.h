@@ -67,11 +67,29 @@ typedef struct gl_exec {
 typedef int (*gl_launch_fn)(const gl_problem *p, const gl_tile_params *t,
                             const gl_exec *x);
 
-/* Each rung's launcher, defined in kernels/NN_<name>.{c,cu}. */
+/* Each rung's launcher, defined in kernels/NN_<name>.{c,cu}. Rungs 6-8 run
+ * the compiled configuration equal to *t (the dispatcher only passes those). */
 int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_naive(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_coalesced(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_shared(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_blocktile_1d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+
+/* Once per handle, on its device: lets the configurations that need more than
+ * 48 KB of shared memory have it (cudaFuncSetAttribute). */
+cudaError_t gl_prepare_vectorized(void);
+cudaError_t gl_prepare_warptile(void);
+
+static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_params *b)
+{
+    return a->bm == b->bm && a->bn == b->bn && a->bk == b->bk && a->tm == b->tm &&
+           a->tn == b->tn && a->wm == b->wm && a->wn == b->wn && a->wniter == b->wniter &&
+           a->threads == b->threads;
+}
 
 /* Not a rung: C = beta * C, for K == 0 or alpha == 0 (kernels/scale_c.cu). */
 cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
@@ -118,6 +136,179 @@ __device__ __forceinline__ void gl_store_c(float *c, float acc, float alpha, flo
 
 /* Number of b-sized tiles covering a >= 1 items (no overflow near INT_MAX). */
 static inline unsigned gl_ceil_div(int a, int b) { return (unsigned)((a - 1) / b + 1); }
+
+/* The grid every tiled rung uses: x over column tiles of C, y over row tiles
+ * (the dispatcher keeps m small enough for y). */
+static inline dim3 gl_tile_grid(const gl_problem *p, int bm, int bn)
+{
+    return dim3(gl_ceil_div(p->n, bn), gl_ceil_div(p->m, bm));
+}
+
+/* 16-byte accesses need a 16-byte aligned base and a leading dimension that
+ * keeps every row aligned. Rungs check this per call and otherwise take their
+ * scalar path for the operand. */
+__device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
+{
+    return ((uintptr_t)p & 15) == 0 && ld % 4 == 0;
+}
+
+/* Loads p[0..3], of which only the first `valid` (0..4) may be read; the rest
+ * come back as 0. One 16-byte load when all four are valid and vec allows. */
+__device__ __forceinline__ float4 gl_load4(const float *p, int valid, bool vec)
+{
+    if (valid >= 4 && vec)
+        return *reinterpret_cast<const float4 *>(p);
+    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (valid > 0) v.x = p[0];
+    if (valid > 1) v.y = p[1];
+    if (valid > 2) v.z = p[2];
+    if (valid > 3) v.w = p[3];
+    return v;
+}
+
+/* Writes four results of row `row`, columns col..col+3, through the BLAS
+ * epilogue; columns at or past n and rows at or past m are skipped. */
+__device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int col, float4 acc,
+                                            bool vec)
+{
+    if (row >= p.m)
+        return;
+    float *c = p.c + (int64_t)row * p.ldc + col;
+    if (vec && col + 3 < p.n) {
+        float4 out = make_float4(p.alpha * acc.x, p.alpha * acc.y, p.alpha * acc.z,
+                                 p.alpha * acc.w);
+        if (p.beta != 0.0f) {
+            const float4 old = *reinterpret_cast<const float4 *>(c);
+            out.x += p.beta * old.x, out.y += p.beta * old.y;
+            out.z += p.beta * old.z, out.w += p.beta * old.w;
+        }
+        *reinterpret_cast<float4 *>(c) = out;
+        return;
+    }
+    const float v[4] = {acc.x, acc.y, acc.z, acc.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+        if (col + j < p.n)
+            gl_store_c(c + j, v[j], p.alpha, p.beta);
+}
+
+/* Shared-memory rows of a k-major slice are padded by 4 floats: it keeps
+ * 16-byte alignment and spreads the transposing stores over more banks. */
+constexpr int GL_SMEM_PAD = 4;
+
+/*
+ * Copies, one K slice at a time, the part of an operand a block needs into
+ * shared memory laid out k-major: dst[k * (BX + GL_SMEM_PAD) + x] for the
+ * slice's BK x BX elements. The operand is op(A) with x = row of C, or op(B)
+ * with x = column of C; in memory either k or x is the contiguous direction
+ * (which one depends on the layout and transpose), and every thread copies
+ * float4s along it. Elements outside the matrix arrive as zeros.
+ *
+ * The copy is split so it can overlap compute: fetch() reads global memory
+ * into registers, stash() writes them to shared memory, advance() moves to
+ * the next K slice. Introduced by rung 6; rung 8 double-buffers with it.
+ */
+template <int BK, int BX, int THREADS>
+struct gl_slice_loader {
+    static constexpr int LOADS = BK * BX / (4 * THREADS); /* float4s per thread per slice */
+    static_assert(BK % 4 == 0 && BX % 4 == 0, "slices are copied 4 floats at a time");
+    static_assert(LOADS >= 1 && (BK * BX) % (4 * THREADS) == 0,
+                  "the block's threads must copy a slice in whole rounds of one float4 each");
+    static_assert((4 * THREADS) % BK == 0 && (4 * THREADS) % BX == 0,
+                  "each round of float4s must cover whole stored rows of the slice");
+
+    const float *ptr;   /* this thread's first float4 of the current slice */
+    int64_t round_step; /* from one of this thread's float4s to its next */
+    int64_t slice_step; /* from one K slice to the next */
+    int row, col;       /* this thread's first float4 in the slice, as stored */
+    int row_step;       /* stored rows between this thread's float4s */
+    int rows_left, cols_left; /* stored rows/columns from the slice origin to the edge */
+    bool k_contiguous, vec;
+    float4 v[LOADS];
+
+    /* base/ld: the operand as stored; x0: first x of the block; x_size,
+     * k_size: the operand's extent in x and k. */
+    __device__ gl_slice_loader(const float *base, int64_t ld, bool k_contig, int x0, int x_size,
+                               int k_size)
+        : k_contiguous(k_contig), vec(gl_vec4_ok(base, ld))
+    {
+        /* Stored as rows x cols = BX x BK (k contiguous) or BK x BX (x contiguous). */
+        const int vecs_per_row = (k_contig ? BK : BX) / 4;
+        row = threadIdx.x / vecs_per_row;
+        col = threadIdx.x % vecs_per_row * 4;
+        row_step = THREADS / vecs_per_row;
+        round_step = row_step * ld;
+        if (k_contig) {
+            ptr = base + (int64_t)(x0 + row) * ld + col;
+            slice_step = BK;
+            rows_left = x_size - x0;
+            cols_left = k_size;
+        } else {
+            ptr = base + (int64_t)row * ld + x0 + col;
+            slice_step = BK * ld;
+            rows_left = k_size;
+            cols_left = x_size - x0;
+        }
+    }
+
+    __device__ __forceinline__ void fetch()
+    {
+        const int valid_cols = min(max(cols_left - col, 0), 4);
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i)
+            v[i] = gl_load4(ptr + i * round_step, row + i * row_step < rows_left ? valid_cols : 0,
+                            vec);
+    }
+
+    __device__ __forceinline__ void stash(float *dst) const
+    {
+        constexpr int STRIDE = BX + GL_SMEM_PAD;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const int r = row + i * row_step;
+            if (k_contiguous) { /* (x = r, k = col..col+3): transpose into k-major */
+                dst[(col + 0) * STRIDE + r] = v[i].x;
+                dst[(col + 1) * STRIDE + r] = v[i].y;
+                dst[(col + 2) * STRIDE + r] = v[i].z;
+                dst[(col + 3) * STRIDE + r] = v[i].w;
+            } else { /* (k = r, x = col..col+3): already k-major */
+                *reinterpret_cast<float4 *>(&dst[r * STRIDE + col]) = v[i];
+            }
+        }
+    }
+
+    __device__ __forceinline__ void advance()
+    {
+        ptr += slice_step;
+        if (k_contiguous)
+            cols_left -= BK;
+        else
+            rows_left -= BK;
+    }
+};
+
+/* Loaders for the two operands of a block whose C tile starts at (row0, col0). */
+template <int BK, int BM, int THREADS>
+__device__ __forceinline__ gl_slice_loader<BK, BM, THREADS> gl_loader_a(const gl_problem &p,
+                                                                        int row0)
+{
+    return gl_slice_loader<BK, BM, THREADS>(p.a, p.lda, !p.trans_a, row0, p.m, p.k);
+}
+
+template <int BK, int BN, int THREADS>
+__device__ __forceinline__ gl_slice_loader<BK, BN, THREADS> gl_loader_b(const gl_problem &p,
+                                                                        int col0)
+{
+    return gl_slice_loader<BK, BN, THREADS>(p.b, p.ldb, p.trans_b, col0, p.n, p.k);
+}
+
+/* Resident blocks per SM to ask the compiler for (__launch_bounds__): as many
+ * as the register file holds when each thread gets `registers` (an estimate,
+ * GL_REGISTER_ESTIMATE), so the compiler neither spills nor wastes occupancy. */
+constexpr int gl_min_blocks(int threads, int registers)
+{
+    return 65536 / (threads * registers) > 1 ? 65536 / (threads * registers) : 1;
+}
 #endif
 
 #endif /* GL_RUNG_H */

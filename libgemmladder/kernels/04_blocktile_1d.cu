@@ -1,0 +1,78 @@
+/*
+ * Rung 4, blocktile_1d: rung 3 with each thread computing TM results, a
+ * column of TM neighbouring elements of C, instead of one.
+ *
+ * In rung 3 every multiply-add needed two loads from shared memory. Here a
+ * thread keeps one value of the B slice in a register and uses it for TM
+ * multiply-adds against TM values of the A slice: about 1 + 1/TM shared
+ * loads per multiply-add instead of 2. The block tile grows to BM x BN with
+ * BM * BN / TM threads, so each value copied from global memory is also
+ * reused more. What remains: the A values are still re-read from shared
+ * memory for every multiply-add; rung 5 keeps them in registers too.
+ */
+#include "configs.h"
+#include "rung.h"
+
+namespace {
+
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
+template <int BM, int BN, int BK, int TM>
+__global__ __launch_bounds__(BM * BN / TM) void blocktile_1d_kernel(const gl_problem p)
+{
+    constexpr int THREADS = BM * BN / TM;
+    static_assert(BM % TM == 0, "each thread's TM rows must tile the block's BM rows");
+    static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
+                  "the threads must copy the A and B slices in whole rounds");
+    __shared__ float As[BM][BK]; /* As[r][i] = op(A)(row0 + r, k0 + i) */
+    __shared__ float Bs[BK][BN]; /* Bs[i][c] = op(B)(k0 + i, col0 + c) */
+
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    const int tc = threadIdx.x % BN;      /* this thread's column of the tile... */
+    const int tr = threadIdx.x / BN * TM; /* ...and its first of TM rows */
+    const gl_matrix_view A = gl_view_a(p), B = gl_view_b(p);
+
+    float acc[TM] = {};
+    for (int k0 = 0; k0 < p.k; k0 += BK) {
+        for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
+            const int r = e / BK, i = e % BK;
+            As[r][i] = (row0 + r < p.m && k0 + i < p.k) ? A(row0 + r, k0 + i) : 0.0f;
+        }
+        for (int e = threadIdx.x; e < BK * BN; e += THREADS) {
+            const int i = e / BN, c = e % BN;
+            Bs[i][c] = (k0 + i < p.k && col0 + c < p.n) ? B(k0 + i, col0 + c) : 0.0f;
+        }
+        __syncthreads();
+
+        for (int i = 0; i < BK; ++i) {
+            const float b = Bs[i][tc]; /* one load, TM uses */
+#pragma unroll
+            for (int t = 0; t < TM; ++t)
+                acc[t] += As[tr + t][i] * b;
+        }
+        __syncthreads();
+    }
+
+    const int col = col0 + tc;
+#pragma unroll
+    for (int t = 0; t < TM; ++t) {
+        const int row = row0 + tr + t;
+        if (row < p.m && col < p.n)
+            gl_store_c(&p.c[(int64_t)row * p.ldc + col], acc[t], p.alpha, p.beta);
+    }
+}
+
+template <int BM, int BN, int BK, int TM, int TN>
+int launch(const gl_problem *p, cudaStream_t stream)
+{
+    static_assert(TN == 1, "one column per thread: that is what makes this rung 1D");
+    blocktile_1d_kernel<BM, BN, BK, TM><<<gl_tile_grid(p, BM, BN), BM * BN / TM, 0, stream>>>(*p);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" int gl_launch_blocktile_1d(const gl_problem *p, const gl_tile_params *,
+                                      const gl_exec *x)
+{
+    return launch<GL_BLOCKTILE_1D_CONFIG>(p, x->stream);
+}

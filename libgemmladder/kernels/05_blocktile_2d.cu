@@ -1,0 +1,90 @@
+/*
+ * Rung 5, blocktile_2d: rung 4 with each thread computing a TM x TN patch of
+ * C instead of a TM x 1 column.
+ *
+ * For each step i along the K slice, a thread loads TM values of the A slice
+ * and TN values of the B slice into registers, then does all TM * TN
+ * multiply-adds between them: TM + TN shared loads for TM * TN multiply-adds
+ * (16 for 64 with 8 x 8), against TM + 1 for TM in rung 4. The block tile
+ * grows to 128 x 128, so each value copied from global memory serves 128
+ * multiply-adds. What remains: the copies are one float at a time, and the A
+ * values a thread needs sit in different rows of As; rung 6 fixes both.
+ */
+#include "configs.h"
+#include "rung.h"
+
+namespace {
+
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
+template <int BM, int BN, int BK, int TM, int TN>
+__global__ __launch_bounds__(BM * BN / (TM * TN)) void blocktile_2d_kernel(const gl_problem p)
+{
+    constexpr int THREADS = BM * BN / (TM * TN);
+    static_assert(BM % TM == 0 && BN % TN == 0, "the threads' patches must tile the block");
+    static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
+                  "the threads must copy the A and B slices in whole rounds");
+    __shared__ float As[BM][BK];
+    __shared__ float Bs[BK][BN];
+
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    const int tr = threadIdx.x / (BN / TN) * TM; /* this thread's patch: rows tr.. */
+    const int tc = threadIdx.x % (BN / TN) * TN; /* ...and columns tc.. of the tile */
+    const gl_matrix_view A = gl_view_a(p), B = gl_view_b(p);
+
+    float acc[TM][TN] = {};
+    float a[TM], b[TN];
+    for (int k0 = 0; k0 < p.k; k0 += BK) {
+        for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
+            const int r = e / BK, i = e % BK;
+            As[r][i] = (row0 + r < p.m && k0 + i < p.k) ? A(row0 + r, k0 + i) : 0.0f;
+        }
+        for (int e = threadIdx.x; e < BK * BN; e += THREADS) {
+            const int i = e / BN, c = e % BN;
+            Bs[i][c] = (k0 + i < p.k && col0 + c < p.n) ? B(k0 + i, col0 + c) : 0.0f;
+        }
+        __syncthreads();
+
+#pragma unroll
+        for (int i = 0; i < BK; ++i) {
+#pragma unroll
+            for (int t = 0; t < TM; ++t)
+                a[t] = As[tr + t][i];
+#pragma unroll
+            for (int u = 0; u < TN; ++u)
+                b[u] = Bs[i][tc + u];
+#pragma unroll
+            for (int t = 0; t < TM; ++t)
+#pragma unroll
+                for (int u = 0; u < TN; ++u)
+                    acc[t][u] += a[t] * b[u];
+        }
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int t = 0; t < TM; ++t) {
+        const int row = row0 + tr + t;
+#pragma unroll
+        for (int u = 0; u < TN; ++u) {
+            const int col = col0 + tc + u;
+            if (row < p.m && col < p.n)
+                gl_store_c(&p.c[(int64_t)row * p.ldc + col], acc[t][u], p.alpha, p.beta);
+        }
+    }
+}
+
+template <int BM, int BN, int BK, int TM, int TN>
+int launch(const gl_problem *p, cudaStream_t stream)
+{
+    blocktile_2d_kernel<BM, BN, BK, TM, TN>
+        <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), 0, stream>>>(*p);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *,
+                                      const gl_exec *x)
+{
+    return launch<GL_BLOCKTILE_2D_CONFIG>(p, x->stream);
+}

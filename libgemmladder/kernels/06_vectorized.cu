@@ -1,0 +1,148 @@
+/*
+ * Rung 6, vectorized: rung 5 with 16-byte memory accesses and the A slice
+ * stored transposed in shared memory.
+ *
+ * Copies from global memory move a float4 per instruction instead of a float
+ * (gl_slice_loader in rung.h), and they go into shared memory k-major for
+ * both operands: As[i][r] holds op(A)(row0 + r, k0 + i). A thread's TM values
+ * of A for step i are then TM consecutive floats, read as float4s like its TN
+ * values of B, and C is written a float4 at a time. Fewer, wider
+ * instructions for the same bytes.
+ *
+ * 16-byte accesses need 16-byte aligned matrices with leading dimensions that
+ * are multiples of 4. When an operand is not like that, its copies fall back
+ * to 4 scalar loads per float4 (correct, and about as fast as rung 5's
+ * copies); tile edges are copied with per-element guards.
+ *
+ * This file also compiles the kernel for every configuration in
+ * GL_VECTORIZED_CONFIGS: rung 7 runs this same kernel with the tuning
+ * table's choice among them.
+ */
+#include "configs.h"
+#include "rung.h"
+
+namespace {
+
+template <int BM, int BN, int BK, int TM, int TN>
+struct shape {
+    static constexpr int THREADS = BM * BN / (TM * TN);
+    static constexpr int REGISTERS =
+        GL_REGISTER_ESTIMATE(TM * TN, TM + TN, (BM + BN) * BK / (4 * THREADS));
+};
+
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
+template <int BM, int BN, int BK, int TM, int TN, class S = shape<BM, BN, BK, TM, TN>>
+__global__ __launch_bounds__(S::THREADS, gl_min_blocks(S::THREADS, S::REGISTERS))
+void vectorized_kernel(const gl_problem p)
+{
+    constexpr int THREADS = S::THREADS;
+    static_assert(BM % TM == 0 && BN % TN == 0, "the threads' patches must tile the block");
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "patches are read and written 4 floats at a time");
+    static_assert(THREADS >= 64 && THREADS <= 1024, "a block has 64 to 1024 threads");
+    constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD; /* row strides */
+    extern __shared__ float4 smem[];
+    float *As = reinterpret_cast<float *>(smem); /* As[i * SA + r] = op(A)(row0 + r, k0 + i) */
+    float *Bs = As + BK * SA;                    /* Bs[i * SB + c] = op(B)(k0 + i, col0 + c) */
+
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    const int tr = threadIdx.x / (BN / TN) * TM;
+    const int tc = threadIdx.x % (BN / TN) * TN;
+    gl_slice_loader<BK, BM, THREADS> load_a = gl_loader_a<BK, BM, THREADS>(p, row0);
+    gl_slice_loader<BK, BN, THREADS> load_b = gl_loader_b<BK, BN, THREADS>(p, col0);
+
+    float acc[TM][TN] = {};
+    float a[TM], b[TN];
+    for (int k0 = 0; k0 < p.k; k0 += BK) {
+        load_a.fetch();
+        load_b.fetch();
+        load_a.advance();
+        load_b.advance();
+        load_a.stash(As);
+        load_b.stash(Bs);
+        __syncthreads();
+
+#pragma unroll
+        for (int i = 0; i < BK; ++i) {
+#pragma unroll
+            for (int t = 0; t < TM; t += 4)
+                *reinterpret_cast<float4 *>(&a[t]) =
+                    *reinterpret_cast<const float4 *>(&As[i * SA + tr + t]);
+#pragma unroll
+            for (int u = 0; u < TN; u += 4)
+                *reinterpret_cast<float4 *>(&b[u]) =
+                    *reinterpret_cast<const float4 *>(&Bs[i * SB + tc + u]);
+#pragma unroll
+            for (int t = 0; t < TM; ++t)
+#pragma unroll
+                for (int u = 0; u < TN; ++u)
+                    acc[t][u] += a[t] * b[u];
+        }
+        __syncthreads();
+    }
+
+    const bool vec = gl_vec4_ok(p.c, p.ldc);
+#pragma unroll
+    for (int t = 0; t < TM; ++t)
+#pragma unroll
+        for (int u = 0; u < TN; u += 4)
+            gl_store_c4(p, row0 + tr + t, col0 + tc + u,
+                        make_float4(acc[t][u], acc[t][u + 1], acc[t][u + 2], acc[t][u + 3]), vec);
+}
+
+template <int BM, int BN, int BK, int TM, int TN>
+constexpr size_t smem_bytes()
+{
+    return sizeof(float) * BK * (BM + BN + 2 * GL_SMEM_PAD);
+}
+
+template <int BM, int BN, int BK, int TM, int TN>
+int launch(const gl_problem *p, cudaStream_t stream)
+{
+    vectorized_kernel<BM, BN, BK, TM, TN>
+        <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), smem_bytes<BM, BN, BK, TM, TN>(),
+           stream>>>(*p);
+    return cudaGetLastError();
+}
+
+/* Over 48 KB of shared memory a kernel must be allowed it explicitly. */
+template <int BM, int BN, int BK, int TM, int TN>
+cudaError_t prepare()
+{
+    constexpr size_t bytes = smem_bytes<BM, BN, BK, TM, TN>();
+    if (bytes <= 48 * 1024)
+        return cudaSuccess;
+    return cudaFuncSetAttribute(vectorized_kernel<BM, BN, BK, TM, TN>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
+struct compiled_config {
+    gl_tile_params tiles;
+    int (*launch)(const gl_problem *, cudaStream_t);
+    cudaError_t (*prepare)();
+};
+
+#define GL_COMPILED(BM, BN, BK, TM, TN)                                                        \
+    {{BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)}, launch<BM, BN, BK, TM, TN>,           \
+     prepare<BM, BN, BK, TM, TN>},
+const compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
+#undef GL_COMPILED
+
+} // namespace
+
+/* Runs the compiled configuration equal to *t (rungs 6 and 7). */
+extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
+                                    const gl_exec *x)
+{
+    for (const compiled_config &c : configs)
+        if (gl_tile_params_equal(&c.tiles, t))
+            return c.launch(p, x->stream);
+    return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
+}
+
+extern "C" cudaError_t gl_prepare_vectorized(void)
+{
+    for (const compiled_config &c : configs)
+        if (const cudaError_t err = c.prepare())
+            return err;
+    return cudaSuccess;
+}

@@ -1,0 +1,183 @@
+/*
+ * Rung 8, warptile: rung 7 with a level of tiling for the warp between the
+ * block and the thread, and the next K slice copied while this one is used.
+ *
+ * Block -> warp -> thread. The block's BM x BN tile of C is cut into one
+ * WM x WN tile per warp; a warp covers its tile as WMITER x WNITER sub-tiles,
+ * and in each sub-tile its 32 lanes own neighbouring TM x TN patches. So a
+ * thread's results are WMITER x WNITER patches spread across the warp tile,
+ * and at each step along K the 32 lanes read a few whole float4 runs of the
+ * shared slices (which the banks serve in one pass, or broadcast) instead of
+ * rung 6's strided reads. Each thread loads WMITER * TM + WNITER * TN values
+ * into registers and does all their products: a long run of FFMAs that reads
+ * only registers.
+ *
+ * The shared slices are double-buffered: while the warps compute on slice s,
+ * every thread's loads of slice s + 1 are already on their way from global
+ * memory (gl_slice_loader::fetch), and they are stored to the other buffer
+ * only after the compute, so one barrier per slice suffices.
+ */
+#include "configs.h"
+#include "rung.h"
+
+namespace {
+
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
+struct shape {
+    static constexpr int WMITER = WM * WN / (32 * TM * TN * WNITER);
+    static constexpr int REGISTERS = GL_REGISTER_ESTIMATE(
+        WMITER * TM * WNITER * TN, WMITER * TM + WNITER * TN, (BM + BN) * BK / (4 * THREADS));
+};
+
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS,
+          class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
+__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
+void warptile_kernel(const gl_problem p)
+{
+    constexpr int WMITER = S::WMITER;
+    constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
+    static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024,
+                  "whole warps, 64 to 1024 threads");
+    static_assert(BM % WM == 0 && BN % WN == 0 && (BM / WM) * (BN / WN) == THREADS / 32,
+                  "the warp tiles must cover the block tile exactly, one per warp");
+    static_assert(WMITER >= 1 && WM % WMITER == 0 && WN % WNITER == 0 &&
+                      WMITER * WNITER * 32 * TM * TN == WM * WN,
+                  "a warp tile must split into WMITER x WNITER sub-tiles");
+    static_assert(WSUBM % TM == 0 && WSUBN % TN == 0 && (WSUBM / TM) * (WSUBN / TN) == 32,
+                  "a sub-tile must be exactly the 32 lanes' TM x TN patches");
+    static_assert(TM % 4 == 0 && TN % 4 == 0, "patches are read and written 4 floats at a time");
+    constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD;
+    constexpr int STAGE = BK * (SA + SB); /* floats per buffer: As then Bs */
+    extern __shared__ float4 smem[];
+    float *const buffers = reinterpret_cast<float *>(smem);
+
+    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the block */
+    const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
+    gl_slice_loader<BK, BM, THREADS> load_a = gl_loader_a<BK, BM, THREADS>(p, row0);
+    gl_slice_loader<BK, BN, THREADS> load_b = gl_loader_b<BK, BN, THREADS>(p, col0);
+
+    float acc[WMITER * TM][WNITER * TN] = {};
+    float a[WMITER * TM], b[WNITER * TN];
+
+    const int slices = (p.k - 1) / BK + 1;
+    load_a.fetch();
+    load_b.fetch();
+    load_a.advance();
+    load_b.advance();
+    load_a.stash(buffers);
+    load_b.stash(buffers + BK * SA);
+    __syncthreads();
+
+    for (int s = 0; s < slices; ++s) {
+        const float *As = buffers + (s & 1) * STAGE, *Bs = As + BK * SA;
+        const bool more = s + 1 < slices;
+        if (more) { /* slice s + 1 travels from global memory during the compute */
+            load_a.fetch();
+            load_b.fetch();
+            load_a.advance();
+            load_b.advance();
+        }
+
+#pragma unroll
+        for (int i = 0; i < BK; ++i) {
+#pragma unroll
+            for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+                for (int t = 0; t < TM; t += 4)
+                    *reinterpret_cast<float4 *>(&a[wm * TM + t]) =
+                        *reinterpret_cast<const float4 *>(&As[i * SA + wr + wm * WSUBM + lr + t]);
+#pragma unroll
+            for (int wn = 0; wn < WNITER; ++wn)
+#pragma unroll
+                for (int u = 0; u < TN; u += 4)
+                    *reinterpret_cast<float4 *>(&b[wn * TN + u]) =
+                        *reinterpret_cast<const float4 *>(&Bs[i * SB + wc + wn * WSUBN + lc + u]);
+#pragma unroll
+            for (int t = 0; t < WMITER * TM; ++t)
+#pragma unroll
+                for (int u = 0; u < WNITER * TN; ++u)
+                    acc[t][u] += a[t] * b[u];
+        }
+
+        if (more) { /* into the other buffer, which nobody reads during slice s */
+            float *next = buffers + ((s + 1) & 1) * STAGE;
+            load_a.stash(next);
+            load_b.stash(next + BK * SA);
+        }
+        __syncthreads();
+    }
+
+    const bool vec = gl_vec4_ok(p.c, p.ldc);
+#pragma unroll
+    for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+        for (int t = 0; t < TM; ++t)
+#pragma unroll
+            for (int wn = 0; wn < WNITER; ++wn)
+#pragma unroll
+                for (int u = 0; u < TN; u += 4) {
+                    const float *r = &acc[wm * TM + t][wn * TN + u];
+                    gl_store_c4(p, row0 + wr + wm * WSUBM + lr + t, col0 + wc + wn * WSUBN + lc + u,
+                                make_float4(r[0], r[1], r[2], r[3]), vec);
+                }
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
+constexpr size_t smem_bytes()
+{
+    return sizeof(float) * 2 * BK * (BM + BN + 2 * GL_SMEM_PAD);
+}
+
+#define GL_WARPTILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS
+#define GL_WARPTILE_TEMPLATE \
+    template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
+
+GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
+{
+    warptile_kernel<GL_WARPTILE_ARGS>
+        <<<gl_tile_grid(p, BM, BN), THREADS, smem_bytes<GL_WARPTILE_ARGS>(), stream>>>(*p);
+    return cudaGetLastError();
+}
+
+GL_WARPTILE_TEMPLATE cudaError_t prepare()
+{
+    constexpr size_t bytes = smem_bytes<GL_WARPTILE_ARGS>();
+    if (bytes <= 48 * 1024)
+        return cudaSuccess;
+    return cudaFuncSetAttribute(warptile_kernel<GL_WARPTILE_ARGS>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+}
+
+struct compiled_config {
+    gl_tile_params tiles;
+    int (*launch)(const gl_problem *, cudaStream_t);
+    cudaError_t (*prepare)();
+};
+
+#define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
+    {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
+     launch<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                                      \
+     prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
+const compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
+#undef GL_COMPILED
+
+} // namespace
+
+extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
+{
+    for (const compiled_config &c : configs)
+        if (gl_tile_params_equal(&c.tiles, t))
+            return c.launch(p, x->stream);
+    return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
+}
+
+extern "C" cudaError_t gl_prepare_warptile(void)
+{
+    for (const compiled_config &c : configs)
+        if (const cudaError_t err = c.prepare())
+            return err;
+    return cudaSuccess;
+}
