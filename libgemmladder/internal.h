@@ -67,6 +67,11 @@ typedef struct gl_rung {
 /* The row for a variant id, or NULL for an unknown id. */
 const gl_rung *gl_rung_find(gl_variant_t id);
 
+/* The configurations compiled for a rung that can choose among several
+ * (rungs 6-8; rung 6 runs only its fixed one), defaults first; NULL and 0
+ * for the others. */
+const gl_tile_params *gl_compiled_configs(gl_variant_t id, int *count);
+
 /* The tile parameters a call of `rung` on an m x n x k problem runs with on a
  * device of compute capability cc: the rung's fixed tiles, or for tuned rungs
  * the tuning table's choice. */

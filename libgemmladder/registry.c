@@ -51,6 +51,22 @@ const gl_rung *gl_rung_find(gl_variant_t id)
     return i < GL_VARIANT_LIMIT ? &rungs[i] : NULL;
 }
 
+const gl_tile_params *gl_compiled_configs(gl_variant_t id, int *count)
+{
+    switch (id) {
+    case GL_VARIANT_VECTORIZED:
+    case GL_VARIANT_AUTOTUNED:
+        *count = (int)(sizeof vectorized_configs / sizeof vectorized_configs[0]);
+        return vectorized_configs;
+    case GL_VARIANT_WARPTILE:
+        *count = (int)(sizeof warptile_configs / sizeof warptile_configs[0]);
+        return warptile_configs;
+    default:
+        *count = 0;
+        return NULL;
+    }
+}
+
 gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int m, int n, int k)
 {
     (void)cc, (void)m, (void)n, (void)k; /* the tuning table will choose here */

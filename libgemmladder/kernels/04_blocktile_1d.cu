@@ -21,33 +21,32 @@ __global__ __launch_bounds__(BM * BN / TM) void blocktile_1d_kernel(const gl_pro
 {
     constexpr int THREADS = BM * BN / TM;
     static_assert(BM % TM == 0, "each thread's TM rows must tile the block's BM rows");
-    static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
-                  "the threads must copy the A and B slices in whole rounds");
     __shared__ float As[BM][BK]; /* As[r][i] = op(A)(row0 + r, k0 + i) */
     __shared__ float Bs[BK][BN]; /* Bs[i][c] = op(B)(k0 + i, col0 + c) */
 
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     const int tc = threadIdx.x % BN;      /* this thread's column of the tile... */
     const int tr = threadIdx.x / BN * TM; /* ...and its first of TM rows */
-    const gl_matrix_view A = gl_view_a(p), B = gl_view_b(p);
+    gl_window_copy<BM, BK, THREADS> copy_a(gl_view_a(p), row0, 0, p.m, p.k);
+    gl_window_copy<BK, BN, THREADS> copy_b(gl_view_b(p), 0, col0, p.k, p.n);
+    /* Threads whose results all fall outside C (edge tiles) skip the math. */
+    const bool active = row0 + tr < p.m && col0 + tc < p.n;
 
     float acc[TM] = {};
     for (int k0 = 0; k0 < p.k; k0 += BK) {
-        for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
-            const int r = e / BK, i = e % BK;
-            As[r][i] = (row0 + r < p.m && k0 + i < p.k) ? A(row0 + r, k0 + i) : 0.0f;
-        }
-        for (int e = threadIdx.x; e < BK * BN; e += THREADS) {
-            const int i = e / BN, c = e % BN;
-            Bs[i][c] = (k0 + i < p.k && col0 + c < p.n) ? B(k0 + i, col0 + c) : 0.0f;
-        }
+        copy_a.copy(As);
+        copy_b.copy(Bs);
+        copy_a.move_right(BK);
+        copy_b.move_down(BK);
         __syncthreads();
 
-        for (int i = 0; i < BK; ++i) {
-            const float b = Bs[i][tc]; /* one load, TM uses */
+        if (active) {
+            for (int i = 0; i < BK; ++i) {
+                const float b = Bs[i][tc]; /* one load, TM uses */
 #pragma unroll
-            for (int t = 0; t < TM; ++t)
-                acc[t] += As[tr + t][i] * b;
+                for (int t = 0; t < TM; ++t)
+                    acc[t] += As[tr + t][i] * b;
+            }
         }
         __syncthreads();
     }

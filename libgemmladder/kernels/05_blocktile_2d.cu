@@ -21,42 +21,40 @@ __global__ __launch_bounds__(BM * BN / (TM * TN)) void blocktile_2d_kernel(const
 {
     constexpr int THREADS = BM * BN / (TM * TN);
     static_assert(BM % TM == 0 && BN % TN == 0, "the threads' patches must tile the block");
-    static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0,
-                  "the threads must copy the A and B slices in whole rounds");
     __shared__ float As[BM][BK];
     __shared__ float Bs[BK][BN];
 
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     const int tr = threadIdx.x / (BN / TN) * TM; /* this thread's patch: rows tr.. */
     const int tc = threadIdx.x % (BN / TN) * TN; /* ...and columns tc.. of the tile */
-    const gl_matrix_view A = gl_view_a(p), B = gl_view_b(p);
+    gl_window_copy<BM, BK, THREADS> copy_a(gl_view_a(p), row0, 0, p.m, p.k);
+    gl_window_copy<BK, BN, THREADS> copy_b(gl_view_b(p), 0, col0, p.k, p.n);
+    const bool active = row0 + tr < p.m && col0 + tc < p.n; /* see rung 4 */
 
     float acc[TM][TN] = {};
     float a[TM], b[TN];
     for (int k0 = 0; k0 < p.k; k0 += BK) {
-        for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
-            const int r = e / BK, i = e % BK;
-            As[r][i] = (row0 + r < p.m && k0 + i < p.k) ? A(row0 + r, k0 + i) : 0.0f;
-        }
-        for (int e = threadIdx.x; e < BK * BN; e += THREADS) {
-            const int i = e / BN, c = e % BN;
-            Bs[i][c] = (k0 + i < p.k && col0 + c < p.n) ? B(k0 + i, col0 + c) : 0.0f;
-        }
+        copy_a.copy(As);
+        copy_b.copy(Bs);
+        copy_a.move_right(BK);
+        copy_b.move_down(BK);
         __syncthreads();
 
+        if (active) {
 #pragma unroll
-        for (int i = 0; i < BK; ++i) {
+            for (int i = 0; i < BK; ++i) {
 #pragma unroll
-            for (int t = 0; t < TM; ++t)
-                a[t] = As[tr + t][i];
-#pragma unroll
-            for (int u = 0; u < TN; ++u)
-                b[u] = Bs[i][tc + u];
-#pragma unroll
-            for (int t = 0; t < TM; ++t)
+                for (int t = 0; t < TM; ++t)
+                    a[t] = As[tr + t][i];
 #pragma unroll
                 for (int u = 0; u < TN; ++u)
-                    acc[t][u] += a[t] * b[u];
+                    b[u] = Bs[i][tc + u];
+#pragma unroll
+                for (int t = 0; t < TM; ++t)
+#pragma unroll
+                    for (int u = 0; u < TN; ++u)
+                        acc[t][u] += a[t] * b[u];
+            }
         }
         __syncthreads();
     }

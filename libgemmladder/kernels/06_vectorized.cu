@@ -50,6 +50,10 @@ void vectorized_kernel(const gl_problem p)
     gl_slice_loader<BK, BM, THREADS> load_a = gl_loader_a<BK, BM, THREADS>(p, row0);
     gl_slice_loader<BK, BN, THREADS> load_b = gl_loader_b<BK, BN, THREADS>(p, col0);
 
+    /* Warps whose patches all lie outside C skip the math (see rung 4); the
+     * warp's first lane has the smallest row and column. */
+    const int lane0 = threadIdx.x & ~31;
+    const bool active = row0 + lane0 / (BN / TN) * TM < p.m && col0 + lane0 % (BN / TN) * TN < p.n;
     float acc[TM][TN] = {};
     float a[TM], b[TN];
     for (int k0 = 0; k0 < p.k; k0 += BK) {
@@ -61,21 +65,23 @@ void vectorized_kernel(const gl_problem p)
         load_b.stash(Bs);
         __syncthreads();
 
+        if (active) {
 #pragma unroll
-        for (int i = 0; i < BK; ++i) {
+            for (int i = 0; i < BK; ++i) {
 #pragma unroll
-            for (int t = 0; t < TM; t += 4)
-                *reinterpret_cast<float4 *>(&a[t]) =
-                    *reinterpret_cast<const float4 *>(&As[i * SA + tr + t]);
+                for (int t = 0; t < TM; t += 4)
+                    *reinterpret_cast<float4 *>(&a[t]) =
+                        *reinterpret_cast<const float4 *>(&As[i * SA + tr + t]);
 #pragma unroll
-            for (int u = 0; u < TN; u += 4)
-                *reinterpret_cast<float4 *>(&b[u]) =
-                    *reinterpret_cast<const float4 *>(&Bs[i * SB + tc + u]);
+                for (int u = 0; u < TN; u += 4)
+                    *reinterpret_cast<float4 *>(&b[u]) =
+                        *reinterpret_cast<const float4 *>(&Bs[i * SB + tc + u]);
 #pragma unroll
-            for (int t = 0; t < TM; ++t)
+                for (int t = 0; t < TM; ++t)
 #pragma unroll
-                for (int u = 0; u < TN; ++u)
-                    acc[t][u] += a[t] * b[u];
+                    for (int u = 0; u < TN; ++u)
+                        acc[t][u] += a[t] * b[u];
+            }
         }
         __syncthreads();
     }

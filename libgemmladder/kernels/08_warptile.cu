@@ -59,6 +59,7 @@ void warptile_kernel(const gl_problem p)
     gl_slice_loader<BK, BM, THREADS> load_a = gl_loader_a<BK, BM, THREADS>(p, row0);
     gl_slice_loader<BK, BN, THREADS> load_b = gl_loader_b<BK, BN, THREADS>(p, col0);
 
+    const bool active = row0 + wr < p.m && col0 + wc < p.n; /* warps outside C skip the math */
     float acc[WMITER * TM][WNITER * TN] = {};
     float a[WMITER * TM], b[WNITER * TN];
 
@@ -81,25 +82,27 @@ void warptile_kernel(const gl_problem p)
             load_b.advance();
         }
 
+        if (active) {
 #pragma unroll
-        for (int i = 0; i < BK; ++i) {
+            for (int i = 0; i < BK; ++i) {
 #pragma unroll
-            for (int wm = 0; wm < WMITER; ++wm)
+                for (int wm = 0; wm < WMITER; ++wm)
 #pragma unroll
-                for (int t = 0; t < TM; t += 4)
-                    *reinterpret_cast<float4 *>(&a[wm * TM + t]) =
-                        *reinterpret_cast<const float4 *>(&As[i * SA + wr + wm * WSUBM + lr + t]);
+                    for (int t = 0; t < TM; t += 4)
+                        *reinterpret_cast<float4 *>(&a[wm * TM + t]) =
+                            *reinterpret_cast<const float4 *>(&As[i * SA + wr + wm * WSUBM + lr + t]);
 #pragma unroll
-            for (int wn = 0; wn < WNITER; ++wn)
+                for (int wn = 0; wn < WNITER; ++wn)
 #pragma unroll
-                for (int u = 0; u < TN; u += 4)
-                    *reinterpret_cast<float4 *>(&b[wn * TN + u]) =
-                        *reinterpret_cast<const float4 *>(&Bs[i * SB + wc + wn * WSUBN + lc + u]);
+                    for (int u = 0; u < TN; u += 4)
+                        *reinterpret_cast<float4 *>(&b[wn * TN + u]) =
+                            *reinterpret_cast<const float4 *>(&Bs[i * SB + wc + wn * WSUBN + lc + u]);
 #pragma unroll
-            for (int t = 0; t < WMITER * TM; ++t)
+                for (int t = 0; t < WMITER * TM; ++t)
 #pragma unroll
-                for (int u = 0; u < WNITER * TN; ++u)
-                    acc[t][u] += a[t] * b[u];
+                    for (int u = 0; u < WNITER * TN; ++u)
+                        acc[t][u] += a[t] * b[u];
+            }
         }
 
         if (more) { /* into the other buffer, which nobody reads during slice s */

@@ -35,7 +35,9 @@
     X(128, 128, 16, 32, 64, 2, 4, 4, 256)      \
     X(128, 64, 16, 64, 32, 2, 4, 4, 128)       \
     X(64, 128, 16, 32, 64, 2, 4, 4, 128)       \
-    X(64, 64, 16, 32, 32, 2, 4, 4, 128)
+    X(64, 64, 16, 32, 32, 2, 4, 4, 128)        \
+    X(128, 128, 32, 64, 32, 2, 4, 4, 256)      \
+    X(128, 256, 8, 64, 64, 4, 8, 4, 256)
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32

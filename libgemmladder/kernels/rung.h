@@ -144,6 +144,46 @@ static inline dim3 gl_tile_grid(const gl_problem *p, int bm, int bn)
     return dim3(gl_ceil_div(p->n, bn), gl_ceil_div(p->m, bm));
 }
 
+/*
+ * Copies, one K slice at a time, a ROWS x COLS window of a matrix view into
+ * shared memory dst[ROWS][COLS], zeros where the window hangs over the edge
+ * of the matrix. Each thread always copies the same column of the window, in
+ * ROUNDS rows STEP apart, so its addresses are worked out once; the window
+ * then moves right (the A slice walks along K) or down (the B slice does).
+ * Introduced by rung 4; rung 5 copies the same way.
+ */
+template <int ROWS, int COLS, int THREADS>
+struct gl_window_copy {
+    static_assert(THREADS % COLS == 0 && (ROWS * COLS) % THREADS == 0,
+                  "the threads must copy the window in whole rounds of whole rows");
+    static constexpr int ROUNDS = ROWS * COLS / THREADS, STEP = THREADS / COLS;
+
+    const float *ptr;
+    int64_t round_step, row_stride, col_stride;
+    int row, col, rows_left, cols_left;
+
+    /* The window's top-left element is (r0, c0) of a rows x cols matrix. */
+    __device__ gl_window_copy(gl_matrix_view m, int r0, int c0, int rows, int cols)
+        : round_step(STEP * m.row_stride), row_stride(m.row_stride), col_stride(m.col_stride),
+          row(threadIdx.x / COLS), col(threadIdx.x % COLS), rows_left(rows - r0),
+          cols_left(cols - c0)
+    {
+        ptr = m.at(r0 + row, c0 + col);
+    }
+
+    __device__ __forceinline__ void copy(float (*dst)[COLS]) const
+    {
+#pragma unroll
+        for (int j = 0; j < ROUNDS; ++j) {
+            const int r = row + j * STEP;
+            dst[r][col] = r < rows_left && col < cols_left ? ptr[j * round_step] : 0.0f;
+        }
+    }
+
+    __device__ __forceinline__ void move_right(int n) { ptr += n * col_stride, cols_left -= n; }
+    __device__ __forceinline__ void move_down(int n) { ptr += n * row_stride, rows_left -= n; }
+};
+
 /* 16-byte accesses need a 16-byte aligned base and a leading dimension that
  * keeps every row aligned. Rungs check this per call and otherwise take their
  * scalar path for the operand. */

@@ -1,0 +1,127 @@
+/*
+ * dev-sweep - developer tool, not installed: times every compiled tile
+ * configuration of the tunable kernels (rungs 6-8) on chosen shapes, with
+ * cuBLAS in the same run, by calling the launchers directly. It is how the
+ * default configurations were chosen; the tuner (gemmladder-tune) does the
+ * same job through the public API.
+ *
+ *   dev-sweep MxNxK [MxNxK...]
+ */
+#include <cublas_v2.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define CUDA(call)                                                                            \
+    do {                                                                                      \
+        cudaError_t e_ = (call);                                                              \
+        if (e_) {                                                                             \
+            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                       \
+            exit(1);                                                                          \
+        }                                                                                     \
+    } while (0)
+
+static int cmp(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median milliseconds of 9 calls after 2 warm-ups, rotating over `sets`. */
+static float time_it(int (*launch)(const gl_problem *, const gl_tile_params *, const gl_exec *),
+                     cublasHandle_t cb, gl_problem *p, int sets, float **a, float **b, float **c,
+                     const gl_tile_params *t, const gl_exec *x)
+{
+    cudaEvent_t e0, e1;
+    CUDA(cudaEventCreate(&e0));
+    CUDA(cudaEventCreate(&e1));
+    float ms[9];
+    for (int i = 0; i < 11; ++i) {
+        p->a = a[i % sets], p->b = b[i % sets], p->c = c[i % sets];
+        CUDA(cudaEventRecord(e0, 0));
+        if (launch) {
+            if (launch(p, t, x)) {
+                fprintf(stderr, "launch failed\n");
+                exit(1);
+            }
+        } else {
+            cublasSgemm(cb, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &p->alpha, p->b, p->ldb,
+                        p->a, p->lda, &p->beta, p->c, p->ldc);
+        }
+        CUDA(cudaEventRecord(e1, 0));
+        CUDA(cudaEventSynchronize(e1));
+        if (i >= 2)
+            CUDA(cudaEventElapsedTime(&ms[i - 2], e0, e1));
+    }
+    qsort(ms, 9, sizeof ms[0], cmp);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return ms[4];
+}
+
+static float *random_buffer(size_t n)
+{
+    float *h = malloc(n * sizeof(float)), *d;
+    for (size_t i = 0; i < n; ++i)
+        h[i] = (float)rand() / RAND_MAX * 2.0f - 1.0f;
+    CUDA(cudaMalloc((void **)&d, n * sizeof(float)));
+    CUDA(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    free(h);
+    return d;
+}
+
+int main(int argc, char **argv)
+{
+    cublasHandle_t cb;
+    cublasCreate(&cb);
+    gl_handle_t h;
+    if (gl_handle_create(&h)) {
+        fprintf(stderr, "%s\n", gl_last_error(NULL));
+        return 1;
+    }
+    const gl_exec x = {0, NULL, h->cc, h->sm_count};
+    printf("%-11s %5s %5s %5s  %-32s %9s %8s\n", "rung", "M", "N", "K", "tiles", "GFLOP/s",
+           "%cuBLAS");
+    for (int arg = 1; arg < argc; ++arg) {
+        int m, n, k;
+        if (sscanf(argv[arg], "%dx%dx%d", &m, &n, &k) != 3)
+            return 2;
+        const int sets = 3;
+        float *a[3], *b[3], *c[3];
+        for (int s = 0; s < sets; ++s)
+            a[s] = random_buffer((size_t)m * k), b[s] = random_buffer((size_t)k * n),
+            c[s] = random_buffer((size_t)m * n);
+        gl_problem p = {m, n, k, 1.0f, 0.0f, a[0], k, false, b[0], n, false, c[0], n};
+        const double gflop = 2.0 * m * n * (double)k / 1e9;
+        const float base = time_it(NULL, cb, &p, sets, a, b, c, NULL, &x);
+        printf("%-11s %5d %5d %5d  %-32s %9.0f %7.1f%%\n", "cublas", m, n, k, "-", gflop / base * 1e3,
+               100.0);
+        const gl_variant_t rungs[] = {GL_VARIANT_BLOCKTILE_1D, GL_VARIANT_BLOCKTILE_2D,
+                                      GL_VARIANT_VECTORIZED, GL_VARIANT_AUTOTUNED,
+                                      GL_VARIANT_WARPTILE};
+        for (int r = 0; r < 5; ++r) {
+            const gl_rung *rung = gl_rung_find(rungs[r]);
+            int count = 0;
+            const gl_tile_params *cfg = gl_compiled_configs(rungs[r], &count);
+            if (rungs[r] != GL_VARIANT_AUTOTUNED && rungs[r] != GL_VARIANT_WARPTILE)
+                cfg = &rung->tiles, count = 1; /* fixed rungs: their one configuration */
+            for (int i = 0; i < count; ++i) {
+                const float ms = time_it(rung->launch, cb, &p, sets, a, b, c, &cfg[i], &x);
+                char name[64];
+                snprintf(name, sizeof name, "%dx%dx%d t%dx%d w%dx%dx%d n%d", cfg[i].bm, cfg[i].bn,
+                         cfg[i].bk, cfg[i].tm, cfg[i].tn, cfg[i].wm, cfg[i].wn, cfg[i].wniter,
+                         cfg[i].threads);
+                printf("%-11s %5d %5d %5d  %-32s %9.0f %7.1f%%\n", rung->name, m, n, k, name,
+                       gflop / ms * 1e3, 100.0 * base / ms);
+            }
+        }
+        for (int s = 0; s < sets; ++s)
+            cudaFree(a[s]), cudaFree(b[s]), cudaFree(c[s]);
+        fflush(stdout);
+    }
+    gl_handle_destroy(h);
+    cublasDestroy(cb);
+    return 0;
+}
