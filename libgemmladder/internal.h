@@ -61,16 +61,12 @@ typedef struct gl_rung {
     bool tuned;              /* tiles come from the tuning table, per device and size */
     gl_launch_fn launch;     /* NULL: the id is reserved but not built yet */
     cudaError_t (*prepare)(void); /* once per handle on its device, or NULL */
-    gl_tile_params tiles;    /* fixed tiles, or the default when no tuning row applies */
+    const gl_tile_params *configs; /* what the rung compiles (configs.h); fixed */
+    int config_count;              /* rungs run the first, tuned ones choose */
 } gl_rung;
 
 /* The row for a variant id, or NULL for an unknown id. */
 const gl_rung *gl_rung_find(gl_variant_t id);
-
-/* The configurations compiled for a rung that can choose among several
- * (rungs 6-8; rung 6 runs only its fixed one), defaults first; NULL and 0
- * for the others. */
-const gl_tile_params *gl_compiled_configs(gl_variant_t id, int *count);
 
 /* The tile parameters a call of `rung` on an m x n x k problem runs with on a
  * device of compute capability cc: the rung's fixed tiles, or for tuned rungs

@@ -9,40 +9,43 @@
 #include "kernels/configs.h"
 
 /* Tile parameters from configs.h entries. */
-#define GL_APPLY(f, ...) f(__VA_ARGS__)
-#define GL_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)}
-#define GL_VEC_ROW(BM, BN, BK, TM, TN) GL_TILES(BM, BN, BK, TM, TN),
+#define GL_ROW(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
 #define GL_WARP_ROW(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
 
-/* What rungs 7 and 8 can run: the compiled configurations, defaults first. */
-static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_VEC_ROW)};
+/* What each tiled rung compiles; fixed rungs run the first entry. Rungs 1-3
+ * have their 32 x 32 tiles written into their files; listed for tools. */
+static const gl_tile_params simple_configs[] = {{32, 32, 1, 1, 1, 0, 0, 0, 1024}};
+static const gl_tile_params shared_configs[] = {{32, 32, 32, 1, 1, 0, 0, 0, 1024}};
+static const gl_tile_params blocktile_1d_configs[] = {GL_BLOCKTILE_1D_CONFIGS(GL_ROW)};
+static const gl_tile_params blocktile_2d_configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_ROW)};
+static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW)};
 static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
 
-/* Indexed by variant id. Rungs 1-3 use fixed 32 x 32 tiles (a constant in
- * their files); the rows record them for tools and docs. */
+#define GL_LIST(a) a, (int)(sizeof a / sizeof a[0])
+
+/* Indexed by variant id. */
 static const gl_rung rungs[GL_VARIANT_LIMIT] = {
     [GL_VARIANT_CUBLAS] = {GL_VARIANT_CUBLAS, "cublas", 0, true, false, gl_launch_cublas, NULL,
-                           {0}},
+                           NULL, 0},
     [GL_VARIANT_NAIVE] = {GL_VARIANT_NAIVE, "naive", 70, false, false, gl_launch_naive, NULL,
-                          {32, 32, 1, 1, 1, 0, 0, 0, 1024}},
+                          GL_LIST(simple_configs)},
     [GL_VARIANT_COALESCED] = {GL_VARIANT_COALESCED, "coalesced", 70, false, false,
-                              gl_launch_coalesced, NULL, {32, 32, 1, 1, 1, 0, 0, 0, 1024}},
+                              gl_launch_coalesced, NULL, GL_LIST(simple_configs)},
     [GL_VARIANT_SHARED] = {GL_VARIANT_SHARED, "shared", 70, false, false, gl_launch_shared, NULL,
-                           {32, 32, 32, 1, 1, 0, 0, 0, 1024}},
+                           GL_LIST(shared_configs)},
     [GL_VARIANT_BLOCKTILE_1D] = {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d", 70, false, false,
-                                 gl_launch_blocktile_1d, NULL,
-                                 GL_APPLY(GL_TILES, GL_BLOCKTILE_1D_CONFIG)},
+                                 gl_launch_blocktile_1d, NULL, GL_LIST(blocktile_1d_configs)},
     [GL_VARIANT_BLOCKTILE_2D] = {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d", 70, false, false,
-                                 gl_launch_blocktile_2d, NULL,
-                                 GL_APPLY(GL_TILES, GL_BLOCKTILE_2D_CONFIG)},
+                                 gl_launch_blocktile_2d, NULL, GL_LIST(blocktile_2d_configs)},
     [GL_VARIANT_VECTORIZED] = {GL_VARIANT_VECTORIZED, "vectorized", 70, false, false,
                                gl_launch_vectorized, gl_prepare_vectorized,
-                               GL_APPLY(GL_TILES, GL_VECTORIZED_CONFIG)},
+                               GL_LIST(vectorized_configs)},
     [GL_VARIANT_AUTOTUNED] = {GL_VARIANT_AUTOTUNED, "autotuned", 70, false, true,
-                              gl_launch_autotuned, gl_prepare_vectorized, {0}},
+                              gl_launch_autotuned, gl_prepare_vectorized,
+                              GL_LIST(vectorized_configs)},
     [GL_VARIANT_WARPTILE] = {GL_VARIANT_WARPTILE, "warptile", 70, false, true,
-                             gl_launch_warptile, gl_prepare_warptile, {0}},
+                             gl_launch_warptile, gl_prepare_warptile, GL_LIST(warptile_configs)},
 };
 
 const gl_rung *gl_rung_find(gl_variant_t id)
@@ -51,30 +54,11 @@ const gl_rung *gl_rung_find(gl_variant_t id)
     return i < GL_VARIANT_LIMIT ? &rungs[i] : NULL;
 }
 
-const gl_tile_params *gl_compiled_configs(gl_variant_t id, int *count)
-{
-    switch (id) {
-    case GL_VARIANT_VECTORIZED:
-    case GL_VARIANT_AUTOTUNED:
-        *count = (int)(sizeof vectorized_configs / sizeof vectorized_configs[0]);
-        return vectorized_configs;
-    case GL_VARIANT_WARPTILE:
-        *count = (int)(sizeof warptile_configs / sizeof warptile_configs[0]);
-        return warptile_configs;
-    default:
-        *count = 0;
-        return NULL;
-    }
-}
-
 gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int m, int n, int k)
 {
     (void)cc, (void)m, (void)n, (void)k; /* the tuning table will choose here */
-    if (rung->id == GL_VARIANT_AUTOTUNED)
-        return vectorized_configs[0];
-    if (rung->id == GL_VARIANT_WARPTILE)
-        return warptile_configs[0];
-    return rung->tiles;
+    static const gl_tile_params none = {0};
+    return rung->config_count > 0 ? rung->configs[0] : none;
 }
 
 int32_t gl_variant_count(void) { return GL_VARIANT_LIMIT; }

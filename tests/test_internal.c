@@ -38,6 +38,8 @@ static void test_registry(void)
     for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
         const gl_rung *r = gl_rung_find((gl_variant_t)v);
         CHECK(r->launch != NULL, "rung %d is built", v);
+        CHECK(v == GL_VARIANT_CUBLAS || (r->configs && r->config_count > 0),
+              "rung %s lists its configurations", r->name);
         /* Every kernel rung runs with real tiles, at any size. */
         const int sizes[][3] = {{1, 1, 1}, {1024, 1024, 1024}, {127, 4096, 4096}};
         for (int s = 0; s < 3 && v != GL_VARIANT_CUBLAS; ++s) {

@@ -1,6 +1,6 @@
 /*
  * dev-sweep - developer tool, not installed: times every compiled tile
- * configuration of the tunable kernels (rungs 6-8) on chosen shapes, with
+ * configuration of the tiled kernels (rungs 4-8) on chosen shapes, with
  * cuBLAS in the same run, by calling the launchers directly. It is how the
  * default configurations were chosen; the tuner (gemmladder-tune) does the
  * same job through the public API.
@@ -103,11 +103,10 @@ int main(int argc, char **argv)
                                       GL_VARIANT_WARPTILE};
         for (int r = 0; r < 5; ++r) {
             const gl_rung *rung = gl_rung_find(rungs[r]);
-            int count = 0;
-            const gl_tile_params *cfg = gl_compiled_configs(rungs[r], &count);
-            if (rungs[r] != GL_VARIANT_AUTOTUNED && rungs[r] != GL_VARIANT_WARPTILE)
-                cfg = &rung->tiles, count = 1; /* fixed rungs: their one configuration */
-            for (int i = 0; i < count; ++i) {
+            const gl_tile_params *cfg = rung->configs;
+            if (rungs[r] == GL_VARIANT_VECTORIZED)
+                continue; /* the autotuned rows time the same kernel */
+            for (int i = 0; i < rung->config_count; ++i) {
                 const float ms = time_it(rung->launch, cb, &p, sets, a, b, c, &cfg[i], &x);
                 char name[64];
                 snprintf(name, sizeof name, "%dx%dx%d t%dx%d w%dx%dx%d n%d", cfg[i].bm, cfg[i].bn,

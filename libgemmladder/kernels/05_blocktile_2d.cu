@@ -79,10 +79,14 @@ int launch(const gl_problem *p, cudaStream_t stream)
     return cudaGetLastError();
 }
 
+#define GL_COMPILED(BM, BN, BK, TM, TN) \
+    {{BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)}, launch<BM, BN, BK, TM, TN>, nullptr},
+const gl_compiled_config configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_COMPILED)};
+#undef GL_COMPILED
+
 } // namespace
 
-extern "C" int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *,
-                                      const gl_exec *x)
+extern "C" int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    return launch<GL_BLOCKTILE_2D_CONFIG>(p, x->stream);
+    return gl_launch_config(configs, p, t, x->stream);
 }

@@ -110,45 +110,26 @@ int launch(const gl_problem *p, cudaStream_t stream)
     return cudaGetLastError();
 }
 
-/* Over 48 KB of shared memory a kernel must be allowed it explicitly. */
 template <int BM, int BN, int BK, int TM, int TN>
 cudaError_t prepare()
 {
-    constexpr size_t bytes = smem_bytes<BM, BN, BK, TM, TN>();
-    if (bytes <= 48 * 1024)
-        return cudaSuccess;
-    return cudaFuncSetAttribute(vectorized_kernel<BM, BN, BK, TM, TN>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    return gl_allow_shared_memory(vectorized_kernel<BM, BN, BK, TM, TN>,
+                                  smem_bytes<BM, BN, BK, TM, TN>());
 }
-
-struct compiled_config {
-    gl_tile_params tiles;
-    int (*launch)(const gl_problem *, cudaStream_t);
-    cudaError_t (*prepare)();
-};
 
 #define GL_COMPILED(BM, BN, BK, TM, TN)                                                        \
     {{BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)}, launch<BM, BN, BK, TM, TN>,           \
      prepare<BM, BN, BK, TM, TN>},
-const compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
+const gl_compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
 #undef GL_COMPILED
 
 } // namespace
 
-/* Runs the compiled configuration equal to *t (rungs 6 and 7). */
+/* Rung 6 runs the first configuration; rung 7 any of them (07_autotuned.cu). */
 extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
                                     const gl_exec *x)
 {
-    for (const compiled_config &c : configs)
-        if (gl_tile_params_equal(&c.tiles, t))
-            return c.launch(p, x->stream);
-    return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
+    return gl_launch_config(configs, p, t, x->stream);
 }
 
-extern "C" cudaError_t gl_prepare_vectorized(void)
-{
-    for (const compiled_config &c : configs)
-        if (const cudaError_t err = c.prepare())
-            return err;
-    return cudaSuccess;
-}
+extern "C" cudaError_t gl_prepare_vectorized(void) { return gl_prepare_configs(configs); }

@@ -147,40 +147,22 @@ GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
 {
-    constexpr size_t bytes = smem_bytes<GL_WARPTILE_ARGS>();
-    if (bytes <= 48 * 1024)
-        return cudaSuccess;
-    return cudaFuncSetAttribute(warptile_kernel<GL_WARPTILE_ARGS>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+    return gl_allow_shared_memory(warptile_kernel<GL_WARPTILE_ARGS>,
+                                  smem_bytes<GL_WARPTILE_ARGS>());
 }
-
-struct compiled_config {
-    gl_tile_params tiles;
-    int (*launch)(const gl_problem *, cudaStream_t);
-    cudaError_t (*prepare)();
-};
 
 #define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
     {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
      launch<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                                      \
      prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
-const compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
+const gl_compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 #undef GL_COMPILED
 
 } // namespace
 
 extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    for (const compiled_config &c : configs)
-        if (gl_tile_params_equal(&c.tiles, t))
-            return c.launch(p, x->stream);
-    return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
+    return gl_launch_config(configs, p, t, x->stream);
 }
 
-extern "C" cudaError_t gl_prepare_warptile(void)
-{
-    for (const compiled_config &c : configs)
-        if (const cudaError_t err = c.prepare())
-            return err;
-    return cudaSuccess;
-}
+extern "C" cudaError_t gl_prepare_warptile(void) { return gl_prepare_configs(configs); }

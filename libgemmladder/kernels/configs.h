@@ -1,36 +1,43 @@
 /*
  * configs.h - every tile configuration the library compiles: the single
- * source for the kernel instantiations, the registry's fixed tiles, and (for
- * the tuning table) what a table may name. C and CUDA both include it.
+ * source for the kernel instantiations, the registry, and (for the tuning
+ * table) what a table may name. C and CUDA both include it.
  *
- * Rungs 4-6 run one fixed configuration each (the seeds' choices). Rungs 7
- * and 8 choose among their lists; the first entry of each list is the default
- * a call gets when no tuning row applies.
+ * Rungs 4-6 run one fixed configuration each, the first of their list.
+ * Rungs 7 and 8 choose among their lists per device and problem size.
  */
 #ifndef GL_CONFIGS_H
 #define GL_CONFIGS_H
 
-/* Fixed configurations: BM, BN, BK, TM, TN. */
-#define GL_BLOCKTILE_1D_CONFIG 64, 64, 8, 8, 1
-#define GL_BLOCKTILE_2D_CONFIG 128, 128, 8, 8, 8
-#define GL_VECTORIZED_CONFIG 128, 128, 8, 8, 8
+/* Rungs 4 and 5: X(BM, BN, BK, TM, TN); they run the first entry. */
+#define GL_BLOCKTILE_1D_CONFIGS(X) X(64, 64, 8, 8, 1)
+#define GL_BLOCKTILE_2D_CONFIGS(X) \
+    X(128, 128, 8, 8, 8)           \
+    X(64, 64, 8, 8, 4)             \
+    X(64, 64, 16, 8, 4)            \
+    X(128, 64, 8, 8, 8)
 
-/* The vectorized kernel's configurations (rung 6's is one of them; rung 7
- * picks among all): X(BM, BN, BK, TM, TN); threads = BM * BN / (TM * TN). */
+/* The vectorized kernel's configurations: X(BM, BN, BK, TM, TN), threads =
+ * BM * BN / (TM * TN). Rung 6 runs the first; rung 7 picks among all. */
 #define GL_VECTORIZED_CONFIGS(X) \
-    X(128, 128, 16, 8, 8)        \
     X(128, 128, 8, 8, 8)         \
+    X(128, 128, 16, 8, 8)        \
+    X(64, 64, 8, 8, 4)           \
     X(128, 64, 16, 8, 8)         \
     X(64, 128, 16, 8, 8)         \
     X(64, 64, 16, 8, 4)          \
     X(128, 128, 32, 8, 8)
 
-/* The warptile kernel's configurations (rung 8):
+/* The warptile kernel's configurations (rung 8), default first:
  * X(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS). Each warp owns a WM x WN
  * tile of the block's BM x BN, walked as WMITER x WNITER sub-tiles of 32
  * threads' TM x TN patches, WMITER = WM * WN / (32 * TM * TN * WNITER). */
 #define GL_WARPTILE_CONFIGS(X)                 \
     X(128, 128, 16, 64, 32, 2, 4, 4, 256)      \
+    X(128, 128, 16, 64, 32, 2, 8, 4, 256)      \
+    X(128, 128, 16, 64, 32, 1, 4, 4, 256)      \
+    X(64, 128, 16, 64, 32, 2, 4, 4, 128)       \
+    X(128, 64, 16, 32, 64, 2, 4, 4, 128)       \
     X(128, 128, 8, 64, 32, 2, 4, 4, 256)       \
     X(128, 128, 16, 32, 64, 2, 4, 4, 256)      \
     X(128, 64, 16, 64, 32, 2, 4, 4, 128)       \

@@ -196,13 +196,15 @@ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
  * come back as 0. One 16-byte load when all four are valid and vec allows. */
 __device__ __forceinline__ float4 gl_load4(const float *p, int valid, bool vec)
 {
+    /* __ldg: A and B are read-only for the kernel's lifetime (C may not
+     * overlap them), so the non-coherent read-only path is safe. */
     if (valid >= 4 && vec)
-        return *reinterpret_cast<const float4 *>(p);
+        return __ldg(reinterpret_cast<const float4 *>(p));
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (valid > 0) v.x = p[0];
-    if (valid > 1) v.y = p[1];
-    if (valid > 2) v.z = p[2];
-    if (valid > 3) v.w = p[3];
+    if (valid > 0) v.x = __ldg(p);
+    if (valid > 1) v.y = __ldg(p + 1);
+    if (valid > 2) v.z = __ldg(p + 2);
+    if (valid > 3) v.w = __ldg(p + 3);
     return v;
 }
 
@@ -340,6 +342,44 @@ __device__ __forceinline__ gl_slice_loader<BK, BN, THREADS> gl_loader_b(const gl
                                                                         int col0)
 {
     return gl_slice_loader<BK, BN, THREADS>(p.b, p.ldb, p.trans_b, col0, p.n, p.k);
+}
+
+/* The configurations a rung file compiles, and how to run one of them. */
+struct gl_compiled_config {
+    gl_tile_params tiles;
+    int (*launch)(const gl_problem *, cudaStream_t);
+    cudaError_t (*prepare)(); /* NULL when the kernel needs no preparation */
+};
+
+/* Runs the entry of `list` whose tiles equal *t. */
+template <size_t N>
+int gl_launch_config(const gl_compiled_config (&list)[N], const gl_problem *p,
+                     const gl_tile_params *t, cudaStream_t stream)
+{
+    for (const gl_compiled_config &c : list)
+        if (gl_tile_params_equal(&c.tiles, t))
+            return c.launch(p, stream);
+    return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
+}
+
+template <size_t N>
+cudaError_t gl_prepare_configs(const gl_compiled_config (&list)[N])
+{
+    for (const gl_compiled_config &c : list)
+        if (c.prepare)
+            if (const cudaError_t err = c.prepare())
+                return err;
+    return cudaSuccess;
+}
+
+/* Over 48 KB of dynamic shared memory a kernel must be allowed it explicitly;
+ * done once per handle (gl_prepare_*), never per call. */
+template <class Kernel>
+cudaError_t gl_allow_shared_memory(Kernel kernel, size_t bytes)
+{
+    if (bytes <= 48 * 1024)
+        return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
 }
 
 /* Resident blocks per SM to ask the compiler for (__launch_bounds__): as many
