@@ -144,7 +144,7 @@ static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem
         slice.m = p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH;
         slice.a = p->trans_a ? p->a + m0 : p->a + (int64_t)m0 * p->lda;
         slice.c = p->c + (int64_t)m0 * p->ldc;
-        const gl_tile_params tiles = gl_tiles_for(rung, h->cc, slice.m, slice.n, slice.k);
+        const gl_tile_params tiles = gl_tiles_for(rung, h->cc, h->sm_count, slice.m, slice.n, slice.k);
         const int rc = rung->launch(&slice, &tiles, &x);
         if (rc != 0) {
             char what[96];

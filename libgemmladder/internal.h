@@ -69,9 +69,9 @@ typedef struct gl_rung {
 const gl_rung *gl_rung_find(gl_variant_t id);
 
 /* The tile parameters a call of `rung` on an m x n x k problem runs with on a
- * device of compute capability cc: the rung's fixed tiles, or for tuned rungs
- * the tuning table's choice. */
-gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int m, int n, int k);
+ * device of compute capability cc with sm_count SMs: the rung's fixed tiles,
+ * or for tuned rungs the tuning table's choice. */
+gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int sm_count, int m, int n, int k);
 
 /* ---- build facts --------------------------------------------------------- */
 

@@ -54,11 +54,20 @@ const gl_rung *gl_rung_find(gl_variant_t id)
     return i < GL_VARIANT_LIMIT ? &rungs[i] : NULL;
 }
 
-gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int m, int n, int k)
+gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int sm_count, int m, int n, int k)
 {
-    (void)cc, (void)m, (void)n, (void)k; /* the tuning table will choose here */
+    (void)cc, (void)k;
     static const gl_tile_params none = {0};
-    return rung->config_count > 0 ? rung->configs[0] : none;
+    if (rung->config_count == 0)
+        return none;
+    if (!rung->tuned)
+        return rung->configs[0];
+    /* Until the tuning table chooses: 128 x 128 tiles (the lists' defaults)
+     * once they give every SM a block, else a 64-wide configuration. */
+    const long long big_tiles = (long long)((m + 127) / 128) * ((n + 127) / 128);
+    if (big_tiles >= sm_count)
+        return rung->id == GL_VARIANT_AUTOTUNED ? vectorized_configs[1] : warptile_configs[0];
+    return rung->id == GL_VARIANT_AUTOTUNED ? vectorized_configs[0] : warptile_configs[7];
 }
 
 int32_t gl_variant_count(void) { return GL_VARIANT_LIMIT; }

@@ -43,7 +43,7 @@ static void test_registry(void)
         /* Every kernel rung runs with real tiles, at any size. */
         const int sizes[][3] = {{1, 1, 1}, {1024, 1024, 1024}, {127, 4096, 4096}};
         for (int s = 0; s < 3 && v != GL_VARIANT_CUBLAS; ++s) {
-            const gl_tile_params t = gl_tiles_for(r, 90, sizes[s][0], sizes[s][1], sizes[s][2]);
+            const gl_tile_params t = gl_tiles_for(r, 90, 132, sizes[s][0], sizes[s][1], sizes[s][2]);
             CHECK(t.bm > 0 && t.bn > 0 && t.bk > 0 && t.threads >= 64 && t.threads <= 1024,
                   "rung %s gets tiles %dx%dx%d with %d threads", r->name, t.bm, t.bn, t.bk,
                   t.threads);

@@ -196,15 +196,13 @@ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
  * come back as 0. One 16-byte load when all four are valid and vec allows. */
 __device__ __forceinline__ float4 gl_load4(const float *p, int valid, bool vec)
 {
-    /* __ldg: A and B are read-only for the kernel's lifetime (C may not
-     * overlap them), so the non-coherent read-only path is safe. */
     if (valid >= 4 && vec)
-        return __ldg(reinterpret_cast<const float4 *>(p));
+        return *reinterpret_cast<const float4 *>(p);
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (valid > 0) v.x = __ldg(p);
-    if (valid > 1) v.y = __ldg(p + 1);
-    if (valid > 2) v.z = __ldg(p + 2);
-    if (valid > 3) v.w = __ldg(p + 3);
+    if (valid > 0) v.x = p[0];
+    if (valid > 1) v.y = p[1];
+    if (valid > 2) v.z = p[2];
+    if (valid > 3) v.w = p[3];
     return v;
 }
 
