@@ -1,0 +1,61 @@
+/*
+ * bench_util.h - what the command-line tools share: random device matrices,
+ * a float64 reference product, the error measure, and event timing.
+ * Every CUDA or cuBLAS failure here ends the tool with a message (tools may
+ * exit; the library never does).
+ */
+#ifndef GL_BENCH_UTIL_H
+#define GL_BENCH_UTIL_H
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+#include "gemmladder.h"
+
+/* Prints "<tool>: <message>" to stderr and exits with status 2. */
+void bu_die(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2), noreturn))
+#endif
+    ;
+
+void bu_check_cuda(cudaError_t err, const char *what);
+void bu_check_cublas(cublasStatus_t st, const char *what);
+
+/* The tool's name for messages (set once from argv[0]). */
+extern const char *bu_tool;
+
+/* A device buffer of n floats, uniform in [-1, 1) and never 0. */
+float *bu_random_device(int64_t n, uint64_t *rng_state);
+
+/* float64 reference of C = A * B (row-major, contiguous, A m x k, B k x n),
+ * computed on the device by cuBLAS DGEMM on upcast copies. Returns a host
+ * array of m * n doubles the caller frees. */
+double *bu_reference(cublasHandle_t cb, const float *dA, const float *dB, int64_t m, int64_t n,
+                     int64_t k);
+
+/* ||C - ref|| / ||ref|| for device C (m * n floats); +inf if C holds a NaN
+ * or an infinity. */
+double bu_relative_error(const float *dC, const double *ref, int64_t count);
+
+/* A run of one operation to time: called with the index of the repetition,
+ * so it can rotate through several input sets. Returns 0 on success. */
+typedef int (*bu_run_fn)(void *ctx, int repetition);
+
+/* Median milliseconds of `repeats` timed calls after `warmup` untimed ones,
+ * each timed with CUDA events on the default stream. Returns a negative
+ * value if a call failed. */
+double bu_time_median(bu_run_fn run, void *ctx, int warmup, int repeats);
+
+/* One line describing the device, clocks, driver and date, for reports. */
+void bu_device_description(int device, char *out, size_t size);
+
+/* Sets of operands (A, B, C) enough to make every call miss in L2. */
+typedef struct bu_operands {
+    float *a, *b, *c;
+} bu_operands;
+
+int bu_rotation_sets(int device, int64_t m, int64_t n, int64_t k);
+
+#endif
