@@ -136,7 +136,9 @@ typedef struct gl_handle_s *gl_handle_t;
  *   GL_STATUS_INVALID_ARGUMENT if handle is NULL;
  *   GL_STATUS_NO_DEVICE if there is no usable CUDA device or driver;
  *   GL_STATUS_CUDA_ERROR if querying the device failed otherwise;
- *   GL_STATUS_ALLOC_FAILED if host memory for the handle ran out.
+ *   GL_STATUS_ALLOC_FAILED if host memory for the handle ran out;
+ *   GL_STATUS_TUNING_ERROR if GEMMLADDER_TUNING names a tuning table that
+ *     cannot be loaded (every creation fails until it is fixed or unset).
  * On failure the message is read with gl_last_error(NULL). */
 GL_API gl_status_t gl_handle_create(gl_handle_t *handle);
 
@@ -244,6 +246,99 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
                                const float *B, int64_t ldb,
                                float beta,
                                float *C, int64_t ldc);
+
+/* ------------------------------------------------------------------------ */
+/* Tile parameters and tuning tables.
+ *
+ * Rungs 4-8 are compiled for a fixed list of tile configurations. Rungs 4-6
+ * always run their one; rungs 7 (autotuned) and 8 (warptile) choose per GPU
+ * architecture and problem size from a tuning table: a built-in table (rows
+ * for sm_80, sm_86, sm_89, sm_90 and a default), with an optional override
+ * table layered over it, loaded by gl_tuning_load() or named by the
+ * environment variable GEMMLADDER_TUNING (read once, when the first handle is
+ * created). docs/tuning.md describes the file format. A handle can also pin
+ * one configuration for a variant (gl_set_tiles), which wins over any table.
+ *
+ * Problems fall into size classes by M * N: "small" up to 1536 * 1536,
+ * "medium" up to 3072 * 3072, "large" above. */
+
+/* Where a configuration came from (gl_tiles.origin). */
+typedef enum gl_tiles_origin {
+    GL_TILES_FIXED = 0,    /* the rung always runs these tiles */
+    GL_TILES_BUILTIN = 1,  /* a row of the built-in table */
+    GL_TILES_OVERRIDE = 2, /* a row of the loaded override table */
+    GL_TILES_PINNED = 3,   /* pinned on the handle with gl_set_tiles */
+    GL_TILES_DEFAULT = 4   /* no row applies: the rung's first configuration */
+} gl_tiles_origin_t;
+
+/* One tile configuration. Fields a rung does not use are 0. Before passing
+ * a gl_tiles to the library, set `size` to sizeof(gl_tiles): later versions
+ * may append fields and use it to know what the caller has. */
+typedef struct gl_tiles {
+    uint32_t size;
+    int32_t bm, bn;        /* the block's tile of C */
+    int32_t bk;            /* depth of each K slice */
+    int32_t tm, tn;        /* each thread's patch of C (or sub-patch, warptile) */
+    int32_t wm, wn;        /* warptile: each warp's tile of C */
+    int32_t wniter;        /* warptile: sub-tiles along N per warp tile */
+    int32_t threads;       /* threads per block */
+    int32_t origin;        /* gl_tiles_origin_t (filled in by queries) */
+    int32_t line;          /* the table row's line, or 0 */
+    char arch[16];         /* the row's architecture: "sm_90", "default", or "" */
+    char size_class[16];   /* "small", "medium", "large", or "" */
+    char source[64];       /* the table's name: "built-in sm_90.txt", a path, or "" */
+    int32_t reserved[8];   /* zero */
+} gl_tiles;
+
+/* Number of tile configurations compiled for a variant (0 for cublas), or -1
+ * for an unknown variant. */
+GL_API int32_t gl_variant_config_count(gl_variant_t variant);
+
+/* Stores compiled configuration `index` (0 .. count-1) of a variant in *out,
+ * with origin GL_TILES_FIXED and no table fields. For rungs 4-6, index 0 is
+ * the configuration they run.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
+ * GL_STATUS_INVALID_ARGUMENT if out is NULL, out->size is too small, or
+ * index is out of range. */
+GL_API gl_status_t gl_variant_config(gl_variant_t variant, int32_t index, gl_tiles *out);
+
+/* The tile configuration gl_sgemm_ex(handle, variant, ..., M, N, K, ...)
+ * would run now, and where it came from (pinned, override row, built-in row,
+ * fixed, or default). Sizes follow gl_sgemm_ex (any layout: M and N are C's).
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
+ * GL_STATUS_INVALID_ARGUMENT for a NULL handle or out, out->size too small,
+ * sizes outside 0 .. 2147483647, or variant cublas (no tiles). */
+GL_API gl_status_t gl_tuning_query(gl_handle_t handle, gl_variant_t variant, int64_t M,
+                                   int64_t N, int64_t K, gl_tiles *out);
+
+/* Pins a configuration for a tuned variant (autotuned or warptile) on this
+ * handle: every later call with that variant runs it, whatever the tables
+ * say. tiles == NULL unpins. The configuration must be one the library
+ * compiled (gl_variant_config), with every field equal, and must fit the
+ * device (shared memory). The tuner uses this to time each configuration.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
+ * GL_STATUS_INVALID_ARGUMENT for a NULL handle or tiles->size too small;
+ * GL_STATUS_TUNING_ERROR if the variant takes no tuning, or the tiles are not
+ * a compiled configuration or do not fit the device (the message says
+ * which). */
+GL_API gl_status_t gl_set_tiles(gl_handle_t handle, gl_variant_t variant, const gl_tiles *tiles);
+
+/* Loads a tuning table file and layers it over the built-in table for every
+ * handle in the process, replacing any table loaded before; path == NULL
+ * removes the override layer. A file with any error is rejected as a whole
+ * and the table in use stays as it was. Safe to call while other threads run
+ * products: calls already running keep the configuration they chose.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_TUNING_ERROR with the message
+ * "<path>:<line>: <reason>" (read with gl_last_error(NULL)) for a file that
+ * cannot be read or has a syntax error, an unknown architecture, variant,
+ * size class or key, a configuration that is illegal or not compiled, or a
+ * duplicate row; GL_STATUS_ALLOC_FAILED if host memory ran out. */
+GL_API gl_status_t gl_tuning_load(const char *path);
+
+/* Validates a tuning table file exactly as gl_tuning_load does, without
+ * loading it. Needs no GPU. Same statuses and messages as gl_tuning_load;
+ * GL_STATUS_INVALID_ARGUMENT if path is NULL. */
+GL_API gl_status_t gl_tuning_check(const char *path);
 
 #ifdef __cplusplus
 }
