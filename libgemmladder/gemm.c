@@ -139,16 +139,17 @@ static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem
             return st;
         x.cublas = h->cublas;
     }
+    const gl_tile_params tiles = gl_resolve_tiles(h, rung, p->m, p->n, NULL);
     for (int m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
         gl_problem slice = *p;
         slice.m = p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH;
         slice.a = p->trans_a ? p->a + m0 : p->a + (int64_t)m0 * p->lda;
         slice.c = p->c + (int64_t)m0 * p->ldc;
-        const gl_tile_params tiles = gl_tiles_for(rung, h->cc, h->sm_count, slice.m, slice.n, slice.k);
         const int rc = rung->launch(&slice, &tiles, &x);
         if (rc != 0) {
             char what[96];
-            snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product", rung->name,
+            snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product",
+                     gl_variant_names[rung->id],
                      p->m, p->n, p->k);
             if (rung->uses_cublas)
                 return gl_fail_cublas(h, what, (cublasStatus_t)rc);

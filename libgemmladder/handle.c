@@ -30,6 +30,11 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_handle_create: handle is NULL");
     *handle = NULL;
 
+    const char *why = NULL;
+    const gl_status_t tuning = gl_tuning_init(&why);
+    if (tuning != GL_STATUS_SUCCESS)
+        return gl_fail(NULL, tuning, "gl_handle_create: %s", why);
+
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
@@ -52,17 +57,19 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
     h->device = device;
 
     struct cudaDeviceProp prop;
-    int major = 0, minor = 0;
+    int major = 0, minor = 0, smem = 0;
     if ((err = cudaGetDeviceProperties(&prop, device)) != cudaSuccess ||
         (err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) ||
         (err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) ||
         (err = cudaDeviceGetAttribute(&h->sm_count, cudaDevAttrMultiProcessorCount, device)) ||
         (err = cudaDeviceGetAttribute(&h->pageable_access, cudaDevAttrPageableMemoryAccess,
-                                      device))) {
+                                      device)) ||
+        (err = cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device))) {
         free(h);
         return gl_fail_cuda(NULL, "gl_handle_create: querying the device", err);
     }
     h->cc = major * 10 + minor;
+    h->smem_limit = (size_t)smem;
     snprintf(h->device_name, sizeof h->device_name, "%s", prop.name);
 
     /* The driver's pointer query answers type, device and extent in one call;
@@ -162,15 +169,15 @@ gl_status_t gl_variant_available(gl_handle_t h, gl_variant_t variant)
         return GL_STATUS_SUCCESS;
     if (!r->launch)
         return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
-                       "variant '%s' is not implemented in this build", r->name);
+                       "variant '%s' is not implemented in this build", gl_variant_names[r->id]);
     if (h->cc < r->min_cc)
         return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
                        "variant '%s' needs compute capability %d.%d; device %d (%s) has %d.%d",
-                       r->name, r->min_cc / 10, r->min_cc % 10, h->device, h->device_name,
+                       gl_variant_names[r->id], r->min_cc / 10, r->min_cc % 10, h->device, h->device_name,
                        h->cc / 10, h->cc % 10);
     return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
                    "variant '%s': this build holds GPU code for %s, none of which runs on "
                    "device %d (%s, compute capability %d.%d)",
-                   r->name, gl_build_arch_string(), h->device, h->device_name, h->cc / 10,
+                   gl_variant_names[r->id], gl_build_arch_string(), h->device, h->device_name, h->cc / 10,
                    h->cc % 10);
 }

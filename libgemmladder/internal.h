@@ -11,9 +11,7 @@
 
 #include "gemmladder.h"
 #include "kernels/rung.h"
-
-/* Number of variant ids (the public enum's values are 0 .. GL_VARIANT_LIMIT-1). */
-#define GL_VARIANT_LIMIT 9
+#include "tuning.h"
 
 #define GL_MESSAGE_SIZE 512
 
@@ -30,6 +28,9 @@ struct gl_handle_s {
     cublasHandle_t cublas;  /* created on first use */
     gl_pointer_attributes_fn pointer_attributes; /* cuPointerGetAttributes */
     gl_status_t available[GL_VARIANT_LIMIT];     /* per variant, decided at creation */
+    size_t smem_limit;                           /* shared memory a block may opt into */
+    bool pinned[GL_VARIANT_LIMIT];               /* gl_set_tiles */
+    gl_tile_params pin[GL_VARIANT_LIMIT];
     char message[GL_MESSAGE_SIZE];
 };
 
@@ -54,24 +55,28 @@ gl_status_t gl_handle_cublas(struct gl_handle_s *h);
 /* ---- the registry: one row per rung ------------------------------------- */
 
 typedef struct gl_rung {
-    gl_variant_t id;
-    const char *name;
+    gl_variant_t id;         /* its name: gl_variant_names[id] */
     int min_cc;              /* lowest compute capability it runs on (major*10+minor) */
     bool uses_cublas;        /* the launcher needs exec->cublas; its codes are cuBLAS's */
     bool tuned;              /* tiles come from the tuning table, per device and size */
     gl_launch_fn launch;     /* NULL: the id is reserved but not built yet */
     cudaError_t (*prepare)(void); /* once per handle on its device, or NULL */
-    const gl_tile_params *configs; /* what the rung compiles (configs.h); fixed */
-    int config_count;              /* rungs run the first, tuned ones choose */
 } gl_rung;
 
 /* The row for a variant id, or NULL for an unknown id. */
 const gl_rung *gl_rung_find(gl_variant_t id);
 
-/* The tile parameters a call of `rung` on an m x n x k problem runs with on a
- * device of compute capability cc with sm_count SMs: the rung's fixed tiles,
- * or for tuned rungs the tuning table's choice. */
-gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int sm_count, int m, int n, int k);
+/* The tile parameters a call of `rung` with C of m x n runs with on the
+ * handle's device: fixed tiles, a pinned configuration, or the tuning
+ * tables' choice for the size class. When info is non-NULL, also says where
+ * they came from (a gl_tiles the caller sized). */
+gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_rung *rung, int64_t m,
+                                int64_t n, gl_tiles *info);
+
+/* Parses the built-in tables and loads $GEMMLADDER_TUNING, once per process.
+ * Returns GL_STATUS_SUCCESS or the failure every handle creation reports
+ * (with its message in *message). */
+gl_status_t gl_tuning_init(const char **message);
 
 /* ---- build facts --------------------------------------------------------- */
 

@@ -1,51 +1,26 @@
 /*
  * registry.c - the ladder: one row per rung. Adding a rung is one kernel file
- * and one row here.
+ * and one row here (plus its configurations in kernels/configs.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "kernels/configs.h"
 
-/* Tile parameters from configs.h entries. */
-#define GL_ROW(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
-#define GL_WARP_ROW(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
-    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
+#define ROW(id, min_cc, cublas, tuned, launch, prepare) \
+    [id] = {id, min_cc, cublas, tuned, launch, prepare}
 
-/* What each tiled rung compiles; fixed rungs run the first entry. Rungs 1-3
- * have their 32 x 32 tiles written into their files; listed for tools. */
-static const gl_tile_params simple_configs[] = {{32, 32, 1, 1, 1, 0, 0, 0, 1024}};
-static const gl_tile_params shared_configs[] = {{32, 32, 32, 1, 1, 0, 0, 0, 1024}};
-static const gl_tile_params blocktile_1d_configs[] = {GL_BLOCKTILE_1D_CONFIGS(GL_ROW)};
-static const gl_tile_params blocktile_2d_configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_ROW)};
-static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW)};
-static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
-
-#define GL_LIST(a) a, (int)(sizeof a / sizeof a[0])
-
-/* Indexed by variant id. */
+/* Indexed by variant id; names come from gl_variant_names. */
 static const gl_rung rungs[GL_VARIANT_LIMIT] = {
-    [GL_VARIANT_CUBLAS] = {GL_VARIANT_CUBLAS, "cublas", 0, true, false, gl_launch_cublas, NULL,
-                           NULL, 0},
-    [GL_VARIANT_NAIVE] = {GL_VARIANT_NAIVE, "naive", 70, false, false, gl_launch_naive, NULL,
-                          GL_LIST(simple_configs)},
-    [GL_VARIANT_COALESCED] = {GL_VARIANT_COALESCED, "coalesced", 70, false, false,
-                              gl_launch_coalesced, NULL, GL_LIST(simple_configs)},
-    [GL_VARIANT_SHARED] = {GL_VARIANT_SHARED, "shared", 70, false, false, gl_launch_shared, NULL,
-                           GL_LIST(shared_configs)},
-    [GL_VARIANT_BLOCKTILE_1D] = {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d", 70, false, false,
-                                 gl_launch_blocktile_1d, NULL, GL_LIST(blocktile_1d_configs)},
-    [GL_VARIANT_BLOCKTILE_2D] = {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d", 70, false, false,
-                                 gl_launch_blocktile_2d, NULL, GL_LIST(blocktile_2d_configs)},
-    [GL_VARIANT_VECTORIZED] = {GL_VARIANT_VECTORIZED, "vectorized", 70, false, false,
-                               gl_launch_vectorized, gl_prepare_vectorized,
-                               GL_LIST(vectorized_configs)},
-    [GL_VARIANT_AUTOTUNED] = {GL_VARIANT_AUTOTUNED, "autotuned", 70, false, true,
-                              gl_launch_autotuned, gl_prepare_vectorized,
-                              GL_LIST(vectorized_configs)},
-    [GL_VARIANT_WARPTILE] = {GL_VARIANT_WARPTILE, "warptile", 70, false, true,
-                             gl_launch_warptile, gl_prepare_warptile, GL_LIST(warptile_configs)},
+    ROW(GL_VARIANT_CUBLAS, 0, true, false, gl_launch_cublas, NULL),
+    ROW(GL_VARIANT_NAIVE, 70, false, false, gl_launch_naive, NULL),
+    ROW(GL_VARIANT_COALESCED, 70, false, false, gl_launch_coalesced, NULL),
+    ROW(GL_VARIANT_SHARED, 70, false, false, gl_launch_shared, NULL),
+    ROW(GL_VARIANT_BLOCKTILE_1D, 70, false, false, gl_launch_blocktile_1d, NULL),
+    ROW(GL_VARIANT_BLOCKTILE_2D, 70, false, false, gl_launch_blocktile_2d, NULL),
+    ROW(GL_VARIANT_VECTORIZED, 70, false, false, gl_launch_vectorized, gl_prepare_vectorized),
+    ROW(GL_VARIANT_AUTOTUNED, 70, false, true, gl_launch_autotuned, gl_prepare_vectorized),
+    ROW(GL_VARIANT_WARPTILE, 70, false, true, gl_launch_warptile, gl_prepare_warptile),
 };
 
 const gl_rung *gl_rung_find(gl_variant_t id)
@@ -54,28 +29,12 @@ const gl_rung *gl_rung_find(gl_variant_t id)
     return i < GL_VARIANT_LIMIT ? &rungs[i] : NULL;
 }
 
-gl_tile_params gl_tiles_for(const gl_rung *rung, int cc, int sm_count, int m, int n, int k)
-{
-    (void)cc, (void)k;
-    static const gl_tile_params none = {0};
-    if (rung->config_count == 0)
-        return none;
-    if (!rung->tuned)
-        return rung->configs[0];
-    /* Until the tuning table chooses: 128 x 128 tiles (the lists' defaults)
-     * once they give every SM a block, else a 64-wide configuration. */
-    const long long big_tiles = (long long)((m + 127) / 128) * ((n + 127) / 128);
-    if (big_tiles >= sm_count)
-        return rung->id == GL_VARIANT_AUTOTUNED ? vectorized_configs[1] : warptile_configs[0];
-    return rung->id == GL_VARIANT_AUTOTUNED ? vectorized_configs[0] : warptile_configs[7];
-}
-
 int32_t gl_variant_count(void) { return GL_VARIANT_LIMIT; }
 
 const char *gl_variant_name(gl_variant_t variant)
 {
-    const gl_rung *r = gl_rung_find(variant);
-    return r ? r->name : NULL;
+    const unsigned i = (unsigned)variant;
+    return i < GL_VARIANT_LIMIT ? gl_variant_names[i] : NULL;
 }
 
 gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant)
@@ -84,8 +43,8 @@ gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_variant_from_name: %s is NULL",
                        name ? "variant" : "name");
     for (int i = 0; i < GL_VARIANT_LIMIT; ++i) {
-        if (strcmp(rungs[i].name, name) == 0) {
-            *variant = rungs[i].id;
+        if (strcmp(gl_variant_names[i], name) == 0) {
+            *variant = (gl_variant_t)i;
             return GL_STATUS_SUCCESS;
         }
     }

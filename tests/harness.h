@@ -30,13 +30,13 @@ static int harness_checks, harness_failures;
 #define CHECK_STATUS(handle, call, want, needle)                                              \
     do {                                                                                      \
         const gl_status_t got_ = (call);                                                      \
-        const char *msg_ = gl_last_error(handle);                                             \
+        const char *msg_ = gl_last_error(handle), *needle_ = (needle);                        \
         CHECK(got_ == (want), "%s returned %d (%s), expected %d (%s); message: %s", #call,    \
               (int)got_, gl_status_string(got_), (int)(want), gl_status_string(want), msg_); \
-        if ((needle) != NULL)                                                                 \
-            CHECK(strstr(msg_, (needle) ? (needle) : "") != NULL,                             \
+        if (needle_)                                                                          \
+            CHECK(strstr(msg_, needle_) != NULL,                                              \
                   "message of %s is \"%s\", expected it to mention \"%s\"", #call, msg_,     \
-                  (needle) ? (needle) : "");                                                  \
+                  needle_);                                                                   \
     } while (0)
 
 /* A CUDA runtime call in test code itself must succeed. */

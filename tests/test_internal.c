@@ -30,28 +30,24 @@ static void test_registry(void)
     for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
         const gl_rung *r = gl_rung_find((gl_variant_t)v);
         CHECK(r && r->id == (gl_variant_t)v, "row %d holds its own id", v);
-        CHECK(r && r->name && *r->name, "row %d has a name", v);
+        CHECK(r && r->launch != NULL, "rung %d is built", v);
+        CHECK(gl_variant_names[v] && *gl_variant_names[v], "variant %d has a name", v);
         for (int w = 0; w < v; ++w)
-            CHECK(strcmp(gl_rung_find((gl_variant_t)w)->name, r->name) != 0,
-                  "rows %d and %d share a name", w, v);
-    }
-    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
-        const gl_rung *r = gl_rung_find((gl_variant_t)v);
-        CHECK(r->launch != NULL, "rung %d is built", v);
-        CHECK(v == GL_VARIANT_CUBLAS || (r->configs && r->config_count > 0),
-              "rung %s lists its configurations", r->name);
-        /* Every kernel rung runs with real tiles, at any size. */
-        const int sizes[][3] = {{1, 1, 1}, {1024, 1024, 1024}, {127, 4096, 4096}};
-        for (int s = 0; s < 3 && v != GL_VARIANT_CUBLAS; ++s) {
-            const gl_tile_params t = gl_tiles_for(r, 90, 132, sizes[s][0], sizes[s][1], sizes[s][2]);
-            CHECK(t.bm > 0 && t.bn > 0 && t.bk > 0 && t.threads >= 64 && t.threads <= 1024,
-                  "rung %s gets tiles %dx%dx%d with %d threads", r->name, t.bm, t.bn, t.bk,
-                  t.threads);
-        }
+            CHECK(strcmp(gl_variant_names[w], gl_variant_names[v]) != 0,
+                  "variants %d and %d share a name", w, v);
+        int count = 0;
+        gl_configs_of((gl_variant_t)v, &count);
+        CHECK(v == GL_VARIANT_CUBLAS || count > 0, "rung %s lists its configurations",
+              gl_variant_names[v]);
     }
     CHECK(gl_rung_find(GL_VARIANT_CUBLAS)->uses_cublas, "the cuBLAS row uses cuBLAS");
     CHECK(gl_rung_find((gl_variant_t)GL_VARIANT_LIMIT) == NULL, "no row past the end");
     CHECK(gl_variant_count() == GL_VARIANT_LIMIT, "count matches the table");
+    CHECK(gl_rung_find(GL_VARIANT_AUTOTUNED)->tuned && gl_rung_find(GL_VARIANT_WARPTILE)->tuned,
+          "rungs 7 and 8 are tuned");
+    for (int v = 0; v < GL_VARIANT_LIMIT; ++v)
+        CHECK(gl_rung_find((gl_variant_t)v)->tuned == gl_variant_is_tuned((gl_variant_t)v),
+              "registry and tuning agree which rungs are tuned (%d)", v);
 }
 
 int main(void)

@@ -98,7 +98,7 @@ void vectorized_kernel(const gl_problem p)
 template <int BM, int BN, int BK, int TM, int TN>
 constexpr size_t smem_bytes()
 {
-    return sizeof(float) * BK * (BM + BN + 2 * GL_SMEM_PAD);
+    return GL_VECTORIZED_SMEM(BM, BN, BK);
 }
 
 template <int BM, int BN, int BK, int TM, int TN>

@@ -131,7 +131,7 @@ void warptile_kernel(const gl_problem p)
 template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 constexpr size_t smem_bytes()
 {
-    return sizeof(float) * 2 * BK * (BM + BN + 2 * GL_SMEM_PAD);
+    return GL_WARPTILE_SMEM(BM, BN, BK);
 }
 
 #define GL_WARPTILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS

@@ -9,6 +9,37 @@
 #ifndef GL_CONFIGS_H
 #define GL_CONFIGS_H
 
+#include <stdbool.h>
+
+/* Tile parameters a rung may be instantiated with. Rungs that take fewer
+ * leave the rest 0. bm x bn: the block's tile of C; bk: depth of each K
+ * slice; tm x tn: the thread's tile of C; wm x wn and wniter: the warp's
+ * tile and how many times it is stamped along N (warptile). */
+typedef struct gl_tile_params {
+    int bm, bn, bk;
+    int tm, tn;
+    int wm, wn, wniter;
+    int threads;
+} gl_tile_params;
+
+static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_params *b)
+{
+    return a->bm == b->bm && a->bn == b->bn && a->bk == b->bk && a->tm == b->tm &&
+           a->tn == b->tn && a->wm == b->wm && a->wn == b->wn && a->wniter == b->wniter &&
+           a->threads == b->threads;
+}
+
+/* Shared-memory rows of a k-major slice are padded by 4 floats: it keeps
+ * 16-byte alignment and spreads the transposing stores over more banks. */
+#define GL_SMEM_PAD 4
+
+/* Shared memory a block needs, in bytes: rungs 4-5 hold one BM x BK and one
+ * BK x BN slice; rung 6-7 one of each k-major and padded; rung 8 two of each
+ * (double buffering). The kernels and the legality filter both use these. */
+#define GL_BLOCKTILE_SMEM(BM, BN, BK) (4 * ((BM) * (BK) + (BK) * (BN)))
+#define GL_VECTORIZED_SMEM(BM, BN, BK) (4 * (BK) * ((BM) + (BN) + 2 * GL_SMEM_PAD))
+#define GL_WARPTILE_SMEM(BM, BN, BK) (2 * GL_VECTORIZED_SMEM(BM, BN, BK))
+
 /* Rungs 4 and 5: X(BM, BN, BK, TM, TN), threads = BM * BN / (TM * TN); they
  * run their one entry. 64 x 64 tiles for rung 5 (not the seeds' 128 x 128):
  * on an H200 they are faster at every size from 1024 to 8192, and they fill

@@ -15,6 +15,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include "configs.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,16 +44,6 @@ typedef struct gl_problem {
     int64_t ldc;
 } gl_problem;
 
-/* Tile parameters a rung may be instantiated with. Rungs that take fewer
- * leave the rest 0. bm x bn: the block's tile of C; bk: depth of each K
- * slice; tm x tn: the thread's tile of C; wm x wn and wniter: the warp's
- * tile and how many times it is stamped along N (warptile). */
-typedef struct gl_tile_params {
-    int bm, bn, bk;
-    int tm, tn;
-    int wm, wn, wniter;
-    int threads;
-} gl_tile_params;
 
 /* Where and with what a launcher runs. */
 typedef struct gl_exec {
@@ -84,12 +76,6 @@ int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_ex
 cudaError_t gl_prepare_vectorized(void);
 cudaError_t gl_prepare_warptile(void);
 
-static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_params *b)
-{
-    return a->bm == b->bm && a->bn == b->bn && a->bk == b->bk && a->tm == b->tm &&
-           a->tn == b->tn && a->wm == b->wm && a->wn == b->wn && a->wniter == b->wniter &&
-           a->threads == b->threads;
-}
 
 /* Not a rung: C = beta * C, for K == 0 or alpha == 0 (kernels/scale_c.cu). */
 cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
@@ -232,9 +218,6 @@ __device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int co
             gl_store_c(c + j, v[j], p.alpha, p.beta);
 }
 
-/* Shared-memory rows of a k-major slice are padded by 4 floats: it keeps
- * 16-byte alignment and spreads the transposing stores over more banks. */
-constexpr int GL_SMEM_PAD = 4;
 
 /*
  * Copies, one K slice at a time, the part of an operand a block needs into

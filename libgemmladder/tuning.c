@@ -1,0 +1,559 @@
+/*
+ * tuning.c - configurations, the legality filter, and tuning tables: parsing
+ * (strict: any error rejects the whole table) and lookup. Plain C, no CUDA.
+ */
+#include "tuning.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const gl_variant_names[GL_VARIANT_LIMIT] = {
+    "cublas",       "naive",      "coalesced", "shared",  "blocktile_1d",
+    "blocktile_2d", "vectorized", "autotuned", "warptile",
+};
+
+/* ---- size classes -------------------------------------------------------- */
+
+static const char *const class_names[GL_CLASS_COUNT] = {"small", "medium", "large"};
+
+gl_size_class gl_size_class_of(int64_t m, int64_t n)
+{
+    const double mn = (double)m * (double)n;
+    if (mn <= 1536.0 * 1536.0)
+        return GL_CLASS_SMALL;
+    if (mn <= 3072.0 * 3072.0)
+        return GL_CLASS_MEDIUM;
+    return GL_CLASS_LARGE;
+}
+
+const char *gl_size_class_name(gl_size_class c)
+{
+    return (unsigned)c < GL_CLASS_COUNT ? class_names[c] : "";
+}
+
+/* ---- compiled configurations --------------------------------------------- */
+
+#define GL_ROW(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
+#define GL_WARP_ROW(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
+
+/* Rungs 1-3 have their 32 x 32 tiles written into their files; listed here
+ * so tools can show them. */
+static const gl_tile_params simple_configs[] = {{32, 32, 1, 1, 1, 0, 0, 0, 1024}};
+static const gl_tile_params shared_configs[] = {{32, 32, 32, 1, 1, 0, 0, 0, 1024}};
+static const gl_tile_params blocktile_1d_configs[] = {GL_BLOCKTILE_1D_CONFIGS(GL_ROW)};
+static const gl_tile_params blocktile_2d_configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_ROW)};
+static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW)};
+static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
+
+#define GL_LIST(a) (*count = (int)(sizeof a / sizeof a[0]), a)
+
+const gl_tile_params *gl_configs_of(gl_variant_t v, int *count)
+{
+    switch (v) {
+    case GL_VARIANT_NAIVE:
+    case GL_VARIANT_COALESCED:
+        return GL_LIST(simple_configs);
+    case GL_VARIANT_SHARED:
+        return GL_LIST(shared_configs);
+    case GL_VARIANT_BLOCKTILE_1D:
+        return GL_LIST(blocktile_1d_configs);
+    case GL_VARIANT_BLOCKTILE_2D:
+        return GL_LIST(blocktile_2d_configs);
+    case GL_VARIANT_VECTORIZED:
+    case GL_VARIANT_AUTOTUNED:
+        return GL_LIST(vectorized_configs);
+    case GL_VARIANT_WARPTILE:
+        return GL_LIST(warptile_configs);
+    default:
+        *count = 0;
+        return NULL;
+    }
+}
+
+int gl_variant_is_tuned(gl_variant_t v)
+{
+    return v == GL_VARIANT_AUTOTUNED || v == GL_VARIANT_WARPTILE;
+}
+
+size_t gl_tiles_smem(gl_variant_t v, const gl_tile_params *t)
+{
+    switch (v) {
+    case GL_VARIANT_SHARED:
+        return 4 * 2 * 32 * 32;
+    case GL_VARIANT_BLOCKTILE_1D:
+    case GL_VARIANT_BLOCKTILE_2D:
+        return (size_t)GL_BLOCKTILE_SMEM(t->bm, t->bn, t->bk);
+    case GL_VARIANT_VECTORIZED:
+    case GL_VARIANT_AUTOTUNED:
+        return (size_t)GL_VECTORIZED_SMEM(t->bm, t->bn, t->bk);
+    case GL_VARIANT_WARPTILE:
+        return (size_t)GL_WARPTILE_SMEM(t->bm, t->bn, t->bk);
+    default:
+        return 0;
+    }
+}
+
+/* ---- the legality filter ------------------------------------------------- */
+
+size_t gl_arch_smem_limit(int cc)
+{
+    switch (cc) {
+    case 80:
+    case 87:
+        return 163 * 1024;
+    case 90:
+    case 100:
+    case 103:
+        return 227 * 1024;
+    case 0:   /* any supported GPU: the least of them */
+    case 86:
+    case 89:
+    case 120:
+    case 121:
+    default:
+        return 99 * 1024;
+    }
+}
+
+static int fail(char *why, size_t size, const char *fmt, ...)
+{
+    if (why && size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, size, fmt, ap);
+        va_end(ap);
+    }
+    return 0;
+}
+
+/* The rules the vectorized slice copy (rung.h, gl_slice_loader) imposes on a
+ * BK x BX slice copied by `threads` threads, 4 floats at a time. */
+static int slice_copy_ok(const char *what, int bk, int bx, int threads, char *why, size_t size)
+{
+    if (bk % 4 || bx % 4)
+        return fail(why, size, "%s slice %d x %d: both sides must be multiples of 4 for 16-byte copies",
+                    what, bk, bx);
+    if ((bk * bx) % (4 * threads))
+        return fail(why, size,
+                    "%s slice of %d floats is not a whole number of 16-byte rounds for %d threads",
+                    what, bk * bx, threads);
+    if ((4 * threads) % bk || (4 * threads) % bx)
+        return fail(why, size,
+                    "%d threads copying 4 floats each do not cover whole rows of the %d x %d %s slice",
+                    threads, bk, bx, what);
+    return 1;
+}
+
+int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, char *why,
+                   size_t why_size)
+{
+    const int bm = t->bm, bn = t->bn, bk = t->bk, tm = t->tm, tn = t->tn;
+    if (bm < 1 || bn < 1 || bk < 1 || tm < 1 || tn < 1 || bm > 4096 || bn > 4096 || bk > 4096)
+        return fail(why, why_size, "tile sizes must be between 1 and 4096");
+    if (bm % tm || bn % tn)
+        return fail(why, why_size, "the %d x %d thread tile does not divide the %d x %d block tile",
+                    tm, tn, bm, bn);
+    const int threads = t->threads;
+    if (threads < 64 || threads > 1024)
+        return fail(why, why_size, "%d threads per block; a block needs 64 to 1024", threads);
+    if (threads % 32)
+        return fail(why, why_size, "%d threads is not a whole number of warps", threads);
+
+    int outputs = bm * bn / threads, fragments = tm + tn;
+    switch (v) {
+    case GL_VARIANT_BLOCKTILE_1D:
+    case GL_VARIANT_BLOCKTILE_2D:
+        if (threads * tm * tn != bm * bn)
+            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %d, not %d",
+                        bm * bn / (tm * tn), threads);
+        if (threads % bk || threads % bn || (bm * bk) % threads || (bk * bn) % threads)
+            return fail(why, why_size,
+                        "%d threads cannot copy the %d x %d and %d x %d slices in whole rows",
+                        threads, bm, bk, bk, bn);
+        if (v == GL_VARIANT_BLOCKTILE_1D && tn != 1)
+            return fail(why, why_size, "blocktile_1d computes one column per thread (tn = 1)");
+        if (t->wm || t->wn || t->wniter)
+            return fail(why, why_size, "wm, wn and wniter apply to warptile only");
+        if (gl_tiles_smem(v, t) > 48 * 1024)
+            return fail(why, why_size, "%zu bytes of static shared memory; at most 49152",
+                        gl_tiles_smem(v, t));
+        break;
+    case GL_VARIANT_VECTORIZED:
+    case GL_VARIANT_AUTOTUNED:
+        if (threads * tm * tn != bm * bn)
+            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %d, not %d",
+                        bm * bn / (tm * tn), threads);
+        if (tm % 4 || tn % 4)
+            return fail(why, why_size, "the %d x %d thread tile must be read 4 floats at a time "
+                                       "(tm and tn multiples of 4)", tm, tn);
+        if (t->wm || t->wn || t->wniter)
+            return fail(why, why_size, "wm, wn and wniter apply to warptile only");
+        if (!slice_copy_ok("A", bk, bm, threads, why, why_size) ||
+            !slice_copy_ok("B", bk, bn, threads, why, why_size))
+            return 0;
+        break;
+    case GL_VARIANT_WARPTILE: {
+        const int wm = t->wm, wn = t->wn, wniter = t->wniter;
+        if (wm < 1 || wn < 1 || wniter < 1)
+            return fail(why, why_size, "warptile needs wm, wn and wniter of at least 1");
+        if (bm % wm || bn % wn || (bm / wm) * (bn / wn) != threads / 32)
+            return fail(why, why_size,
+                        "the %d x %d warp tiles must cover the %d x %d block tile one per warp "
+                        "(%d warps)", wm, wn, bm, bn, threads / 32);
+        const int per_warp = 32 * tm * tn * wniter;
+        if ((wm * wn) % per_warp)
+            return fail(why, why_size,
+                        "a %d x %d warp tile is not a whole number of %d x %d sub-tile rows "
+                        "(32 threads of %d x %d, wniter %d)", wm, wn, 0, 0, tm, tn, wniter);
+        const int wmiter = wm * wn / per_warp;
+        if (wm % wmiter || wn % wniter)
+            return fail(why, why_size, "wmiter %d and wniter %d must divide wm %d and wn %d",
+                        wmiter, wniter, wm, wn);
+        const int wsubm = wm / wmiter, wsubn = wn / wniter;
+        if (wsubm % tm || wsubn % tn || (wsubm / tm) * (wsubn / tn) != 32)
+            return fail(why, why_size,
+                        "a %d x %d sub-tile must be exactly 32 threads' %d x %d patches",
+                        wsubm, wsubn, tm, tn);
+        if (tm % 4 || tn % 4)
+            return fail(why, why_size, "the %d x %d thread patch must be read 4 floats at a "
+                                       "time (tm and tn multiples of 4)", tm, tn);
+        if (!slice_copy_ok("A", bk, bm, threads, why, why_size) ||
+            !slice_copy_ok("B", bk, bn, threads, why, why_size))
+            return 0;
+        fragments = wmiter * tm + wniter * tn;
+        break;
+    }
+    default:
+        return fail(why, why_size, "variant %d has no tile parameters", (int)v);
+    }
+
+    const size_t smem = gl_tiles_smem(v, t);
+    if (smem > smem_limit)
+        return fail(why, why_size, "needs %zu bytes of shared memory; the limit is %zu", smem,
+                    smem_limit);
+    const int staged = (v == GL_VARIANT_BLOCKTILE_1D || v == GL_VARIANT_BLOCKTILE_2D)
+                           ? 0
+                           : (bm + bn) * bk / (4 * threads);
+    const int registers = GL_REGISTER_ESTIMATE(outputs, fragments, staged);
+    if (registers > 255)
+        return fail(why, why_size, "needs about %d registers a thread; the limit is 255",
+                    registers);
+    return 1;
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+typedef struct parser {
+    const char *name;
+    char *err;
+    size_t err_size;
+    int line;
+} parser;
+
+static gl_status_t parse_error(const parser *p, const char *fmt, ...)
+{
+    char reason[384];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    if (p->line > 0)
+        snprintf(p->err, p->err_size, "%s:%d: %s", p->name, p->line, reason);
+    else
+        snprintf(p->err, p->err_size, "%s: %s", p->name, reason);
+    return GL_STATUS_TUNING_ERROR;
+}
+
+/* "sm_90" -> 90, "sm_100" -> 100, "default" -> 0; -1 if neither. */
+static int parse_arch(const char *s)
+{
+    if (strcmp(s, "default") == 0)
+        return 0;
+    if (strncmp(s, "sm_", 3) != 0)
+        return -1;
+    const char *d = s + 3;
+    const size_t len = strlen(d);
+    if (len < 2 || len > 3 || d[0] == '0')
+        return -1;
+    int v = 0;
+    for (size_t i = 0; i < len; ++i) {
+        if (d[i] < '0' || d[i] > '9')
+            return -1;
+        v = v * 10 + (d[i] - '0');
+    }
+    const int major = v / 10;
+    return major >= 5 && major <= 15 ? v : -1;
+}
+
+static int parse_number(const char *s, int *out)
+{
+    if (!*s || strlen(s) > 4)
+        return 0;
+    int v = 0;
+    for (; *s; ++s) {
+        if (*s < '0' || *s > '9')
+            return 0;
+        v = v * 10 + (*s - '0');
+    }
+    if (v < 1 || v > 4096)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+enum { KEY_BM, KEY_BN, KEY_BK, KEY_TM, KEY_TN, KEY_WM, KEY_WN, KEY_WNITER, KEY_THREADS, KEYS };
+static const char *const key_names[KEYS] = {"bm", "bn", "bk", "tm", "tn",
+                                            "wm", "wn", "wniter", "threads"};
+
+#define MAX_FIELDS 16
+
+static gl_status_t parse_row(const parser *p, char **field, int fields, gl_tuning_row *row)
+{
+    if (fields < 3)
+        return parse_error(p, "a row needs an architecture, a variant and a size class, "
+                              "then key=value tile parameters");
+    row->arch = parse_arch(field[0]);
+    if (row->arch < 0)
+        return parse_error(p, "unknown architecture '%s' (want sm_XY, such as sm_90, or default)",
+                           field[0]);
+    int v = 0;
+    while (v < GL_VARIANT_LIMIT && strcmp(field[1], gl_variant_names[v]) != 0)
+        ++v;
+    if (v == GL_VARIANT_LIMIT)
+        return parse_error(p, "unknown variant '%s'", field[1]);
+    row->variant = (gl_variant_t)v;
+    if (!gl_variant_is_tuned(row->variant))
+        return parse_error(p, "variant '%s' has fixed tiles; only autotuned and warptile "
+                              "take tuning rows", field[1]);
+    int c = 0;
+    while (c < GL_CLASS_COUNT && strcmp(field[2], class_names[c]) != 0)
+        ++c;
+    if (c == GL_CLASS_COUNT)
+        return parse_error(p, "unknown size class '%s' (small, medium or large)", field[2]);
+    row->size_class = (gl_size_class)c;
+
+    int value[KEYS] = {0};
+    for (int f = 3; f < fields; ++f) {
+        char *eq = strchr(field[f], '=');
+        if (!eq)
+            return parse_error(p, "expected key=value, got '%s'", field[f]);
+        *eq = '\0';
+        int k = 0;
+        while (k < KEYS && strcmp(field[f], key_names[k]) != 0)
+            ++k;
+        if (k == KEYS)
+            return parse_error(p, "unknown key '%s' (bm, bn, bk, tm, tn, wm, wn, wniter, threads)",
+                               field[f]);
+        if (value[k])
+            return parse_error(p, "key '%s' is given twice", key_names[k]);
+        if (!parse_number(eq + 1, &value[k]))
+            return parse_error(p, "bad value '%s' for %s (want an integer from 1 to 4096)", eq + 1,
+                               key_names[k]);
+    }
+    const int warp = row->variant == GL_VARIANT_WARPTILE;
+    for (int k = 0; k < KEYS; ++k) {
+        const int needed = k <= KEY_TN || warp;
+        const int allowed = needed || k == KEY_THREADS;
+        if (needed && !value[k])
+            return parse_error(p, "missing key '%s' for %s", key_names[k], field[1]);
+        if (!allowed && value[k])
+            return parse_error(p, "key '%s' does not apply to %s", key_names[k], field[1]);
+    }
+    gl_tile_params *t = &row->tiles;
+    *t = (gl_tile_params){value[KEY_BM], value[KEY_BN], value[KEY_BK], value[KEY_TM],
+                          value[KEY_TN], value[KEY_WM], value[KEY_WN], value[KEY_WNITER],
+                          value[KEY_THREADS]};
+    if (!warp) { /* the vectorized kernel's thread count follows from its tiles */
+        const int derived = t->bm * t->bn / (t->tm * t->tn); /* tm, tn >= 1 here */
+        if (t->threads && t->threads != derived)
+            return parse_error(p, "threads=%d, but bm*bn/(tm*tn) = %d", t->threads, derived);
+        t->threads = derived;
+    }
+
+    char why[256];
+    if (!gl_tiles_legal(row->variant, t, gl_arch_smem_limit(row->arch), why, sizeof why))
+        return parse_error(p, "illegal %s configuration: %s", field[1], why);
+    int count = 0;
+    const gl_tile_params *list = gl_configs_of(row->variant, &count);
+    int compiled = 0;
+    for (int i = 0; i < count && !compiled; ++i)
+        compiled = gl_tile_params_equal(&list[i], t);
+    if (!compiled)
+        return parse_error(p, "this %s configuration is legal but not compiled into the "
+                              "library (it builds the %d listed in kernels/configs.h)",
+                           field[1], count);
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_tuning_parse(const char *text, size_t length, const char *name,
+                            gl_tuning_table **out, char *err, size_t err_size)
+{
+    *out = NULL;
+    parser p = {name, err, err_size, 0};
+    if (length > GL_TUNING_MAX_BYTES)
+        return parse_error(&p, "a table may be at most %d bytes", GL_TUNING_MAX_BYTES);
+
+    gl_tuning_table *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, err_size, "%s: out of memory", name);
+        return GL_STATUS_ALLOC_FAILED;
+    }
+    const size_t name_len = strlen(name);
+    snprintf(t->name, sizeof t->name, "%s", name_len < sizeof t->name ? name
+                                                 : name + name_len - (sizeof t->name - 1));
+
+    gl_status_t st = GL_STATUS_SUCCESS;
+    int saw_format = 0, capacity = 0;
+    char line[GL_TUNING_MAX_LINE + 1];
+    for (size_t pos = 0; pos < length && st == GL_STATUS_SUCCESS;) {
+        ++p.line;
+        size_t end = pos;
+        while (end < length && text[end] != '\n')
+            ++end;
+        size_t len = end - pos;
+        if (len > 0 && text[pos + len - 1] == '\r')
+            --len;
+        if (len > GL_TUNING_MAX_LINE) {
+            st = parse_error(&p, "line is longer than %d characters", GL_TUNING_MAX_LINE);
+            break;
+        }
+        if (memchr(text + pos, '\0', len)) {
+            st = parse_error(&p, "line contains a NUL byte");
+            break;
+        }
+        memcpy(line, text + pos, len);
+        line[len] = '\0';
+        pos = end + 1;
+
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = '\0';
+        char *field[MAX_FIELDS];
+        int fields = 0;
+        for (char *tok = strtok(line, " \t\v\f"); tok; tok = strtok(NULL, " \t\v\f")) {
+            if (fields == MAX_FIELDS) {
+                st = parse_error(&p, "more than %d fields", MAX_FIELDS);
+                break;
+            }
+            field[fields++] = tok;
+        }
+        if (st != GL_STATUS_SUCCESS || fields == 0)
+            continue;
+
+        if (!saw_format) {
+            if (strcmp(field[0], "gemmladder-tuning") != 0)
+                st = parse_error(&p, "expected the format line 'gemmladder-tuning 1' before "
+                                     "any row");
+            else if (fields != 2 || strcmp(field[1], "1") != 0)
+                st = parse_error(&p, "format version '%s' is not supported (this library "
+                                     "reads version 1)",
+                                 fields > 1 ? field[1] : "");
+            saw_format = 1;
+            continue;
+        }
+        if (strcmp(field[0], "gemmladder-tuning") == 0) {
+            st = parse_error(&p, "a second format line");
+            break;
+        }
+
+        gl_tuning_row row = {0};
+        row.line = p.line;
+        if ((st = parse_row(&p, field, fields, &row)) != GL_STATUS_SUCCESS)
+            break;
+        for (int i = 0; i < t->count; ++i) {
+            const gl_tuning_row *r = &t->rows[i];
+            if (r->arch == row.arch && r->variant == row.variant &&
+                r->size_class == row.size_class) {
+                st = parse_error(&p, "duplicates the row on line %d (same architecture, "
+                                     "variant and size class)", r->line);
+                break;
+            }
+        }
+        if (st != GL_STATUS_SUCCESS)
+            break;
+        if (t->count == GL_TUNING_MAX_ROWS) {
+            st = parse_error(&p, "more than %d rows", GL_TUNING_MAX_ROWS);
+            break;
+        }
+        if (t->count == capacity) {
+            capacity = capacity ? 2 * capacity : 16;
+            gl_tuning_row *rows = realloc(t->rows, sizeof *rows * (size_t)capacity);
+            if (!rows) {
+                snprintf(err, err_size, "%s: out of memory", name);
+                st = GL_STATUS_ALLOC_FAILED;
+                break;
+            }
+            t->rows = rows;
+        }
+        t->rows[t->count++] = row;
+    }
+    if (st == GL_STATUS_SUCCESS && !saw_format) {
+        p.line = 0;
+        st = parse_error(&p, "no format line: a table starts with 'gemmladder-tuning 1'");
+    }
+    if (st != GL_STATUS_SUCCESS) {
+        gl_tuning_free(t);
+        return st;
+    }
+    *out = t;
+    return GL_STATUS_SUCCESS;
+}
+
+void gl_tuning_free(gl_tuning_table *t)
+{
+    if (t) {
+        free(t->rows);
+        free(t);
+    }
+}
+
+/* ---- lookup -------------------------------------------------------------- */
+
+/* How well a row's architecture suits a device: 3 exact, 2 same major at or
+ * below, 1 same major above, 0 for a default row, -1 unrelated. Within a
+ * level, nearer architectures win (see closer()). */
+static int level(int row_arch, int cc)
+{
+    if (row_arch == cc)
+        return 3;
+    if (row_arch == 0)
+        return 0;
+    if (row_arch / 10 != cc / 10)
+        return -1;
+    return row_arch < cc ? 2 : 1;
+}
+
+static int closer(int a, int b, int cc)
+{
+    const int da = a > cc ? a - cc : cc - a, db = b > cc ? b - cc : cc - b;
+    return da < db;
+}
+
+const gl_tuning_row *gl_tuning_find(const gl_tuning_table *const *layers, int layer_count,
+                                    int cc, gl_variant_t v, gl_size_class c, size_t smem_limit,
+                                    int *layer)
+{
+    for (int want = 3; want >= 0; --want) {
+        for (int l = 0; l < layer_count; ++l) {
+            const gl_tuning_table *t = layers[l];
+            const gl_tuning_row *best = NULL;
+            for (int i = 0; t && i < t->count; ++i) {
+                const gl_tuning_row *r = &t->rows[i];
+                if (r->variant != v || r->size_class != c || level(r->arch, cc) != want ||
+                    gl_tiles_smem(v, &r->tiles) > smem_limit)
+                    continue;
+                if (!best || closer(r->arch, best->arch, cc))
+                    best = r;
+            }
+            if (best) {
+                if (layer)
+                    *layer = l;
+                return best;
+            }
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,444 @@
+/*
+ * test_tuning.c - tuning tables without a GPU: the shipped tables, the
+ * configuration lists against the legality filter, the filter's rules, a
+ * battery of malformed tables (each rejected with the right line and reason),
+ * size classes, lookup fallbacks and layering, and loading through the
+ * public API (checked with a handle-shaped struct, since there is no GPU).
+ */
+#include <unistd.h>
+
+#include "harness.h"
+#include "internal.h"
+#include "tuning/builtin.h"
+
+static gl_status_t parse(const char *text, gl_tuning_table **t, char *err, size_t n)
+{
+    return gl_tuning_parse(text, strlen(text), "t.txt", t, err, n);
+}
+
+/* ---- shipped tables and configuration lists ----------------------------- */
+
+static void test_builtin_tables(void)
+{
+    CHECK(gl_builtin_table_count == 5, "%d shipped tables", gl_builtin_table_count);
+    static const char *const archs[] = {"sm_80", "sm_86", "sm_89", "sm_90", "default"};
+    for (int f = 0; f < gl_builtin_table_count; ++f) {
+        const gl_builtin_table *b = &gl_builtin_tables[f];
+        gl_tuning_table *t = NULL;
+        char err[512] = "";
+        const gl_status_t st = gl_tuning_parse(b->text, strlen(b->text), b->name, &t, err, sizeof err);
+        CHECK(st == GL_STATUS_SUCCESS, "%s: %s", b->name, err);
+        if (!t)
+            continue;
+        /* Each file holds only its own architecture's rows, and all of them. */
+        int want_arch = strncmp(b->name, "sm_", 3) == 0 ? atoi(b->name + 3) : 0;
+        int covered[GL_VARIANT_LIMIT][GL_CLASS_COUNT] = {{0}};
+        for (int i = 0; i < t->count; ++i) {
+            CHECK(t->rows[i].arch == want_arch, "%s line %d is for arch %d", b->name,
+                  t->rows[i].line, t->rows[i].arch);
+            covered[t->rows[i].variant][t->rows[i].size_class] = 1;
+        }
+        for (int c = 0; c < GL_CLASS_COUNT; ++c) {
+            CHECK(covered[GL_VARIANT_AUTOTUNED][c], "%s covers autotuned %s", b->name,
+                  gl_size_class_name(c));
+            CHECK(covered[GL_VARIANT_WARPTILE][c], "%s covers warptile %s", b->name,
+                  gl_size_class_name(c));
+        }
+        int named = 0;
+        for (int a = 0; a < 5; ++a)
+            named += strncmp(b->name, archs[a], strlen(archs[a])) == 0;
+        CHECK(named == 1, "%s is one of the expected tables", b->name);
+        gl_tuning_free(t);
+    }
+}
+
+static void test_config_lists_are_legal(void)
+{
+    for (int v = 1; v < GL_VARIANT_LIMIT; ++v) {
+        int count = 0;
+        const gl_tile_params *list = gl_configs_of((gl_variant_t)v, &count);
+        if (v <= GL_VARIANT_SHARED)
+            continue; /* their 32 x 32 tiles are written into the kernels */
+        CHECK(count > 0, "variant %s compiles configurations", gl_variant_names[v]);
+        for (int i = 0; i < count; ++i) {
+            char why[256] = "";
+            /* Legal on every supported GPU: the smallest opt-in limit. */
+            CHECK(gl_tiles_legal((gl_variant_t)v, &list[i], gl_arch_smem_limit(0), why,
+                                 sizeof why),
+                  "%s config %d (bm=%d bn=%d bk=%d tm=%d tn=%d) is illegal: %s",
+                  gl_variant_names[v], i, list[i].bm, list[i].bn, list[i].bk, list[i].tm,
+                  list[i].tn, why);
+            for (int j = 0; j < i; ++j)
+                CHECK(!gl_tile_params_equal(&list[i], &list[j]), "%s configs %d and %d repeat",
+                      gl_variant_names[v], j, i);
+        }
+    }
+}
+
+/* ---- the legality filter ------------------------------------------------- */
+
+static void expect_legal(gl_variant_t v, gl_tile_params t, size_t limit, int want,
+                         const char *needle)
+{
+    char why[256] = "";
+    const int got = gl_tiles_legal(v, &t, limit, why, sizeof why);
+    CHECK(got == want, "bm=%d bn=%d bk=%d tm=%d tn=%d threads=%d: legal=%d, want %d (%s)", t.bm,
+          t.bn, t.bk, t.tm, t.tn, t.threads, got, want, why);
+    if (needle)
+        CHECK(strstr(why, needle) != NULL, "reason '%s' should mention '%s'", why, needle);
+}
+
+static void test_legality_filter(void)
+{
+    const gl_variant_t V = GL_VARIANT_AUTOTUNED, W = GL_VARIANT_WARPTILE;
+    const size_t big = 227 * 1024, small = 99 * 1024;
+    /* The seeds' arithmetic: a 128 x 128 tile with 8 x 8 thread tiles is 256
+     * threads; with 4 x 4 it is 1024, and then a BK = 8 slice (1024 floats)
+     * is a quarter of one float4 round: no 16-byte copies. */
+    expect_legal(V, (gl_tile_params){128, 128, 8, 8, 8, 0, 0, 0, 256}, big, 1, NULL);
+    expect_legal(V, (gl_tile_params){128, 128, 8, 4, 4, 0, 0, 0, 1024}, big, 0, "16-byte rounds");
+    expect_legal(V, (gl_tile_params){128, 128, 16, 8, 8, 0, 0, 0, 128}, big, 0, "bm*bn/(tm*tn)");
+    expect_legal(V, (gl_tile_params){32, 32, 8, 8, 8, 0, 0, 0, 16}, big, 0, "64 to 1024");
+    expect_legal(V, (gl_tile_params){128, 128, 8, 6, 8, 0, 0, 0, 0}, big, 0, "divide");
+    expect_legal(V, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0, "multiples of 4");
+    /* Shared memory: 128 + 128 (+ padding) floats per step of a 128-deep slice. */
+    expect_legal(V, (gl_tile_params){128, 128, 128, 8, 8, 0, 0, 0, 256}, big, 1, NULL);
+    expect_legal(V, (gl_tile_params){128, 128, 128, 8, 8, 0, 0, 0, 256}, small, 0,
+                 "shared memory");
+    /* Registers: 16 x 16 results per thread cannot fit in 255. */
+    expect_legal(V, (gl_tile_params){256, 256, 8, 16, 16, 0, 0, 0, 256}, big, 0, "registers");
+    /* Warptile: warps must cover the block exactly, sub-tiles be 32 lanes. */
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 256}, big, 1, NULL);
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 128}, big, 0, "one per warp");
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 64, 2, 128}, big, 1, NULL);
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 3, 256}, big, 0, NULL);
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256}, big, 0, "at least 1");
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 250}, big, 0, "warps");
+    expect_legal(GL_VARIANT_CUBLAS, (gl_tile_params){128, 128, 16, 4, 4, 0, 0, 0, 256}, big, 0,
+                 "no tile parameters");
+    expect_legal(GL_VARIANT_BLOCKTILE_1D, (gl_tile_params){64, 64, 8, 8, 1, 0, 0, 0, 512}, big, 1,
+                 NULL);
+    expect_legal(GL_VARIANT_BLOCKTILE_1D, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0,
+                 "one column");
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
+#define HEAD "gemmladder-tuning 1\n"
+#define GOOD_V "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4\n"
+#define GOOD_W "sm_90 warptile large bm=128 bn=128 bk=16 wm=64 wn=32 wniter=2 tm=4 tn=4 threads=256\n"
+
+static void expect_rejected(const char *text, const char *where, const char *reason)
+{
+    gl_tuning_table *t = (gl_tuning_table *)&t;
+    char err[512] = "";
+    const gl_status_t st = parse(text, &t, err, sizeof err);
+    CHECK(st == GL_STATUS_TUNING_ERROR, "accepted: %s", text);
+    CHECK(t == NULL, "no table left behind");
+    CHECK(strstr(err, where) != NULL, "error '%s' should say '%s' for: %s", err, where, text);
+    CHECK(strstr(err, reason) != NULL, "error '%s' should say '%s' for: %s", err, reason, text);
+}
+
+static void test_parser(void)
+{
+    gl_tuning_table *t = NULL;
+    char err[512] = "";
+    /* Comments, blank lines, tabs, CRLF, a comment after a row. */
+    const char *good = "# a comment\n\n  " HEAD "\t\n" GOOD_V "sm_90 warptile large\tbm=128 "
+                       "bn=128 bk=16 wm=64 wn=32 wniter=2 tm=4 tn=4 threads=256 # fastest\r\n"
+                       "default autotuned large bm=128 bn=128 bk=16 tm=8 tn=8 threads=256\n";
+    CHECK(parse(good, &t, err, sizeof err) == GL_STATUS_SUCCESS, "good table: %s", err);
+    if (t) {
+        CHECK(t->count == 3, "3 rows, got %d", t->count);
+        CHECK(t->rows[0].arch == 90 && t->rows[0].variant == GL_VARIANT_AUTOTUNED &&
+                  t->rows[0].size_class == GL_CLASS_SMALL && t->rows[0].tiles.threads == 128 &&
+                  t->rows[0].line == 5,
+              "first row parsed");
+        CHECK(t->rows[1].tiles.wniter == 2 && t->rows[1].line == 6, "second row parsed");
+        CHECK(t->rows[2].arch == 0, "default row");
+        gl_tuning_free(t);
+    }
+    CHECK(parse(HEAD, &t, err, sizeof err) == GL_STATUS_SUCCESS && t && t->count == 0,
+          "a table with no rows is valid");
+    gl_tuning_free(t);
+
+    expect_rejected("", "t.txt", "no format line");
+    expect_rejected("# only a comment\n", "t.txt", "no format line");
+    expect_rejected(GOOD_V, "t.txt:1:", "format line");
+    expect_rejected("gemmladder-tuning 2\n" GOOD_V, "t.txt:1:", "version '2'");
+    expect_rejected("gemmladder-tuning\n", "t.txt:1:", "version ''");
+    expect_rejected(HEAD HEAD, "t.txt:2:", "second format line");
+    expect_rejected(HEAD GOOD_V "sm_9 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:3:",
+                    "unknown architecture 'sm_9'");
+    expect_rejected(HEAD "gfx90a autotuned small bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "unknown architecture");
+    expect_rejected(HEAD "sm_90 turbo small bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "unknown variant 'turbo'");
+    expect_rejected(HEAD "sm_90 vectorized small bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "fixed tiles");
+    expect_rejected(HEAD "sm_90 autotuned huge bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "unknown size class 'huge'");
+    expect_rejected(HEAD "sm_90 autotuned\n", "t.txt:2:", "a row needs");
+    expect_rejected(HEAD "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8\n", "t.txt:2:",
+                    "missing key 'tn'");
+    expect_rejected(HEAD "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4 wm=32\n", "t.txt:2:",
+                    "'wm' does not apply");
+    expect_rejected(HEAD "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4 bm=64\n", "t.txt:2:",
+                    "given twice");
+    expect_rejected(HEAD "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4 colour=red\n",
+                    "t.txt:2:", "unknown key 'colour'");
+    expect_rejected(HEAD "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn\n", "t.txt:2:",
+                    "expected key=value");
+    expect_rejected(HEAD "sm_90 autotuned small bm=sixty bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "bad value 'sixty' for bm");
+    expect_rejected(HEAD "sm_90 autotuned small bm=0 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "bad value '0'");
+    expect_rejected(HEAD "sm_90 autotuned small bm=-64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "bad value '-64'");
+    expect_rejected(HEAD "sm_90 autotuned small bm=99999 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "bad value");
+    expect_rejected(HEAD "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4 threads=64\n",
+                    "t.txt:2:", "bm*bn/(tm*tn) = 128");
+    expect_rejected(HEAD "sm_90 autotuned small bm=128 bn=128 bk=8 tm=4 tn=4\n", "t.txt:2:",
+                    "illegal autotuned configuration");
+    expect_rejected(HEAD "sm_90 autotuned small bm=256 bn=256 bk=8 tm=16 tn=16\n", "t.txt:2:",
+                    "registers");
+    expect_rejected(HEAD "sm_90 autotuned small bm=128 bn=128 bk=32 tm=8 tn=4\n", "t.txt:2:",
+                    "not compiled");
+    expect_rejected(HEAD "sm_90 warptile small bm=128 bn=128 bk=16 tm=4 tn=4\n", "t.txt:2:",
+                    "missing key 'wm'");
+    expect_rejected(HEAD GOOD_W GOOD_V GOOD_W, "t.txt:4:", "duplicates the row on line 2");
+    expect_rejected(HEAD "sm_90 autotuned small bm=64\0 bn=64\n", "t.txt", "");
+    {
+        char buf[2048];
+        memset(buf, 'x', sizeof buf - 1);
+        buf[sizeof buf - 1] = '\0';
+        char *text = malloc(sizeof buf + 64);
+        snprintf(text, sizeof buf + 64, HEAD "%s\n", buf);
+        expect_rejected(text, "t.txt:2:", "longer than");
+        free(text);
+    }
+    /* A NUL byte inside the given length. */
+    {
+        const char text[] = HEAD "sm_90 autotuned small bm=64\0 bn=64 bk=16 tm=8 tn=4\n";
+        gl_tuning_table *nt = NULL;
+        CHECK(gl_tuning_parse(text, sizeof text - 1, "t.txt", &nt, err, sizeof err) ==
+                      GL_STATUS_TUNING_ERROR &&
+                  strstr(err, "t.txt:2: line contains a NUL byte"),
+              "NUL byte: %s", err);
+    }
+    /* A long name keeps its tail in the table. */
+    char name[200];
+    memset(name, 'd', sizeof name);
+    strcpy(name + 150, "/tail.txt");
+    CHECK(gl_tuning_parse(HEAD, strlen(HEAD), name, &t, err, sizeof err) == GL_STATUS_SUCCESS &&
+              strstr(t->name, "/tail.txt"),
+          "table name keeps the end of a long path");
+    gl_tuning_free(t);
+}
+
+/* ---- size classes and lookup ---------------------------------------------- */
+
+static void test_size_classes(void)
+{
+    CHECK(gl_size_class_of(1536, 1536) == GL_CLASS_SMALL, "1536^2 small");
+    CHECK(gl_size_class_of(1537, 1536) == GL_CLASS_MEDIUM, "just over 1536^2 is medium");
+    CHECK(gl_size_class_of(127, 4096) == GL_CLASS_SMALL, "127 x 4096 small");
+    CHECK(gl_size_class_of(2048, 2048) == GL_CLASS_MEDIUM, "2048^2 medium");
+    CHECK(gl_size_class_of(3072, 3072) == GL_CLASS_MEDIUM, "3072^2 medium");
+    CHECK(gl_size_class_of(3073, 3072) == GL_CLASS_LARGE, "just over 3072^2 is large");
+    CHECK(gl_size_class_of(2147483647, 2147483647) == GL_CLASS_LARGE, "huge is large");
+    CHECK(gl_size_class_of(0, 5) == GL_CLASS_SMALL, "empty is small");
+}
+
+static gl_tuning_table *table(const char *text)
+{
+    gl_tuning_table *t = NULL;
+    char err[512];
+    if (parse(text, &t, err, sizeof err) != GL_STATUS_SUCCESS)
+        fprintf(stderr, "test table rejected: %s\n", err);
+    return t;
+}
+
+#define ROW_V(arch, cls, bm, bn, bk, tn) arch " autotuned " cls " bm=" #bm " bn=" #bn " bk=" #bk " tm=8 tn=" #tn "\n"
+
+static void test_lookup(void)
+{
+    gl_tuning_table *builtin = table(HEAD ROW_V("sm_90", "large", 128, 128, 16, 8)
+                                         ROW_V("sm_80", "large", 128, 64, 16, 8)
+                                         ROW_V("sm_86", "large", 64, 128, 16, 8)
+                                         ROW_V("default", "large", 64, 64, 16, 4)
+                                         ROW_V("default", "small", 64, 64, 8, 4));
+    gl_tuning_table *over = table(HEAD ROW_V("sm_89", "large", 128, 128, 8, 8)
+                                      ROW_V("default", "large", 128, 64, 16, 8));
+    const gl_tuning_table *layers[2] = {over, builtin};
+    const size_t lim = 227 * 1024;
+    int layer = -1;
+    const gl_variant_t V = GL_VARIANT_AUTOTUNED;
+    const gl_tuning_row *r;
+
+    r = gl_tuning_find(layers + 1, 1, 90, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 90 && r->tiles.bk == 16, "exact architecture");
+    r = gl_tuning_find(layers + 1, 1, 87, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 86, "same major, nearest below (8.7 -> sm_86), got %d", r ? r->arch : -1);
+    r = gl_tuning_find(layers + 1, 1, 89, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 86, "same major, nearest below (8.9 -> sm_86)");
+    r = gl_tuning_find(layers + 1, 1, 75, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 0, "unrelated major falls to default, got %d", r ? r->arch : -1);
+    r = gl_tuning_find(layers + 1, 1, 100, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 0, "a newer GPU gets default rows, never sm_90's");
+    r = gl_tuning_find(layers + 1, 1, 90, V, GL_CLASS_SMALL, lim, &layer);
+    CHECK(r && r->arch == 0 && r->tiles.bk == 8, "missing class at exact arch falls through");
+    r = gl_tuning_find(layers + 1, 1, 90, V, GL_CLASS_MEDIUM, lim, &layer);
+    CHECK(r == NULL, "no row anywhere: NULL");
+    r = gl_tuning_find(layers + 1, 1, 90, GL_VARIANT_WARPTILE, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r == NULL, "other variant's rows do not apply");
+
+    /* Layering: the override wins at the same level only. */
+    r = gl_tuning_find(layers, 2, 89, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 89 && layer == 0, "override's exact row");
+    r = gl_tuning_find(layers, 2, 90, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 90 && layer == 1, "built-in exact beats override default");
+    r = gl_tuning_find(layers, 2, 75, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 0 && layer == 0 && r->tiles.bn == 64, "override default beats built-in default");
+    r = gl_tuning_find(layers, 2, 86, V, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->arch == 86 && layer == 1, "built-in exact (sm_86) beats override same-major (sm_89)");
+
+    /* Rows that need more shared memory than the device has are passed over. */
+    r = gl_tuning_find(layers + 1, 1, 90, V, GL_CLASS_LARGE, 10 * 1024, &layer);
+    CHECK(r && r->arch == 0, "too big for the device: next row that fits, got %d", r ? r->arch : -1);
+    gl_tuning_free(builtin);
+    gl_tuning_free(over);
+}
+
+/* ---- the public loader, seen through a handle-shaped struct -------------- */
+
+static const char *write_file(const char *text)
+{
+    static char path[64];
+    strcpy(path, "/tmp/gl_tuning_XXXXXX");
+    const int fd = mkstemp(path);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+        fprintf(stderr, "cannot write %s\n", path);
+    close(fd);
+    return path;
+}
+
+static gl_tiles query(struct gl_handle_s *h, gl_variant_t v, int64_t m, int64_t n)
+{
+    gl_tiles out = {.size = sizeof(gl_tiles)};
+    gl_resolve_tiles(h, gl_rung_find(v), m, n, &out);
+    return out;
+}
+
+static void test_public_loader(void)
+{
+    struct gl_handle_s h = {0}; /* what gl_resolve_tiles reads: device facts, pins */
+    h.cc = 90;
+    h.smem_limit = 227 * 1024;
+    const gl_variant_t V = GL_VARIANT_AUTOTUNED;
+
+    CHECK_STATUS(NULL, gl_tuning_load(NULL), GL_STATUS_SUCCESS, NULL);
+    gl_tiles t = query(&h, V, 4096, 4096);
+    CHECK(t.origin == GL_TILES_BUILTIN && strcmp(t.arch, "sm_90") == 0 &&
+              strcmp(t.source, "built-in sm_90.txt") == 0 && strcmp(t.size_class, "large") == 0 &&
+              t.line > 0 && t.bm == 128,
+          "built-in sm_90 row: origin %d arch %s source %s", t.origin, t.arch, t.source);
+    t = query(&h, V, 1024, 1024);
+    CHECK(t.bm == 64 && strcmp(t.size_class, "small") == 0, "small class picks 64-wide tiles");
+    t = query(&h, GL_VARIANT_VECTORIZED, 4096, 4096);
+    CHECK(t.origin == GL_TILES_FIXED && t.bm == 64, "vectorized is fixed");
+    h.cc = 75;
+    t = query(&h, V, 4096, 4096);
+    CHECK(t.origin == GL_TILES_BUILTIN && strcmp(t.arch, "default") == 0, "sm_75 -> default rows");
+    h.cc = 90;
+
+    /* An override layered over the built-in table. */
+    const char *good = write_file(HEAD "sm_90 autotuned large bm=128 bn=64 bk=16 tm=8 tn=8\n");
+    CHECK_STATUS(NULL, gl_tuning_check(good), GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(NULL, gl_tuning_load(good), GL_STATUS_SUCCESS, NULL);
+    t = query(&h, V, 4096, 4096);
+    CHECK(t.origin == GL_TILES_OVERRIDE && t.bn == 64 && t.line == 2 &&
+              strstr(t.source, "gl_tuning_"),
+          "override row wins: origin %d bn %d source %s", t.origin, t.bn, t.source);
+    t = query(&h, V, 2048, 2048);
+    CHECK(t.origin == GL_TILES_BUILTIN, "classes the override lacks come from the built-in table");
+
+    /* A bad file is rejected whole and the table in use stays. */
+    const char *bad = write_file(HEAD "sm_90 autotuned large bm=64 bn=64 bk=16 tm=8 tn=4\n"
+                                      "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=3\n");
+    char where[96];
+    snprintf(where, sizeof where, "%s:3: illegal", bad);
+    CHECK_STATUS(NULL, gl_tuning_load(bad), GL_STATUS_TUNING_ERROR, where);
+    CHECK_STATUS(NULL, gl_tuning_check(bad), GL_STATUS_TUNING_ERROR, where);
+    t = query(&h, V, 4096, 4096);
+    CHECK(t.origin == GL_TILES_OVERRIDE && t.bn == 64 && t.bm == 128, "previous override kept");
+    unlink(bad);
+
+    CHECK_STATUS(NULL, gl_tuning_load("/nonexistent/table.txt"), GL_STATUS_TUNING_ERROR,
+                 "/nonexistent/table.txt: cannot open");
+    CHECK_STATUS(NULL, gl_tuning_check(NULL), GL_STATUS_INVALID_ARGUMENT, "path is NULL");
+    CHECK_STATUS(NULL, gl_tuning_load(NULL), GL_STATUS_SUCCESS, NULL);
+    t = query(&h, V, 4096, 4096);
+    CHECK(t.origin == GL_TILES_BUILTIN, "override removed");
+    unlink(good);
+
+    /* Pinned tiles win over every table; pins are checked. */
+    gl_tiles pin = {.size = sizeof(gl_tiles)};
+    CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_WARPTILE, 3, &pin), GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(&h, gl_set_tiles(&h, GL_VARIANT_WARPTILE, &pin), GL_STATUS_SUCCESS, NULL);
+    t = query(&h, GL_VARIANT_WARPTILE, 4096, 4096);
+    CHECK(t.origin == GL_TILES_PINNED && t.bm == pin.bm && t.bn == pin.bn && t.wm == pin.wm,
+          "pinned configuration");
+    pin.bk = 24;
+    CHECK_STATUS(&h, gl_set_tiles(&h, GL_VARIANT_WARPTILE, &pin), GL_STATUS_TUNING_ERROR,
+                 "not one of the");
+    CHECK_STATUS(&h, gl_set_tiles(&h, GL_VARIANT_SHARED, &pin), GL_STATUS_TUNING_ERROR,
+                 "fixed tiles");
+    pin.size = 8;
+    CHECK_STATUS(&h, gl_set_tiles(&h, GL_VARIANT_WARPTILE, &pin), GL_STATUS_INVALID_ARGUMENT,
+                 "gl_tiles.size is 8");
+    CHECK_STATUS(&h, gl_set_tiles(&h, GL_VARIANT_WARPTILE, NULL), GL_STATUS_SUCCESS, NULL);
+    t = query(&h, GL_VARIANT_WARPTILE, 4096, 4096);
+    CHECK(t.origin == GL_TILES_BUILTIN, "unpinned");
+    /* A pin the device cannot hold. */
+    h.smem_limit = 16 * 1024;
+    pin.size = sizeof(gl_tiles);
+    CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_WARPTILE, 0, &pin), GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(&h, gl_set_tiles(&h, GL_VARIANT_WARPTILE, &pin), GL_STATUS_TUNING_ERROR,
+                 "shared memory");
+}
+
+static void test_config_enumeration(void)
+{
+    CHECK(gl_variant_config_count(GL_VARIANT_CUBLAS) == 0, "cublas has no tiles");
+    CHECK(gl_variant_config_count((gl_variant_t)9) == -1, "unknown variant");
+    CHECK(gl_variant_config_count(GL_VARIANT_WARPTILE) > 1, "warptile compiles several");
+    gl_tiles t = {.size = sizeof(gl_tiles)};
+    CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_BLOCKTILE_2D, 0, &t), GL_STATUS_SUCCESS, NULL);
+    CHECK(t.origin == GL_TILES_FIXED && t.threads == t.bm * t.bn / (t.tm * t.tn),
+          "rung 5's configuration");
+    CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_WARPTILE, 99, &t), GL_STATUS_INVALID_ARGUMENT,
+                 "index 99 is outside");
+    CHECK_STATUS(NULL, gl_variant_config((gl_variant_t)12, 0, &t), GL_STATUS_UNKNOWN_VARIANT,
+                 "variant 12");
+    CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_WARPTILE, 0, NULL),
+                 GL_STATUS_INVALID_ARGUMENT, "NULL");
+    CHECK_STATUS(NULL, gl_tuning_query(NULL, GL_VARIANT_WARPTILE, 1, 1, 1, &t),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    CHECK_STATUS(NULL, gl_set_tiles(NULL, GL_VARIANT_WARPTILE, &t), GL_STATUS_INVALID_ARGUMENT,
+                 "handle is NULL");
+}
+
+int main(void)
+{
+    test_builtin_tables();
+    test_config_lists_are_legal();
+    test_legality_filter();
+    test_parser();
+    test_size_classes();
+    test_lookup();
+    test_public_loader();
+    test_config_enumeration();
+    return harness_finish("test_tuning");
+}
