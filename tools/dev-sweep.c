@@ -103,16 +103,17 @@ int main(int argc, char **argv)
                                       GL_VARIANT_WARPTILE};
         for (int r = 0; r < 5; ++r) {
             const gl_rung *rung = gl_rung_find(rungs[r]);
-            const gl_tile_params *cfg = rung->configs;
+            int count = 0;
+            const gl_tile_params *cfg = gl_configs_of(rungs[r], &count);
             if (rungs[r] == GL_VARIANT_VECTORIZED)
                 continue; /* the autotuned rows time the same kernel */
-            for (int i = 0; i < rung->config_count; ++i) {
+            for (int i = 0; i < count; ++i) {
                 const float ms = time_it(rung->launch, cb, &p, sets, a, b, c, &cfg[i], &x);
                 char name[64];
                 snprintf(name, sizeof name, "%dx%dx%d t%dx%d w%dx%dx%d n%d", cfg[i].bm, cfg[i].bn,
                          cfg[i].bk, cfg[i].tm, cfg[i].tn, cfg[i].wm, cfg[i].wn, cfg[i].wniter,
                          cfg[i].threads);
-                printf("%-11s %5d %5d %5d  %-32s %9.0f %7.1f%%\n", rung->name, m, n, k, name,
+                printf("%-11s %5d %5d %5d  %-32s %9.0f %7.1f%%\n", gl_variant_names[rung->id], m, n, k, name,
                        gflop / ms * 1e3, 100.0 * base / ms);
             }
         }
