@@ -1,0 +1,861 @@
+/*
+ * test_bench_report.c - gemmladder-bench's GPU-free half (tools/bench_report.c)
+ * on fixed inputs: the command line (sweeps, shape lists, variants, and the
+ * errors for bad ones), the table, CSV, JSON and SVG writers (well-formed,
+ * with the expected rows, bars and lines), and the reader of ncu's CSV.
+ *
+ *   test_bench_report NCU_FIXTURE           run the checks
+ *   test_bench_report --write-samples DIR   write the fixed report's CSV, JSON
+ *                                           and SVG for tests/bench/check_outputs.py
+ */
+#include <ctype.h>
+#include <math.h>
+
+#include "bench_report.h"
+#include "harness.h"
+
+/* ---- small tools ----------------------------------------------------------- */
+
+/* Parses argv given as one string of space-separated words. */
+static int parse(br_options *o, const char *words, char *err, size_t err_size)
+{
+    static char buf[2048];
+    char *argv[64];
+    int argc = 0;
+    snprintf(buf, sizeof buf, "gemmladder-bench %s", words);
+    for (char *w = strtok(buf, " "); w && argc < 63; w = strtok(NULL, " "))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    err[0] = '\0';
+    return br_parse_args(o, argc, argv, err, err_size);
+}
+
+static int count_of(const char *haystack, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(haystack, needle); p; p = strstr(p + 1, needle))
+        ++n;
+    return n;
+}
+
+/* Runs a writer into a string the caller frees. */
+#define CAPTURE(text, call)                                                                    \
+    do {                                                                                       \
+        size_t size_;                                                                          \
+        FILE *out = open_memstream(&(text), &size_);                                           \
+        call;                                                                                  \
+        fclose(out);                                                                           \
+    } while (0)
+
+/* ---- a JSON validator (RFC 8259 grammar, no semantics) ----------------------- */
+
+static const char *json_value(const char *p, int depth);
+
+static const char *json_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        ++p;
+    return p;
+}
+
+static const char *json_string_token(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    for (; *p != '"'; ++p) {
+        if ((unsigned char)*p < 0x20)
+            return NULL; /* includes the end of the text */
+        if (*p == '\\') {
+            ++p;
+            if (*p == 'u') {
+                for (int i = 1; i <= 4; ++i)
+                    if (!isxdigit((unsigned char)p[i]))
+                        return NULL;
+                p += 4;
+            } else if (!strchr("\"\\/bfnrt", *p) || *p == '\0') {
+                return NULL;
+            }
+        }
+    }
+    return p + 1;
+}
+
+static const char *json_number(const char *p)
+{
+    if (*p == '-')
+        ++p;
+    if (*p == '0')
+        ++p;
+    else if (*p >= '1' && *p <= '9')
+        while (isdigit((unsigned char)*p))
+            ++p;
+    else
+        return NULL;
+    if (*p == '.') {
+        if (!isdigit((unsigned char)*++p))
+            return NULL;
+        while (isdigit((unsigned char)*p))
+            ++p;
+    }
+    if (*p == 'e' || *p == 'E') {
+        ++p;
+        if (*p == '+' || *p == '-')
+            ++p;
+        if (!isdigit((unsigned char)*p))
+            return NULL;
+        while (isdigit((unsigned char)*p))
+            ++p;
+    }
+    return p;
+}
+
+static const char *json_value(const char *p, int depth)
+{
+    if (depth > 32)
+        return NULL;
+    p = json_ws(p);
+    if (*p == '{' || *p == '[') {
+        const char close = *p == '{' ? '}' : ']';
+        const int object = *p == '{';
+        p = json_ws(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (object) {
+                if (!(p = json_string_token(json_ws(p))))
+                    return NULL;
+                p = json_ws(p);
+                if (*p++ != ':')
+                    return NULL;
+            }
+            if (!(p = json_value(p, depth + 1)))
+                return NULL;
+            p = json_ws(p);
+            if (*p == close)
+                return p + 1;
+            if (*p++ != ',')
+                return NULL;
+        }
+    }
+    if (*p == '"')
+        return json_string_token(p);
+    if (!strncmp(p, "true", 4))
+        return p + 4;
+    if (!strncmp(p, "false", 5))
+        return p + 5;
+    if (!strncmp(p, "null", 4))
+        return p + 4;
+    return json_number(p);
+}
+
+static int json_valid(const char *text)
+{
+    const char *end = json_value(text, 0);
+    return end && *json_ws(end) == '\0';
+}
+
+/* ---- an XML well-formedness checker (enough for the SVG we write) ------------ */
+
+static int xml_name_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == ':' || c == '.';
+}
+
+/* &amp; &lt; &gt; &quot; &apos; &#N; &#xN; */
+static const char *xml_entity(const char *p)
+{
+    static const char *const names[] = {"amp;", "lt;", "gt;", "quot;", "apos;"};
+    ++p;
+    for (int i = 0; i < 5; ++i)
+        if (!strncmp(p, names[i], strlen(names[i])))
+            return p + strlen(names[i]);
+    if (*p == '#') {
+        ++p;
+        const int hex = *p == 'x';
+        p += hex;
+        const char *start = p;
+        while (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p))
+            ++p;
+        return p > start && *p == ';' ? p + 1 : NULL;
+    }
+    return NULL;
+}
+
+static int xml_well_formed(const char *text)
+{
+    char stack[64][64];
+    int depth = 0, roots = 0;
+    const char *p = text;
+    if (!strncmp(p, "<?xml", 5)) {
+        p = strstr(p, "?>");
+        if (!p)
+            return 0;
+        p += 2;
+    }
+    while (*p) {
+        if (*p == '&') {
+            if (!(p = xml_entity(p)))
+                return 0;
+            continue;
+        }
+        if (*p != '<') {
+            if (depth == 0 && !isspace((unsigned char)*p))
+                return 0; /* text outside the root */
+            ++p;
+            continue;
+        }
+        ++p;
+        if (!strncmp(p, "!--", 3)) {
+            p = strstr(p, "-->");
+            if (!p)
+                return 0;
+            p += 3;
+            continue;
+        }
+        const int closing = *p == '/';
+        p += closing;
+        char name[64];
+        size_t n = 0;
+        while (xml_name_char(*p) && n + 1 < sizeof name)
+            name[n++] = *p++;
+        name[n] = '\0';
+        if (n == 0)
+            return 0;
+        if (closing) {
+            p = json_ws(p); /* same whitespace set */
+            if (*p++ != '>' || depth == 0 || strcmp(stack[--depth], name))
+                return 0;
+            continue;
+        }
+        /* Attributes: name="value" (or 'value'), each name once. */
+        char seen[32][64];
+        int nseen = 0;
+        for (;;) {
+            const char *before = p;
+            p = json_ws(p);
+            if (*p == '>' || (*p == '/' && p[1] == '>'))
+                break;
+            if (p == before)
+                return 0; /* attributes need whitespace before them */
+            char attr[64];
+            size_t an = 0;
+            while (xml_name_char(*p) && an + 1 < sizeof attr)
+                attr[an++] = *p++;
+            attr[an] = '\0';
+            if (an == 0)
+                return 0;
+            for (int i = 0; i < nseen; ++i)
+                if (!strcmp(seen[i], attr))
+                    return 0;
+            if (nseen < 32)
+                strcpy(seen[nseen++], attr);
+            p = json_ws(p);
+            if (*p++ != '=')
+                return 0;
+            p = json_ws(p);
+            const char quote = *p++;
+            if (quote != '"' && quote != '\'')
+                return 0;
+            while (*p != quote) {
+                if (*p == '\0' || *p == '<')
+                    return 0;
+                if (*p == '&') {
+                    if (!(p = xml_entity(p)))
+                        return 0;
+                } else {
+                    ++p;
+                }
+            }
+            ++p;
+        }
+        if (*p == '/') {
+            p += 2;
+            roots += depth == 0;
+            continue;
+        }
+        ++p;
+        if (depth == 0)
+            ++roots;
+        if (depth == 64)
+            return 0;
+        strcpy(stack[depth++], name);
+    }
+    return depth == 0 && roots == 1;
+}
+
+static void test_checkers(void)
+{
+    /* The checkers themselves must reject what is broken, or the checks on
+     * the writers below prove nothing. */
+    CHECK(json_valid("{\"a\": [1, -2.5e-3, \"x\\\"y\", null, true, false, {}], \"b\": []}"),
+          "valid JSON rejected");
+    CHECK(!json_valid("{\"a\": NaN}"), "NaN accepted");
+    CHECK(!json_valid("{\"a\": inf}"), "inf accepted");
+    CHECK(!json_valid("{\"a\": 1,}"), "trailing comma accepted");
+    CHECK(!json_valid("[1 2]"), "missing comma accepted");
+    CHECK(!json_valid("{\"a\" 1}"), "missing colon accepted");
+    CHECK(!json_valid("{\"a\": \"x\ny\"}"), "raw newline in a string accepted");
+    CHECK(!json_valid("{\"a\": 01}"), "leading zero accepted");
+    CHECK(!json_valid("{\"a\": 1} x"), "trailing text accepted");
+    CHECK(!json_valid("{\"a\": [1}"), "unclosed array accepted");
+    CHECK(xml_well_formed("<?xml version=\"1.0\"?>\n<a x=\"1\"><b y='2'/>t &amp; &#60;</a>\n"),
+          "valid XML rejected");
+    CHECK(!xml_well_formed("<a><b></a></b>"), "crossed tags accepted");
+    CHECK(!xml_well_formed("<a x=1/>"), "unquoted attribute accepted");
+    CHECK(!xml_well_formed("<a>&foo;</a>"), "unknown entity accepted");
+    CHECK(!xml_well_formed("<a>x & y</a>"), "bare ampersand accepted");
+    CHECK(!xml_well_formed("<a>x < y</a>"), "bare < accepted");
+    CHECK(!xml_well_formed("<a x=\"1\" x=\"2\"/>"), "repeated attribute accepted");
+    CHECK(!xml_well_formed("<a/><b/>"), "two roots accepted");
+    CHECK(!xml_well_formed("<a>"), "unclosed element accepted");
+}
+
+/* ---- the command line ----------------------------------------------------- */
+
+static int has_shape(const br_options *o, int64_t m, int64_t n, int64_t k)
+{
+    for (int i = 0; i < o->nshapes; ++i)
+        if (o->shapes[i].m == m && o->shapes[i].n == n && o->shapes[i].k == k)
+            return 1;
+    return 0;
+}
+
+#define CHECK_SHAPE(o, i, M, N, K)                                                             \
+    CHECK((o).nshapes > (i) && (o).shapes[i].m == (M) && (o).shapes[i].n == (N) &&            \
+              (o).shapes[i].k == (K),                                                          \
+          "shape %d is %lldx%lldx%lld, expected %lldx%lldx%lld", (i),                          \
+          (long long)(o).shapes[i].m, (long long)(o).shapes[i].n, (long long)(o).shapes[i].k,  \
+          (long long)(M), (long long)(N), (long long)(K))
+
+static void test_sweeps(void)
+{
+    br_options o;
+    char err[512];
+    const int rungs = gl_variant_count() - 1;
+
+    CHECK(parse(&o, "", err, sizeof err) == 0, "no arguments: %s", err);
+    CHECK(o.mode == BR_MODE_BENCH && o.sweep == BR_SWEEP_MEDIUM, "default mode %d sweep %d",
+          o.mode, o.sweep);
+    CHECK(o.nshapes == 8, "default sweep has %d shapes, expected 8", o.nshapes);
+    CHECK_SHAPE(o, 0, 128, 128, 128);
+    CHECK_SHAPE(o, 5, 4096, 4096, 4096);
+    CHECK_SHAPE(o, 6, 1000, 1000, 1000);
+    CHECK_SHAPE(o, 7, 127, 4096, 4096);
+    CHECK(o.repeats == 10 && o.warmup == 2 && o.slow_limit == 0, "default timing %d %d %lld",
+          o.repeats, o.warmup, (long long)o.slow_limit);
+    CHECK(o.nvariants == rungs && o.variants[0] == 1 && o.variants[rungs - 1] == rungs,
+          "default runs %d rungs from %d", o.nvariants, o.variants[0]);
+    CHECK(!o.csv_path && !o.json_path && !o.svg_path && !o.skip_without_gpu && !o.seed_given,
+          "default outputs");
+
+    CHECK(parse(&o, "--quick", err, sizeof err) == 0, "--quick: %s", err);
+    CHECK(o.sweep == BR_SWEEP_QUICK && o.nshapes == 4, "--quick has %d shapes", o.nshapes);
+    CHECK_SHAPE(o, 0, 256, 256, 256);
+    CHECK_SHAPE(o, 2, 2048, 2048, 2048);
+    CHECK_SHAPE(o, 3, 1000, 1000, 1000);
+    CHECK(o.repeats == 5 && o.warmup == 1 && o.slow_limit == 1024, "--quick timing %d %d %lld",
+          o.repeats, o.warmup, (long long)o.slow_limit);
+
+    CHECK(parse(&o, "--full", err, sizeof err) == 0, "--full: %s", err);
+    CHECK(o.sweep == BR_SWEEP_FULL && o.nshapes == 10, "--full has %d shapes", o.nshapes);
+    CHECK(has_shape(&o, 8192, 8192, 8192) && has_shape(&o, 4097, 4097, 4097) &&
+              has_shape(&o, 127, 4096, 4096) && has_shape(&o, 1000, 1000, 1000),
+          "--full shapes");
+
+    /* Explicit options override the sweep's parts, not all of it. */
+    CHECK(parse(&o, "--quick --sizes 512 --repeats 3 --warmup 0", err, sizeof err) == 0, "%s",
+          err);
+    CHECK(o.nshapes == 1 && o.repeats == 3 && o.warmup == 0 && o.slow_limit == 1024,
+          "--quick --sizes 512 --repeats 3 --warmup 0: %d shapes, %d %d %lld", o.nshapes,
+          o.repeats, o.warmup, (long long)o.slow_limit);
+    CHECK(parse(&o, "--quick --slow-limit 0", err, sizeof err) == 0 && o.slow_limit == 0,
+          "--slow-limit 0: %s", err);
+}
+
+static void test_shapes(void)
+{
+    br_options o;
+    char err[512];
+
+    CHECK(parse(&o, "--sizes 512,1024", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nshapes == 2, "two sizes, got %d", o.nshapes);
+    CHECK_SHAPE(o, 1, 1024, 1024, 1024);
+
+    CHECK(parse(&o, "--sizes 128:1024,1000", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nshapes == 5, "range 128:1024 and 1000: %d shapes", o.nshapes);
+    CHECK_SHAPE(o, 3, 1024, 1024, 1024);
+    CHECK_SHAPE(o, 4, 1000, 1000, 1000);
+
+    CHECK(parse(&o, "--mnk 127x4096x4096,1x2x3 --sizes=64", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nshapes == 3, "--mnk and --sizes: %d shapes", o.nshapes);
+    CHECK_SHAPE(o, 0, 64, 64, 64); /* --sizes first, then --mnk */
+    CHECK_SHAPE(o, 1, 127, 4096, 4096);
+    CHECK_SHAPE(o, 2, 1, 2, 3);
+
+    CHECK(parse(&o, "--m 4096 --n 4096 --k 1024,2048", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nshapes == 2, "--m --n --k: %d shapes", o.nshapes);
+    CHECK_SHAPE(o, 0, 4096, 4096, 1024);
+    CHECK_SHAPE(o, 1, 4096, 4096, 2048);
+
+    CHECK(parse(&o, "--k 256", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nshapes == 1, "--k alone: %d shapes", o.nshapes);
+    CHECK_SHAPE(o, 0, 4096, 4096, 256);
+
+    CHECK(parse(&o, "--m 1,2 --n 3:6", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nshapes == 4, "--m 1,2 --n 3:6: %d shapes", o.nshapes);
+    CHECK_SHAPE(o, 0, 1, 3, 4096);
+    CHECK_SHAPE(o, 1, 1, 6, 4096);
+    CHECK_SHAPE(o, 3, 2, 6, 4096);
+
+    CHECK(parse(&o, "--sizes 65536", err, sizeof err) == 0, "65536^2 elements fit: %s", err);
+}
+
+static void test_variants_and_outputs(void)
+{
+    br_options o;
+    char err[512];
+
+    CHECK(parse(&o, "--variants naive,shared,8", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nvariants == 3 && o.variants[0] == 1 && o.variants[1] == 3 && o.variants[2] == 8,
+          "naive,shared,8 gave %d rungs", o.nvariants);
+    CHECK(parse(&o, "--variants warptile,naive,1,cublas", err, sizeof err) == 0, "%s", err);
+    CHECK(o.nvariants == 2 && o.variants[0] == 1 && o.variants[1] == 8,
+          "duplicates and cublas: %d rungs", o.nvariants);
+    CHECK(parse(&o, "--variants cublas", err, sizeof err) == 0 && o.nvariants == 0,
+          "cublas alone: %d rungs (%s)", o.nvariants, err);
+    CHECK(parse(&o, "--variants all", err, sizeof err) == 0 &&
+              o.nvariants == gl_variant_count() - 1,
+          "all: %d rungs (%s)", o.nvariants, err);
+
+    CHECK(parse(&o, "--sizes 1024 --csv a.csv --json=b.json --svg c.svg --svg-size 1024 --seed 42",
+                err, sizeof err) == 0,
+          "%s", err);
+    CHECK(o.csv_path && !strcmp(o.csv_path, "a.csv") && o.json_path &&
+              !strcmp(o.json_path, "b.json") && o.svg_path && !strcmp(o.svg_path, "c.svg"),
+          "output paths");
+    CHECK(o.svg_size == 1024 && o.seed == 42 && o.seed_given, "svg size %lld seed %llu",
+          (long long)o.svg_size, (unsigned long long)o.seed);
+
+    CHECK(parse(&o, "--help", err, sizeof err) == 0 && o.mode == BR_MODE_HELP, "--help");
+    CHECK(parse(&o, "--sizes 12 -h", err, sizeof err) == 0 && o.mode == BR_MODE_HELP, "-h");
+    CHECK(parse(&o, "--ncu", err, sizeof err) == 0 && o.mode == BR_MODE_NCU &&
+              o.ncu_size == 1024,
+          "--ncu: %s", err);
+    CHECK(parse(&o, "--ncu --ncu-size 2048", err, sizeof err) == 0 && o.ncu_size == 2048,
+          "--ncu-size: %s", err);
+    CHECK(parse(&o, "--profile-once", err, sizeof err) == 0 && o.mode == BR_MODE_PROFILE_ONCE &&
+              o.nvariants == 2 && o.variants[0] == 1 && o.variants[1] == 2,
+          "--profile-once runs naive and coalesced: %s", err);
+    CHECK(parse(&o, "--quick --skip-without-gpu", err, sizeof err) == 0 && o.skip_without_gpu,
+          "--skip-without-gpu: %s", err);
+}
+
+/* Each bad command line must fail with a message naming what is wrong. */
+static void test_bad_arguments(void)
+{
+    static const struct {
+        const char *args, *message;
+    } cases[] = {
+        {"--sizes abc", "bad size 'abc'"},
+        {"--sizes 0", "bad size '0'"},
+        {"--sizes -5", "bad size '-5'"},
+        {"--sizes 1.5", "bad size '1.5'"},
+        {"--sizes 1,,2", "bad size ''"},
+        {"--sizes 1024,", "bad size ''"},
+        {"--sizes 99999999", "bad size '99999999'"},
+        {"--sizes 4096:128", "bad range '4096:128'"},
+        {"--sizes", "--sizes needs a value"},
+        {"--sizes --quick", "--sizes needs a value"},
+        {"--csv", "--csv needs a value"},
+        {"--csv=", "--csv needs a value"},
+        {"--mnk 12x", "bad shape '12x'"},
+        {"--mnk 1x2", "bad shape '1x2'"},
+        {"--mnk 1x2x3x4", "bad shape '1x2x3x4'"},
+        {"--mnk 0x1x1", "bad shape '0x1x1'"},
+        {"--mnk 100000x100000x1", "over"},
+        {"--m 1 --m 2", "--m given twice"},
+        {"--k x", "bad size 'x'"},
+        {"--variants foo", "unknown variant 'foo'"},
+        {"--variants naive,", "unknown variant ''"},
+        {"--variants 99", "unknown variant id '99'"},
+        {"--variants", "--variants needs a value"},
+        {"--repeats 0", "--repeats: bad value '0'"},
+        {"--warmup -1", "--warmup: bad value '-1'"},
+        {"--seed x", "--seed: bad value 'x'"},
+        {"--seed 99999999999999999999999", "--seed: bad value"},
+        {"--quick --full", "exclude"},
+        {"--ncu --profile-once", "exclude"},
+        {"--quick=1", "--quick takes no value"},
+        {"--bogus", "unknown option '--bogus'"},
+        {"4096", "unexpected argument '4096'"},
+        {"--svg x.svg --svg-size 300", "300x300x300 is not among the shapes"},
+        {"--svg-size 512", "--svg-size needs --svg"},
+        {"--ncu-size 0", "--ncu-size: bad value"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        br_options o;
+        char err[512];
+        const int rc = parse(&o, cases[i].args, err, sizeof err);
+        CHECK(rc == -1, "'%s' was accepted", cases[i].args);
+        CHECK(strstr(err, cases[i].message) != NULL, "'%s' said \"%s\", expected \"%s\"",
+              cases[i].args, err, cases[i].message);
+    }
+}
+
+static void test_usage(void)
+{
+    char *text = NULL;
+    CAPTURE(text, br_print_usage(out));
+    static const char *const mentioned[] = {"--quick", "--full", "--sizes", "--mnk", "--m LIST",
+                                            "--variants", "--csv", "--json", "--svg",
+                                            "--svg-size", "--ncu", "--repeats", "--warmup",
+                                            "--skip-without-gpu", "127x4096x4096", "77",
+                                            BR_NCU_SECTORS, BR_NCU_REQUESTS};
+    for (size_t i = 0; i < sizeof mentioned / sizeof mentioned[0]; ++i)
+        CHECK(strstr(text, mentioned[i]) != NULL, "--help does not mention %s", mentioned[i]);
+    free(text);
+}
+
+/* ---- the writers ------------------------------------------------------------- */
+
+/* The fixed results: three shapes, every status, awkward characters in the
+ * device name. At 4096^3, five rungs ran correctly (five bars); eight rungs
+ * have a correct square shape (eight lines). */
+static br_result fixture[32];
+static size_t fixture_count;
+
+static void add_result(int id, int64_t m, int64_t n, int64_t k, double ms, double err,
+                       br_status status)
+{
+    br_result *r = &fixture[fixture_count++];
+    *r = (br_result){.variant_id = id, .shape = {m, n, k}, .runtime_ms = ms, .gflops = NAN,
+                     .gbps = NAN, .pct_of_reference = NAN, .rel_error = err, .status = status};
+    snprintf(r->variant, sizeof r->variant, "%s", gl_variant_name((gl_variant_t)id));
+    br_fill_rates(r);
+}
+
+static br_report make_fixture(void)
+{
+    static const br_status at_1024[9] = {BR_OK, BR_OK, BR_OK, BR_WRONG, BR_OK,
+                                         BR_OK, BR_OK, BR_OK, BR_OK};
+    static const br_status at_4096[9] = {BR_OK, BR_OK, BR_WRONG, BR_FAILED, BR_UNAVAILABLE,
+                                         BR_OK, BR_OK, BR_OK, BR_SKIPPED};
+    fixture_count = 0;
+    for (int i = 0; i < 9; ++i) {
+        const double ms = 0.05 * (i == 0 ? 1 : 9 - i + 1);
+        add_result(i, 1024, 1024, 1024, at_1024[i] == BR_OK ? ms : NAN,
+                   at_1024[i] == BR_WRONG ? INFINITY : 1e-7 * (i + 1), at_1024[i]);
+    }
+    for (int i = 0; i < 9; ++i) {
+        const double ms = i == 0 ? 2.0 : i == 1 ? 200.0 : 2.0 / (0.1 * i);
+        const int ran = at_4096[i] == BR_OK;
+        add_result(i, 4096, 4096, 4096, ran ? ms : NAN,
+                   at_4096[i] == BR_WRONG ? 3.2e-2 : ran ? 2e-7 : NAN, at_4096[i]);
+    }
+    add_result(0, 127, 4096, 4096, 0.1, 1e-7, BR_OK);
+    add_result(8, 127, 4096, 4096, 0.125, 1e-7, BR_OK);
+    /* % of cuBLAS as the tool computes it: only where both ran correctly. */
+    for (size_t i = 0; i < fixture_count; ++i)
+        for (size_t j = 0; j < fixture_count; ++j)
+            if (fixture[j].variant_id == 0 && fixture[j].status == BR_OK &&
+                fixture[i].status == BR_OK && fixture[i].shape.m == fixture[j].shape.m &&
+                fixture[i].shape.n == fixture[j].shape.n && fixture[i].shape.k == fixture[j].shape.k)
+                fixture[i].pct_of_reference = 100.0 * fixture[i].gflops / fixture[j].gflops;
+    return (br_report){.device = "NVIDIA \"Test\" <GPU> & co (sm_90); driver 13.0",
+                       .device_name = "NVIDIA \"Test\" <GPU> & co", .date = "2026-11-21T10:00:00Z",
+                       .version = "1.0.0", .repeats = 10, .warmup = 2, .seed = 42,
+                       .results = fixture, .count = fixture_count};
+}
+
+#define FIXTURE_BARS 5
+#define FIXTURE_LINES 8
+
+static void test_rates_and_staircase(void)
+{
+    br_result r = {.shape = {4096, 4096, 4096}, .runtime_ms = 2.0};
+    br_fill_rates(&r);
+    CHECK(fabs(r.gflops - 68719.476736) < 1e-6, "gflops %.6f", r.gflops);
+    CHECK(fabs(r.gbps - 100.663296) < 1e-6, "gbps %.6f", r.gbps);
+    r.runtime_ms = NAN;
+    br_fill_rates(&r);
+    CHECK(isnan(r.gflops) && isnan(r.gbps), "rates of an untimed result");
+
+    const br_report rep = make_fixture();
+    br_shape s;
+    CHECK(br_staircase_shape(&rep, 0, &s) == 0 && s.m == 4096 && s.k == 4096,
+          "default staircase %lld", (long long)s.m);
+    CHECK(br_staircase_shape(&rep, 1024, &s) == 0 && s.m == 1024, "--svg-size 1024: %lld",
+          (long long)s.m);
+    /* Without square shapes: the one with the most work. */
+    const br_result odd[2] = {{.shape = {127, 4096, 4096}}, {.shape = {4096, 127, 8192}}};
+    const br_report odd_rep = {.results = odd, .count = 2};
+    CHECK(br_staircase_shape(&odd_rep, 0, &s) == 0 && s.k == 8192, "no squares: %lld", (long long)s.k);
+    /* A square shape wins over more work elsewhere. */
+    const br_result mixed[2] = {{.shape = {8192, 8192, 127}}, {.shape = {64, 64, 64}}};
+    const br_report mixed_rep = {.results = mixed, .count = 2};
+    CHECK(br_staircase_shape(&mixed_rep, 0, &s) == 0 && s.m == 64, "square wins: %lld", (long long)s.m);
+    const br_report empty = {0};
+    CHECK(br_staircase_shape(&empty, 0, &s) == -1, "no results");
+
+    CHECK(!strcmp(br_status_name(BR_OK), "ok") && !strcmp(br_status_name(BR_WRONG), "wrong") &&
+              !strcmp(br_status_name(BR_FAILED), "failed") &&
+              !strcmp(br_status_name(BR_UNAVAILABLE), "unavailable") &&
+              !strcmp(br_status_name(BR_SKIPPED), "skipped"),
+          "status names");
+}
+
+static void test_table(void)
+{
+    const br_report rep = make_fixture();
+    char *text = NULL;
+    CAPTURE(text, {
+        br_table_header(out);
+        for (size_t i = 0; i < rep.count; ++i)
+            br_table_row(out, &rep.results[i]);
+        br_write_summary(out, &rep, 0);
+    });
+    CHECK(count_of(text, "\n") == (int)rep.count + 2, "table has %d lines", count_of(text, "\n"));
+    CHECK(strstr(text, "GFLOP/s") && strstr(text, "% cuBLAS") && strstr(text, "rel.err") &&
+              strstr(text, "status"),
+          "table header: %s", text);
+    CHECK(strstr(text, " 0 cublas          4096   4096   4096     2.0000    68719.5    100.7    100.0"),
+          "cuBLAS row: %s", text);
+    CHECK(strstr(text, "3.2e-02  wrong"), "wrong row shows its error: %s", text);
+    CHECK(strstr(text, "inf  wrong"), "diverged row shows inf: %s", text);
+    /* Once in the table, once in the summary (which says "(failed)"). */
+    CHECK(count_of(text, "unavailable") == 2 && count_of(text, "skipped") == 2 &&
+              count_of(text, " failed\n") == 1,
+          "statuses in the table");
+    CHECK(strstr(text, "% of cuBLAS at 4096x4096x4096: naive 1.0, coalesced (wrong), shared "
+                       "(failed), blocktile_1d (unavailable), blocktile_2d 50.0"),
+          "summary: %s", text);
+    free(text);
+}
+
+static const char *csv_header =
+    "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status\n";
+
+static void test_csv(void)
+{
+    const br_report rep = make_fixture();
+    char *text = NULL;
+    int rc = 0;
+    CAPTURE(text, rc = br_write_csv(out, &rep));
+    CHECK(rc == 0, "br_write_csv returned %d", rc);
+    CHECK(!strncmp(text, csv_header, strlen(csv_header)), "CSV header: %.120s", text);
+    CHECK(count_of(text, "\n") == (int)rep.count + 1, "CSV has %d lines, expected %d",
+          count_of(text, "\n"), (int)rep.count + 1);
+    /* Every line has the header's 12 fields. */
+    int line_no = 0;
+    for (const char *p = text; *p; ++line_no) {
+        const char *end = strchr(p, '\n');
+        int commas = 0;
+        for (const char *q = p; q < end; ++q)
+            commas += *q == ',';
+        CHECK(commas == 11, "CSV line %d has %d fields", line_no, commas + 1);
+        p = end + 1;
+    }
+    CHECK(strstr(text, "\ncublas,0,cublas,4096,4096,4096,2,68719.5,100.663,100,2.000e-07,ok\n"),
+          "cuBLAS row: %s", text);
+    CHECK(strstr(text, "\ngemmladder,2,coalesced,4096,4096,4096,,,,,3.200e-02,wrong\n"),
+          "wrong row: empty measurements, error kept");
+    CHECK(strstr(text, "\ngemmladder,3,shared,1024,1024,1024,,,,,inf,wrong\n"), "inf error");
+    CHECK(strstr(text, "\ngemmladder,4,blocktile_1d,4096,4096,4096,,,,,,unavailable\n"),
+          "unavailable row");
+    CHECK(strstr(text, "\ngemmladder,8,warptile,127,4096,4096,0.125,"), "odd shape row");
+    free(text);
+}
+
+static void test_json(void)
+{
+    const br_report rep = make_fixture();
+    char *text = NULL;
+    int rc = 0;
+    CAPTURE(text, rc = br_write_json(out, &rep));
+    CHECK(rc == 0, "br_write_json returned %d", rc);
+    CHECK(json_valid(text), "JSON does not parse:\n%s", text);
+    CHECK(strstr(text, "\"device\": \"NVIDIA \\\"Test\\\" <GPU> & co (sm_90); driver 13.0\""),
+          "device string escaped");
+    CHECK(strstr(text, "\"date\": \"2026-11-21T10:00:00Z\""), "date");
+    CHECK(strstr(text, "\"gemmladder_version\": \"1.0.0\"") && strstr(text, "\"seed\": 42") &&
+              strstr(text, "\"repeats\": 10"),
+          "settings");
+    CHECK(count_of(text, "\"status\": ") == (int)rep.count, "%d results",
+          count_of(text, "\"status\": "));
+    static const char *const keys[] = {"provider", "variant_id", "variant", "m", "n", "k",
+                                       "runtime_ms", "gflops", "gbps", "pct_of_reference",
+                                       "rel_error", "status"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "\"%s\": ", keys[i]);
+        CHECK(count_of(text, quoted) == (int)rep.count, "key %s appears %d times", keys[i],
+              count_of(text, quoted));
+    }
+    CHECK(strstr(text, "\"variant\": \"coalesced\", \"m\": 4096, \"n\": 4096, \"k\": 4096, "
+                       "\"runtime_ms\": null, \"gflops\": null, \"gbps\": null, "
+                       "\"pct_of_reference\": null, \"rel_error\": 3.200e-02, \"status\": \"wrong\""),
+          "a wrong result in JSON");
+    CHECK(!strstr(text, "nan") && !strstr(text, "inf"), "JSON holds nan or inf");
+    free(text);
+
+    const br_report empty = {.device = "d\x01\n"};
+    CAPTURE(text, rc = br_write_json(out, &empty));
+    CHECK(json_valid(text), "empty report's JSON does not parse:\n%s", text);
+    CHECK(strstr(text, "\"d\\u0001\\u000a\""), "control characters escaped: %s", text);
+    free(text);
+}
+
+static void test_svg(void)
+{
+    const br_report rep = make_fixture();
+    char *text = NULL;
+    int rc = 0;
+    CAPTURE(text, rc = br_write_svg(out, &rep, 0));
+    CHECK(rc == 0, "br_write_svg returned %d", rc);
+    CHECK(xml_well_formed(text), "SVG is not well-formed XML:\n%s", text);
+    CHECK(strstr(text, "<svg xmlns=\"http://www.w3.org/2000/svg\""), "SVG namespace");
+    CHECK(count_of(text, "<rect class=\"bar\"") == FIXTURE_BARS, "%d bars, expected %d",
+          count_of(text, "<rect class=\"bar\""), FIXTURE_BARS);
+    CHECK(count_of(text, "<polyline class=\"series\"") == FIXTURE_LINES, "%d lines, expected %d",
+          count_of(text, "<polyline class=\"series\""), FIXTURE_LINES);
+    CHECK(strstr(text, "GEMM ladder (FP32) on NVIDIA &quot;Test&quot; &lt;GPU&gt; &amp; co"),
+          "title with the device name, escaped");
+    CHECK(strstr(text, "at 4096 x 4096 x 4096"), "staircase size in its heading");
+    CHECK(strstr(text, ">% of cuBLAS</text>") && strstr(text, ">N (log2 scale)</text>") &&
+              strstr(text, "GFLOP/s (log10 scale)"),
+          "axis labels");
+    /* log2 axis from 1024 to 4096: three labelled ticks. */
+    CHECK(strstr(text, ">1024</text>") && strstr(text, ">2048</text>") &&
+              strstr(text, ">4096</text>"),
+          "size ticks");
+    CHECK(strstr(text, ">8 warptile</text>") && strstr(text, ">0 cublas</text>") &&
+              !strstr(text, ">3 shared</text>"),
+          "legend: rungs with a line, and only those");
+    CHECK(strstr(text, ">wrong</text>") && strstr(text, ">unavailable</text>"),
+          "missing bars are labelled");
+    free(text);
+
+    CAPTURE(text, rc = br_write_svg(out, &rep, 1024));
+    CHECK(xml_well_formed(text), "SVG at 1024 is not well-formed");
+    CHECK(count_of(text, "<rect class=\"bar\"") == 8, "%d bars at 1024, expected 8",
+          count_of(text, "<rect class=\"bar\""));
+    free(text);
+
+    const br_report empty = {0};
+    CAPTURE(text, rc = br_write_svg(out, &empty, 0));
+    CHECK(xml_well_formed(text), "empty SVG is not well-formed:\n%s", text);
+    CHECK(count_of(text, "class=\"bar\"") == 0 && count_of(text, "class=\"series\"") == 0 &&
+              strstr(text, "no square shape ran correctly"),
+          "empty SVG");
+    free(text);
+}
+
+/* ---- ncu's CSV ------------------------------------------------------------------ */
+
+static void test_ncu(const char *fixture_path)
+{
+    br_ncu_loads naive, coalesced, absent;
+    FILE *f = fopen(fixture_path, "r");
+    CHECK(f != NULL, "cannot open %s", fixture_path);
+    if (f) {
+        CHECK(br_parse_ncu_csv(f, "naive_kernel", &naive) == 0, "details fixture");
+        rewind(f);
+        CHECK(br_parse_ncu_csv(f, "coalesced_kernel", &coalesced) == 0, "details fixture");
+        rewind(f);
+        CHECK(br_parse_ncu_csv(f, "warptile_kernel", &absent) == 0 && absent.found == 0,
+              "a kernel not profiled has no rows");
+        fclose(f);
+        CHECK(naive.found == 2 && naive.sectors == 1107296256.0 && naive.requests == 67108864.0,
+              "naive: %d rows, %.0f sectors, %.0f requests", naive.found, naive.sectors,
+              naive.requests);
+        CHECK(coalesced.found == 2 && coalesced.sectors == 167772160.0 &&
+                  coalesced.requests == 67108864.0,
+              "coalesced: %d rows, %.0f sectors, %.0f requests", coalesced.found,
+              coalesced.sectors, coalesced.requests);
+    }
+
+    /* Raw page: one column per metric, a units row under the header. */
+    static const char raw[] =
+        "==PROF== Connected to process 1\n"
+        "\"ID\",\"Kernel Name\",\"" BR_NCU_REQUESTS "\",\"" BR_NCU_SECTORS "\"\n"
+        "\"\",\"\",\"request\",\"sector\"\n"
+        "\"0\",\"naive_kernel(gl_problem)\",\"1,000\",\"16,500\"\n"
+        "\"1\",\"coalesced_kernel(gl_problem)\",\"1000\",\"2500\"\n";
+    f = fmemopen((void *)raw, sizeof raw - 1, "r");
+    CHECK(br_parse_ncu_csv(f, "naive_kernel", &naive) == 0 && naive.requests == 1000 &&
+              naive.sectors == 16500,
+          "raw page: %.0f requests, %.0f sectors", naive.requests, naive.sectors);
+    fclose(f);
+
+    /* Scaled units, and a second launch adds up. */
+    static const char scaled[] =
+        "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+        "\"0\",\"coalesced_kernel\",\"" BR_NCU_SECTORS "\",\"Ksector\",\"2.5\"\n"
+        "\"0\",\"coalesced_kernel\",\"" BR_NCU_REQUESTS "\",\"request\",\"1000\"\n"
+        "\"1\",\"coalesced_kernel\",\"" BR_NCU_REQUESTS "\",\"Mrequest\",\"0.001\"\n";
+    f = fmemopen((void *)scaled, sizeof scaled - 1, "r");
+    CHECK(br_parse_ncu_csv(f, "coalesced_kernel", &coalesced) == 0 &&
+              coalesced.sectors == 2500 && fabs(coalesced.requests - 2000) < 1e-9,
+          "scaled units: %.0f sectors, %.0f requests", coalesced.sectors, coalesced.requests);
+    fclose(f);
+
+    static const char nothing[] = "==PROF== ERR_NVGPUCTRPERM - no permission\n";
+    f = fmemopen((void *)nothing, sizeof nothing - 1, "r");
+    CHECK(br_parse_ncu_csv(f, "naive_kernel", &naive) == -1 && naive.found == 0,
+          "output without a CSV table");
+    fclose(f);
+}
+
+/* ---- samples for check_outputs.py ------------------------------------------------ */
+
+static int write_file(const char *dir, const char *name, const br_report *rep, int kind)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    const int rc = kind == 0 ? br_write_csv(f, rep) : kind == 1 ? br_write_json(f, rep)
+                                                                  : br_write_svg(f, rep, 0);
+    return fclose(f) != 0 || rc != 0 ? -1 : 0;
+}
+
+static int write_samples(const char *dir)
+{
+    const br_report rep = make_fixture(), empty = {.device = "none", .device_name = "none"};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/expect.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f || write_file(dir, "sample.csv", &rep, 0) || write_file(dir, "sample.json", &rep, 1) ||
+        write_file(dir, "sample.svg", &rep, 2) || write_file(dir, "empty.csv", &empty, 0) ||
+        write_file(dir, "empty.json", &empty, 1) || write_file(dir, "empty.svg", &empty, 2)) {
+        fprintf(stderr, "cannot write the samples in %s\n", dir);
+        return 1;
+    }
+    /* What the parsers must find in sample.*; empty.* has no rows, bars or lines. */
+    fprintf(f, "rows %zu\nbars %d\nlines %d\n", rep.count, FIXTURE_BARS, FIXTURE_LINES);
+    return fclose(f) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "--write-samples"))
+        return write_samples(argv[2]);
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_bench_report NCU_FIXTURE | --write-samples DIR\n");
+        return 1;
+    }
+    test_checkers();
+    test_sweeps();
+    test_shapes();
+    test_variants_and_outputs();
+    test_bad_arguments();
+    test_usage();
+    test_rates_and_staircase();
+    test_table();
+    test_csv();
+    test_json();
+    test_svg();
+    test_ncu(argv[1]);
+    return harness_finish("test_bench_report");
+}

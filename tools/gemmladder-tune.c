@@ -1,0 +1,348 @@
+/*
+ * gemmladder-tune - the grid search behind rungs 7 and 8, on your GPU.
+ *
+ *   gemmladder-tune [--output FILE] [--variants autotuned,warptile]
+ *                   [--repeats N] [--full]
+ *   gemmladder-tune --check FILE
+ *
+ * For each tuned variant it takes every compiled tile configuration, drops
+ * those this GPU cannot run (the legality filter, through gl_set_tiles),
+ * checks each survivor's result against a float64 reference, then times it
+ * (median of repeated calls after warm-up, inputs rotated past L2) on a few
+ * real shapes per size class, with cuBLAS timed on the same shapes. The
+ * fastest configuration per size class (geometric mean over the class's
+ * shapes) becomes a row of a tuning table in the shipped format, written to
+ * FILE (default: gemmladder-tuning-sm_XY.txt), ready for gl_tuning_load or
+ * GEMMLADDER_TUNING. --check validates a table offline with the loader's
+ * own messages; it needs no GPU.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench_util.h"
+#include "gemmladder.h"
+
+typedef struct shape {
+    int64_t m, n, k;
+} shape;
+
+/* Representative shapes per size class (small: M*N <= 1536^2, medium: <=
+ * 3072^2, large: above), including shapes that are not tile multiples. */
+static const shape small_shapes[] = {{1024, 1024, 1024}, {1000, 1000, 1000}, {127, 4096, 4096}};
+static const shape medium_shapes[] = {{2048, 2048, 2048}, {2000, 2000, 2000}};
+static const shape large_shapes[] = {{4096, 4096, 4096}, {4097, 4097, 4097}, {8192, 8192, 8192}};
+static const char *const class_names[3] = {"small", "medium", "large"};
+
+#define MAX_CONFIGS 64
+
+typedef struct measured {
+    gl_tiles tiles;
+    const char *skipped;          /* why it was not timed, or NULL */
+    char reason[256];
+    double gflops[3][3];          /* [class][shape] */
+    double score[3];              /* geometric mean of GFLOP/s per class */
+} measured;
+
+static void usage(void)
+{
+    printf("usage: gemmladder-tune [--output FILE] [--variants autotuned,warptile]\n"
+           "                       [--repeats N] [--full]\n"
+           "       gemmladder-tune --check FILE\n"
+           "  --output    where to write the tuning table (default gemmladder-tuning-sm_XY.txt)\n"
+           "  --variants  which tuned rungs to search (default both)\n"
+           "  --repeats   timed calls per configuration and shape (default 7)\n"
+           "  --full      also time 8192^3 for the large class (slower)\n"
+           "  --check     validate a table file and exit (no GPU needed)\n"
+           "A run takes about a minute on an H100 (about three with --full).\n");
+}
+
+static void describe_tiles(const gl_tiles *t, char *out, size_t size)
+{
+    if (t->wm)
+        snprintf(out, size, "bm=%d bn=%d bk=%d wm=%d wn=%d wniter=%d tm=%d tn=%d threads=%d",
+                 t->bm, t->bn, t->bk, t->wm, t->wn, t->wniter, t->tm, t->tn, t->threads);
+    else
+        snprintf(out, size, "bm=%d bn=%d bk=%d tm=%d tn=%d", t->bm, t->bn, t->bk, t->tm, t->tn);
+}
+
+typedef struct run_ctx {
+    gl_handle_t h;
+    gl_variant_t v;
+    shape s;
+    bu_operands *sets;
+    int nsets;
+} run_ctx;
+
+static int run_one(void *ctx, int i)
+{
+    const run_ctx *c = ctx;
+    const bu_operands *x = &c->sets[i % c->nsets];
+    return gl_sgemm(c->h, c->v, c->s.m, c->s.n, c->s.k, x->a, x->b, x->c) != GL_STATUS_SUCCESS;
+}
+
+/* Inputs, reference and cuBLAS's time for one shape. */
+typedef struct prepared {
+    shape s;
+    bu_operands sets[16];
+    int nsets;
+    double *ref;
+    double cublas_gflops;
+} prepared;
+
+static void prepare(prepared *p, gl_handle_t h, cublasHandle_t cb, shape s, int repeats,
+                    uint64_t *rng)
+{
+    p->s = s;
+    p->nsets = bu_rotation_sets(gl_handle_device(h), s.m, s.n, s.k);
+    for (int i = 0; i < p->nsets; ++i)
+        p->sets[i] = (bu_operands){bu_random_device(s.m * s.k, rng),
+                                   bu_random_device(s.k * s.n, rng),
+                                   bu_random_device(s.m * s.n, rng)};
+    p->ref = bu_reference(cb, p->sets[0].a, p->sets[0].b, s.m, s.n, s.k);
+    run_ctx c = {h, GL_VARIANT_CUBLAS, s, p->sets, p->nsets};
+    const double ms = bu_time_median(run_one, &c, 2, repeats);
+    if (ms <= 0)
+        bu_die("cuBLAS failed on %lldx%lldx%lld: %s", (long long)s.m, (long long)s.n,
+               (long long)s.k, gl_last_error(h));
+    p->cublas_gflops = 2.0 * s.m * s.n * (double)s.k / (ms * 1e6);
+}
+
+static void release(prepared *p)
+{
+    for (int i = 0; i < p->nsets; ++i) {
+        cudaFree(p->sets[i].a);
+        cudaFree(p->sets[i].b);
+        cudaFree(p->sets[i].c);
+    }
+    free(p->ref);
+}
+
+/* Checks, then times, the pinned configuration on one shape; 0 if wrong. */
+static double measure(gl_handle_t h, gl_variant_t v, prepared *p, int repeats, char *why,
+                      size_t why_size)
+{
+    const shape s = p->s;
+    bu_check_cuda(cudaMemset(p->sets[0].c, 0xff, sizeof(float) * (size_t)(s.m * s.n)),
+                  "cudaMemset");
+    if (gl_sgemm(h, v, s.m, s.n, s.k, p->sets[0].a, p->sets[0].b, p->sets[0].c) !=
+        GL_STATUS_SUCCESS) {
+        snprintf(why, why_size, "failed: %s", gl_last_error(h));
+        return 0;
+    }
+    bu_check_cuda(cudaDeviceSynchronize(), "a tuned kernel");
+    const double err = bu_relative_error(p->sets[0].c, p->ref, s.m * s.n);
+    if (!(err <= 1e-5)) {
+        snprintf(why, why_size, "wrong result on %lldx%lldx%lld (relative error %.2g)",
+                 (long long)s.m, (long long)s.n, (long long)s.k, err);
+        return 0;
+    }
+    run_ctx c = {h, v, s, p->sets, p->nsets};
+    const double ms = bu_time_median(run_one, &c, 2, repeats);
+    if (ms <= 0) {
+        snprintf(why, why_size, "failed while timing: %s", gl_last_error(h));
+        return 0;
+    }
+    return 2.0 * s.m * s.n * (double)s.k / (ms * 1e6);
+}
+
+static int check_only(const char *path)
+{
+    if (gl_tuning_check(path) != GL_STATUS_SUCCESS) {
+        fprintf(stderr, "%s\n", gl_last_error(NULL));
+        return 1;
+    }
+    printf("%s: a valid tuning table\n", path);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bu_tool = "gemmladder-tune";
+    const char *output = NULL;
+    int repeats = 7, full = 0, want[GL_VARIANT_WARPTILE + 1] = {0};
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            return 0;
+        }
+        if (!strcmp(a, "--full")) {
+            full = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            bu_die("%s needs a value (see --help)", a);
+        const char *val = argv[++i];
+        if (!strcmp(a, "--check"))
+            return check_only(val);
+        if (!strcmp(a, "--output"))
+            output = val;
+        else if (!strcmp(a, "--repeats")) {
+            repeats = atoi(val);
+            if (repeats < 1 || repeats > 1000)
+                bu_die("--repeats must be between 1 and 1000");
+        } else if (!strcmp(a, "--variants")) {
+            char list[256];
+            snprintf(list, sizeof list, "%s", val);
+            for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+                gl_variant_t v;
+                if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS ||
+                    (v != GL_VARIANT_AUTOTUNED && v != GL_VARIANT_WARPTILE))
+                    bu_die("'%s' is not a tuned variant (autotuned or warptile)", tok);
+                want[v] = 1;
+            }
+        } else
+            bu_die("unknown option '%s' (see --help)", a);
+    }
+    if (!want[GL_VARIANT_AUTOTUNED] && !want[GL_VARIANT_WARPTILE])
+        want[GL_VARIANT_AUTOTUNED] = want[GL_VARIANT_WARPTILE] = 1;
+
+    const time_t started = time(NULL);
+    gl_handle_t h;
+    if (gl_handle_create(&h) != GL_STATUS_SUCCESS)
+        bu_die("%s", gl_last_error(NULL));
+    const int dev = gl_handle_device(h);
+    int major = 0, minor = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    char arch[16], device[512], default_output[64];
+    snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
+    snprintf(default_output, sizeof default_output, "gemmladder-tuning-%s.txt", arch);
+    if (!output)
+        output = default_output;
+    bu_device_description(dev, device, sizeof device);
+    printf("device: %s\n", device);
+
+    cublasHandle_t cb;
+    bu_check_cublas(cublasCreate(&cb), "cublasCreate");
+    uint64_t rng = (uint64_t)started;
+
+    const shape *class_shapes[3] = {small_shapes, medium_shapes, large_shapes};
+    const int class_counts[3] = {3, 2, full ? 3 : 2};
+    prepared shapes[3][3];
+    fprintf(stderr, "preparing inputs, references and cuBLAS timings...\n");
+    for (int c = 0; c < 3; ++c)
+        for (int s = 0; s < class_counts[c]; ++s)
+            prepare(&shapes[c][s], h, cb, class_shapes[c][s], repeats, &rng);
+
+    FILE *table = fopen(output, "w");
+    if (!table)
+        bu_die("cannot write %s", output);
+    char date[32];
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&started));
+    fprintf(table, "gemmladder-tuning 1\n# Tile parameters for %s, written by gemmladder-tune on %s.\n"
+                   "# Device: %s\n# Each row: the fastest compiled configuration for the size "
+                   "class (geometric\n# mean of GFLOP/s over its shapes); %% of cuBLAS timed in "
+                   "the same run.\n#\n",
+            arch, date, device);
+
+    const gl_variant_t variants[2] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE};
+    for (int vi = 0; vi < 2; ++vi) {
+        const gl_variant_t v = variants[vi];
+        if (!want[v])
+            continue;
+        static measured m[MAX_CONFIGS];
+        const int count = gl_variant_config_count(v);
+        if (count > MAX_CONFIGS)
+            bu_die("more than %d configurations", MAX_CONFIGS);
+        int legal = 0;
+        for (int i = 0; i < count; ++i) {
+            measured *x = &m[i];
+            memset(x, 0, sizeof *x);
+            x->tiles.size = sizeof x->tiles;
+            if (gl_variant_config(v, i, &x->tiles) != GL_STATUS_SUCCESS)
+                bu_die("%s", gl_last_error(NULL));
+            char name[160];
+            describe_tiles(&x->tiles, name, sizeof name);
+            fprintf(stderr, "[%s %d/%d] %s:", gl_variant_name(v), i + 1, count, name);
+            if (gl_set_tiles(h, v, &x->tiles) != GL_STATUS_SUCCESS) {
+                snprintf(x->reason, sizeof x->reason, "%s", gl_last_error(h));
+                x->skipped = x->reason;
+                fprintf(stderr, " skipped: %s\n", x->reason);
+                continue;
+            }
+            ++legal;
+            for (int c = 0; c < 3 && !x->skipped; ++c) {
+                double log_sum = 0;
+                for (int s = 0; s < class_counts[c] && !x->skipped; ++s) {
+                    x->gflops[c][s] = measure(h, v, &shapes[c][s], repeats, x->reason,
+                                              sizeof x->reason);
+                    if (x->gflops[c][s] <= 0)
+                        x->skipped = x->reason;
+                    else
+                        log_sum += log(x->gflops[c][s]);
+                    fprintf(stderr, " %.0f", x->gflops[c][s]);
+                }
+                x->score[c] = x->skipped ? 0 : exp(log_sum / class_counts[c]);
+            }
+            fprintf(stderr, x->skipped ? " -> excluded: %s\n" : " GFLOP/s\n",
+                    x->skipped ? x->skipped : "");
+        }
+        gl_set_tiles(h, v, NULL);
+
+        printf("\n%s: %d compiled configurations, %d legal on this GPU\n", gl_variant_name(v),
+               count, legal);
+        for (int c = 0; c < 3; ++c) {
+            /* Rank by the class's geometric mean; print the top three. */
+            int order[MAX_CONFIGS], n = 0;
+            for (int i = 0; i < count; ++i)
+                if (!m[i].skipped)
+                    order[n++] = i;
+            for (int a = 0; a < n; ++a)
+                for (int b = a + 1; b < n; ++b)
+                    if (m[order[b]].score[c] > m[order[a]].score[c]) {
+                        const int t = order[a];
+                        order[a] = order[b];
+                        order[b] = t;
+                    }
+            if (n == 0) {
+                fprintf(table, "# %s %s: no configuration ran correctly here\n",
+                        gl_variant_name(v), class_names[c]);
+                continue;
+            }
+            printf("  %s (", class_names[c]);
+            for (int s = 0; s < class_counts[c]; ++s)
+                printf("%s%lldx%lldx%lld", s ? ", " : "", (long long)class_shapes[c][s].m,
+                       (long long)class_shapes[c][s].n, (long long)class_shapes[c][s].k);
+            printf("):\n");
+            for (int r = 0; r < n && r < 3; ++r) {
+                const measured *x = &m[order[r]];
+                char name[160];
+                describe_tiles(&x->tiles, name, sizeof name);
+                printf("    %d. %-70s", r + 1, name);
+                for (int s = 0; s < class_counts[c]; ++s)
+                    printf(" %5.1f%%", 100.0 * x->gflops[c][s] / shapes[c][s].cublas_gflops);
+                printf("  of cuBLAS\n");
+            }
+            const measured *best = &m[order[0]];
+            char name[160], pct[96] = "";
+            describe_tiles(&best->tiles, name, sizeof name);
+            for (int s = 0; s < class_counts[c]; ++s) {
+                char one[24];
+                snprintf(one, sizeof one, "%s%.1f%%", s ? " " : "",
+                         100.0 * best->gflops[c][s] / shapes[c][s].cublas_gflops);
+                strncat(pct, one, sizeof pct - strlen(pct) - 1);
+            }
+            fprintf(table, "%-7s %-10s %-7s %s  # %s of cuBLAS\n", arch, gl_variant_name(v),
+                    class_names[c], name, pct);
+        }
+    }
+    fclose(table);
+
+    for (int c = 0; c < 3; ++c)
+        for (int s = 0; s < class_counts[c]; ++s)
+            release(&shapes[c][s]);
+    cublasDestroy(cb);
+    gl_handle_destroy(h);
+
+    /* The table must load as written. */
+    if (gl_tuning_check(output) != GL_STATUS_SUCCESS)
+        bu_die("the table written does not validate: %s", gl_last_error(NULL));
+    printf("\nwrote %s in %.0f s; use it with gl_tuning_load(\"%s\") or "
+           "GEMMLADDER_TUNING=%s\n",
+           output, difftime(time(NULL), started), output, output);
+    return 0;
+}
