@@ -388,9 +388,13 @@ static void test_shapes(void)
 
     CHECK(parse(&o, "--mnk 127x4096x4096,1x2x3 --sizes=64", err, sizeof err) == 0, "%s", err);
     CHECK(o.nshapes == 3, "--mnk and --sizes: %d shapes", o.nshapes);
-    CHECK_SHAPE(o, 0, 64, 64, 64); /* --sizes first, then --mnk */
-    CHECK_SHAPE(o, 1, 127, 4096, 4096);
-    CHECK_SHAPE(o, 2, 1, 2, 3);
+    CHECK_SHAPE(o, 0, 127, 4096, 4096); /* in the order given */
+    CHECK_SHAPE(o, 1, 1, 2, 3);
+    CHECK_SHAPE(o, 2, 64, 64, 64);
+    /* --m/--n/--k combinations come after the rest. */
+    CHECK(parse(&o, "--k 7 --sizes 5", err, sizeof err) == 0, "%s", err);
+    CHECK_SHAPE(o, 0, 5, 5, 5);
+    CHECK_SHAPE(o, 1, 4096, 4096, 7);
 
     CHECK(parse(&o, "--m 4096 --n 4096 --k 1024,2048", err, sizeof err) == 0, "%s", err);
     CHECK(o.nshapes == 2, "--m --n --k: %d shapes", o.nshapes);
@@ -720,6 +724,9 @@ static void test_svg(void)
           count_of(text, "<polyline class=\"series\""), FIXTURE_LINES);
     CHECK(strstr(text, "GEMM ladder (FP32) on NVIDIA &quot;Test&quot; &lt;GPU&gt; &amp; co"),
           "title with the device name, escaped");
+    CHECK(strstr(text, ">NVIDIA &quot;Test&quot; &lt;GPU&gt; &amp; co (sm_90)</text>") &&
+              strstr(text, ">driver 13.0</text>"),
+          "device description under the title, on two lines");
     CHECK(strstr(text, "at 4096 x 4096 x 4096"), "staircase size in its heading");
     CHECK(strstr(text, ">% of cuBLAS</text>") && strstr(text, ">N (log2 scale)</text>") &&
               strstr(text, "GFLOP/s (log10 scale)"),

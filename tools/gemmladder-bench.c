@@ -1,246 +1,494 @@
 /*
  * gemmladder-bench - the ladder on your GPU: every rung against cuBLAS.
  *
- *   gemmladder-bench [--sizes 1024,4096] [--mnk 127x4096x4096,...]
- *                    [--variants naive,shared,...] [--repeats N] [--warmup N]
+ *   gemmladder-bench                   the default sweep, 128 .. 4096 and odd shapes
+ *   gemmladder-bench --quick           a few sizes, seconds
+ *   gemmladder-bench --full --csv F --json F --svg F
+ *   gemmladder-bench --ncu             coalescing evidence for rungs 1-2
+ *   gemmladder-bench --help            everything else
  *
- * For each size, every rung's result is first checked against a float64
+ * For each shape, every rung's result is first checked against a float64
  * reference (cuBLAS DGEMM on the same inputs); a rung that is wrong is
  * reported as wrong and not timed. Timing: CUDA events around each call,
  * warm-up first, the median of the repeats, and enough copies of the inputs
  * rotated that they never sit in L2 between calls. cuBLAS is timed in the
  * same run, so "% cuBLAS" is a ratio from one device at one moment.
+ *
+ * This file holds what touches the GPU; the command line and the writers of
+ * the table, CSV, JSON and SVG live in bench_report.c, which is tested
+ * without a GPU.
  */
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "bench_report.h"
 #include "bench_util.h"
 #include "gemmladder.h"
 
-#define MAX_SIZES 64
-#define TOLERANCE 1e-5
+#define EXIT_WRONG 1 /* a rung was wrong or failed; or no GPU */
+#define EXIT_USAGE 2 /* as bu_die: bad command line, output or CUDA error */
+#define EXIT_SKIP 77 /* meson's "skipped" */
 
-typedef struct size3 { int64_t m, n, k; } size3;
+/* ---- the handle ------------------------------------------------------------ */
 
-typedef struct options {
-    size3 sizes[MAX_SIZES];
-    int nsizes;
-    int variants[32];
-    int nvariants;
-    int repeats, warmup;
-} options;
-
-typedef struct result {
-    int variant;
-    size3 s;
-    double ms, gflops, gbs, pct, err;
-    const char *status; /* "ok", "wrong", "failed", "unavailable" */
-} result;
-
-static void usage(void)
+/* Returns 0 with a handle, or the exit status to end with. */
+static int open_handle(const br_options *o, gl_handle_t *h)
 {
-    printf("usage: gemmladder-bench [--sizes S1,S2,...] [--mnk MxNxK,...]\n"
-           "                        [--variants NAME|ID,...] [--repeats N] [--warmup N]\n"
-           "  --sizes     square sizes (default 4096)\n"
-           "  --mnk       explicit shapes, e.g. 127x4096x4096\n"
-           "  --variants  rungs to run (default: all available); cuBLAS always runs\n"
-           "  --repeats   timed calls per rung and size, median reported (default 10)\n"
-           "  --warmup    untimed calls first (default 2)\n");
-}
-
-static int parse_int(const char *s, const char *what)
-{
-    char *end;
-    const long v = strtol(s, &end, 10);
-    if (*s == '\0' || *end != '\0' || v < 1 || v > 1000000)
-        bu_die("%s must be a positive integer", what);
-    return (int)v;
-}
-
-static void parse_sizes(options *o, char *list, int square)
-{
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        if (o->nsizes == MAX_SIZES)
-            bu_die("at most %d sizes", MAX_SIZES);
-        size3 s;
-        long long m, n, k;
-        char tail;
-        if (square) {
-            if (sscanf(tok, "%lld%c", &m, &tail) != 1 || m < 1)
-                bu_die("bad size '%s' (want a positive integer)", tok);
-            s = (size3){m, m, m};
-        } else {
-            if (sscanf(tok, "%lldx%lldx%lld%c", &m, &n, &k, &tail) != 3 || m < 1 || n < 1 || k < 1)
-                bu_die("bad shape '%s' (want MxNxK, e.g. 127x4096x4096)", tok);
-            s = (size3){m, n, k};
+    const gl_status_t st = gl_handle_create(h);
+    if (st == GL_STATUS_SUCCESS)
+        return 0;
+    if (st == GL_STATUS_NO_DEVICE) {
+        fprintf(stderr, "%s: no usable GPU: %s\n", bu_tool, gl_last_error(NULL));
+        if (o->skip_without_gpu) {
+            fprintf(stderr, "%s: skipped\n", bu_tool);
+            return EXIT_SKIP;
         }
-        o->sizes[o->nsizes++] = s;
+        fprintf(stderr, "%s: the benchmark needs an NVIDIA GPU and its driver\n", bu_tool);
+        return EXIT_WRONG;
     }
+    fprintf(stderr, "%s: cannot start: %s: %s\n", bu_tool, gl_status_string(st),
+            gl_last_error(NULL));
+    return EXIT_WRONG;
 }
 
-static void parse_variants(options *o, char *list)
+static void free_sets(bu_operands *sets, int nsets)
 {
-    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        gl_variant_t v;
-        char *end;
-        const long id = strtol(tok, &end, 10);
-        if (*end == '\0' && id >= 0 && id < gl_variant_count())
-            v = (gl_variant_t)id;
-        else if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS)
-            bu_die("unknown variant '%s'", tok);
-        if (o->nvariants < 32 && v != GL_VARIANT_CUBLAS)
-            o->variants[o->nvariants++] = (int)v;
+    for (int i = 0; i < nsets; ++i) {
+        bu_check_cuda(cudaFree(sets[i].a), "cudaFree");
+        bu_check_cuda(cudaFree(sets[i].b), "cudaFree");
+        bu_check_cuda(cudaFree(sets[i].c), "cudaFree");
     }
 }
 
-static void parse_args(options *o, int argc, char **argv)
-{
-    *o = (options){.repeats = 10, .warmup = 2};
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage();
-            exit(0);
-        }
-        if (i + 1 >= argc)
-            bu_die("%s needs a value (see --help)", a);
-        char *val = argv[++i];
-        if (!strcmp(a, "--sizes"))
-            parse_sizes(o, val, 1);
-        else if (!strcmp(a, "--mnk"))
-            parse_sizes(o, val, 0);
-        else if (!strcmp(a, "--variants"))
-            parse_variants(o, val);
-        else if (!strcmp(a, "--repeats"))
-            o->repeats = parse_int(val, "--repeats");
-        else if (!strcmp(a, "--warmup"))
-            o->warmup = parse_int(val, "--warmup");
-        else
-            bu_die("unknown option '%s' (see --help)", a);
-    }
-    if (o->nsizes == 0)
-        o->sizes[o->nsizes++] = (size3){4096, 4096, 4096};
-    if (o->nvariants == 0)
-        for (int v = 1; v < gl_variant_count(); ++v)
-            o->variants[o->nvariants++] = v;
-}
+/* ---- one rung at one shape ------------------------------------------------- */
 
-/* One set of operands; several sets are rotated so calls miss in L2. */
-typedef struct call {
+/* What bu_time_median calls: one product on the next set of operands. */
+typedef struct timed_call {
     gl_handle_t h;
     int variant;
-    size3 s;
-    bu_operands *sets;
+    br_shape s;
+    const bu_operands *sets;
     int nsets;
-} call;
+} timed_call;
 
-static int run_call(void *ctx, int i)
+static int run_timed_call(void *ctx, int repetition)
 {
-    const call *c = ctx;
-    const bu_operands *x = &c->sets[i % c->nsets];
+    const timed_call *c = ctx;
+    const bu_operands *x = &c->sets[repetition % c->nsets];
     return gl_sgemm(c->h, (gl_variant_t)c->variant, c->s.m, c->s.n, c->s.k, x->a, x->b, x->c);
 }
 
-/* ---- one rung at one size ------------------------------------------------ */
-
-static result run_variant(gl_handle_t h, int v, size3 s, bu_operands *sets, int nsets,
-                          const double *ref, const options *o)
+static int is_slow_rung(int v)
 {
-    result r = {.variant = v, .s = s, .status = "ok"};
+    return v == GL_VARIANT_NAIVE || v == GL_VARIANT_COALESCED;
+}
+
+static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_operands *sets,
+                                int nsets, const double *ref, const br_options *o)
+{
+    br_result r = {.variant_id = v, .shape = s, .runtime_ms = NAN, .gflops = NAN, .gbps = NAN,
+                   .pct_of_reference = NAN, .rel_error = NAN, .status = BR_OK};
+    snprintf(r.variant, sizeof r.variant, "%s", gl_variant_name((gl_variant_t)v));
+    const double limit = (double)o->slow_limit;
+    if (is_slow_rung(v) && o->slow_limit > 0 &&
+        (double)s.m * (double)s.n * (double)s.k > limit * limit * limit) {
+        r.status = BR_SKIPPED;
+        return r;
+    }
     if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS) {
-        r.status = "unavailable";
+        fprintf(stderr, "\n  %s: %s\n", r.variant, gl_last_error(h));
+        r.status = BR_UNAVAILABLE;
         return r;
     }
-    /* Correctness first, with C poisoned. */
-    bu_check_cuda(cudaMemset(sets[0].c, 0xff, sizeof(float) * (size_t)(s.m * s.n)), "cudaMemset");
-    if (gl_sgemm(h, (gl_variant_t)v, s.m, s.n, s.k, sets[0].a, sets[0].b, sets[0].c) != 0 ||
-        cudaDeviceSynchronize() != cudaSuccess) {
-        fprintf(stderr, "  %s: %s\n", gl_variant_name(v), gl_last_error(h));
-        r.status = "failed";
+    /* Correctness first, with C poisoned (all bits set: NaN) so a rung that
+     * skips an element cannot pass on what was there before. */
+    const size_t c_bytes = sizeof(float) * (size_t)(s.m * s.n);
+    bu_check_cuda(cudaMemset(sets[0].c, 0xff, c_bytes), "cudaMemset");
+    const gl_status_t st =
+        gl_sgemm(h, (gl_variant_t)v, s.m, s.n, s.k, sets[0].a, sets[0].b, sets[0].c);
+    if (st != GL_STATUS_SUCCESS) {
+        fprintf(stderr, "\n  %s: %s: %s\n", r.variant, gl_status_string(st), gl_last_error(h));
+        r.status = BR_FAILED;
         return r;
     }
-    r.err = bu_relative_error(sets[0].c, ref, s.m * s.n);
-    if (!(r.err <= TOLERANCE)) {
-        r.status = "wrong";
+    /* A fault inside a kernel leaves the context unusable: the tool ends
+     * here, naming the rung. */
+    char what[96];
+    snprintf(what, sizeof what, "%s at %lldx%lldx%lld", r.variant, (long long)s.m,
+             (long long)s.n, (long long)s.k);
+    bu_check_cuda(cudaDeviceSynchronize(), what);
+    r.rel_error = bu_relative_error(sets[0].c, ref, s.m * s.n);
+    if (!(r.rel_error <= BR_TOLERANCE)) {
+        r.status = BR_WRONG;
         return r;
     }
-    call c = {h, v, s, sets, nsets};
-    r.ms = bu_time_median(run_call, &c, o->warmup, o->repeats);
-    if (r.ms < 0) {
-        r.status = "failed";
+    timed_call c = {h, v, s, sets, nsets};
+    r.runtime_ms = bu_time_median(run_timed_call, &c, o->warmup, o->repeats);
+    if (r.runtime_ms < 0) {
+        fprintf(stderr, "\n  %s: a timed call failed: %s\n", r.variant, gl_last_error(h));
+        r.runtime_ms = NAN;
+        r.status = BR_FAILED;
         return r;
     }
-    const double flops = 2.0 * (double)s.m * (double)s.n * (double)s.k;
-    const double bytes = 4.0 * ((double)s.m * s.k + (double)s.k * s.n + (double)s.m * s.n);
-    r.gflops = flops / (r.ms * 1e6);
-    r.gbs = bytes / (r.ms * 1e6);
+    br_fill_rates(&r);
     return r;
 }
 
-int main(int argc, char **argv)
+/* ---- the sweep --------------------------------------------------------------- */
+
+static FILE *open_output(const char *path)
 {
-    bu_tool = "gemmladder-bench";
-    options o;
-    parse_args(&o, argc, argv);
+    if (!path)
+        return NULL;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        bu_die("cannot write %s: %s", path, strerror(errno));
+    return f;
+}
 
-    gl_handle_t h;
-    if (gl_handle_create(&h) != GL_STATUS_SUCCESS) {
-        fprintf(stderr, "gemmladder-bench: %s\n", gl_last_error(NULL));
-        return 1;
+/* Closes an output whose writer returned `written`; 0, or -1 after a message. */
+static int finish_output(FILE *f, const char *path, int written)
+{
+    if (!f)
+        return 0;
+    const int failed = written != 0 || ferror(f);
+    if (fclose(f) != 0 || failed) {
+        fprintf(stderr, "%s: writing %s failed\n", bu_tool, path);
+        return -1;
     }
-    const int dev = gl_handle_device(h);
-    char device[512];
-    bu_device_description(dev, device, sizeof device);
-    printf("device: %s\n", device);
-    uint64_t rng = (uint64_t)time(NULL);
+    fprintf(stderr, "%s: wrote %s\n", bu_tool, path);
+    return 0;
+}
 
-    cublasHandle_t cb;
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int run_sweep(const br_options *o)
+{
+    gl_handle_t h;
+    const int rc = open_handle(o, &h);
+    if (rc)
+        return rc;
+    /* Outputs before measuring, so a bad path fails now, not after minutes. */
+    FILE *csv = open_output(o->csv_path), *json = open_output(o->json_path),
+         *svg = open_output(o->svg_path);
+    const int dev = gl_handle_device(h);
+    struct cudaDeviceProp prop;
+    bu_check_cuda(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
+    char device[512], date[32];
+    bu_device_description(dev, device, sizeof device);
+    const time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    const uint64_t seed = o->seed_given ? o->seed : (uint64_t)now;
+    uint64_t rng = seed;
+
+    cublasHandle_t cb; /* for the float64 reference only */
     bu_check_cublas(cublasCreate(&cb), "cublasCreate");
 
-    printf("\n%-13s %6s %6s %6s %10s %10s %9s %9s %9s\n", "variant", "M", "N", "K", "ms",
-           "GFLOP/s", "GB/s", "% cuBLAS", "rel.err");
-    for (int si = 0; si < o.nsizes; ++si) {
-        const size3 s = o.sizes[si];
+    const int per_shape = 1 + o->nvariants;
+    br_result *results = malloc(sizeof *results * (size_t)(o->nshapes * per_shape));
+    if (!results)
+        bu_die("out of host memory");
+    size_t count = 0;
+    int bad = 0;
+
+    printf("device: %s\n", device);
+    printf("%d timed calls after %d warm-up, median; inputs uniform in [-1, 1), seed %llu; "
+           "checked against float64 first (tolerance %.0e)\n\n",
+           o->repeats, o->warmup, (unsigned long long)seed, BR_TOLERANCE);
+    br_table_header(stdout);
+    fflush(stdout);
+
+    const double start = seconds_now();
+    for (int si = 0; si < o->nshapes; ++si) {
+        const br_shape s = o->shapes[si];
+        const double shape_start = seconds_now();
         const int nsets = bu_rotation_sets(dev, s.m, s.n, s.k);
+        fprintf(stderr, "[%d/%d] %lldx%lldx%lld (%d input set%s):", si + 1, o->nshapes,
+                (long long)s.m, (long long)s.n, (long long)s.k, nsets, nsets > 1 ? "s" : "");
         bu_operands sets[16];
         for (int i = 0; i < nsets; ++i)
             sets[i] = (bu_operands){bu_random_device(s.m * s.k, &rng),
                                     bu_random_device(s.k * s.n, &rng),
                                     bu_random_device(s.m * s.n, &rng)};
         double *ref = bu_reference(cb, sets[0].a, sets[0].b, s.m, s.n, s.k);
-        fprintf(stderr, "[%lldx%lldx%lld] ", (long long)s.m, (long long)s.n, (long long)s.k);
 
-        result base = run_variant(h, GL_VARIANT_CUBLAS, s, sets, nsets, ref, &o);
-        base.pct = 100.0;
-        result rows[32];
-        for (int i = 0; i < o.nvariants; ++i) {
-            fprintf(stderr, "%s ", gl_variant_name(o.variants[i]));
-            rows[i] = run_variant(h, o.variants[i], s, sets, nsets, ref, &o);
-            rows[i].pct = base.gflops > 0 ? 100.0 * rows[i].gflops / base.gflops : 0;
+        br_result *row = &results[count];
+        for (int i = 0; i < per_shape; ++i) {
+            const int v = i == 0 ? GL_VARIANT_CUBLAS : o->variants[i - 1];
+            fprintf(stderr, " %s", gl_variant_name((gl_variant_t)v));
+            row[i] = check_and_time(h, v, s, sets, nsets, ref, o);
+            bad |= row[i].status == BR_WRONG || row[i].status == BR_FAILED;
         }
-        fprintf(stderr, "\n");
-        for (int i = -1; i < o.nvariants; ++i) {
-            const result *r = i < 0 ? &base : &rows[i];
-            if (strcmp(r->status, "ok"))
-                printf("%-13s %6lld %6lld %6lld %10s (%s, rel.err %.2g)\n",
-                       gl_variant_name(r->variant), (long long)s.m, (long long)s.n,
-                       (long long)s.k, "-", r->status, r->err);
-            else
-                printf("%-13s %6lld %6lld %6lld %10.3f %10.1f %9.1f %8.1f%% %9.1e\n",
-                       gl_variant_name(r->variant), (long long)s.m, (long long)s.n,
-                       (long long)s.k, r->ms, r->gflops, r->gbs, r->pct, r->err);
+        fprintf(stderr, " (%.1f s)\n", seconds_now() - shape_start);
+        for (int i = 0; i < per_shape; ++i) {
+            /* % of cuBLAS only where both ran correctly. */
+            if (row[0].status == BR_OK && row[i].status == BR_OK)
+                row[i].pct_of_reference = 100.0 * row[i].gflops / row[0].gflops;
+            br_table_row(stdout, &row[i]);
         }
+        fflush(stdout);
+        count += (size_t)per_shape;
         free(ref);
-        for (int i = 0; i < nsets; ++i) {
-            cudaFree(sets[i].a);
-            cudaFree(sets[i].b);
-            cudaFree(sets[i].c);
+        free_sets(sets, nsets);
+    }
+    fprintf(stderr, "%s: %d shape%s in %.1f s\n", bu_tool, o->nshapes, o->nshapes > 1 ? "s" : "",
+            seconds_now() - start);
+
+    const br_report rep = {.device = device, .device_name = prop.name, .date = date,
+                           .version = gl_version_string(), .repeats = o->repeats,
+                           .warmup = o->warmup, .seed = seed, .results = results,
+                           .count = count};
+    printf("\n");
+    br_write_summary(stdout, &rep, o->svg_size);
+    printf("device: %s\n", device);
+    if (bad)
+        printf("SOME RUNGS WERE WRONG OR FAILED: see the status column\n");
+
+    int write_failed = 0;
+    write_failed |= finish_output(csv, o->csv_path, csv ? br_write_csv(csv, &rep) : 0);
+    write_failed |= finish_output(json, o->json_path, json ? br_write_json(json, &rep) : 0);
+    write_failed |= finish_output(svg, o->svg_path, svg ? br_write_svg(svg, &rep, o->svg_size) : 0);
+
+    free(results);
+    bu_check_cublas(cublasDestroy(cb), "cublasDestroy");
+    gl_handle_destroy(h);
+    return write_failed ? EXIT_USAGE : bad ? EXIT_WRONG : 0;
+}
+
+/* ---- --profile-once: the target of --ncu ------------------------------------- */
+
+static int run_profile_once(const br_options *o)
+{
+    gl_handle_t h;
+    const int rc = open_handle(o, &h);
+    if (rc)
+        return rc;
+    char device[512];
+    bu_device_description(gl_handle_device(h), device, sizeof device);
+    printf("device: %s\n", device);
+    const int64_t n = o->ncu_size;
+    uint64_t rng = o->seed_given ? o->seed : (uint64_t)time(NULL);
+    float *a = bu_random_device(n * n, &rng), *b = bu_random_device(n * n, &rng),
+          *c = bu_random_device(n * n, &rng);
+    int failed = 0;
+    for (int i = 0; i < o->nvariants; ++i) {
+        const gl_variant_t v = (gl_variant_t)o->variants[i];
+        const gl_status_t st = gl_sgemm(h, v, n, n, n, a, b, c);
+        if (st != GL_STATUS_SUCCESS) {
+            fprintf(stderr, "%s: %s: %s\n", bu_tool, gl_variant_name(v), gl_last_error(h));
+            failed = 1;
+            continue;
+        }
+        bu_check_cuda(cudaDeviceSynchronize(), "running a rung");
+        printf("ran %s once at %lldx%lldx%lld\n", gl_variant_name(v), (long long)n, (long long)n,
+               (long long)n);
+    }
+    bu_check_cuda(cudaFree(a), "cudaFree");
+    bu_check_cuda(cudaFree(b), "cudaFree");
+    bu_check_cuda(cudaFree(c), "cudaFree");
+    gl_handle_destroy(h);
+    return failed ? EXIT_WRONG : 0;
+}
+
+/* ---- --ncu ---------------------------------------------------------------------- */
+
+static int executable(const char *path)
+{
+    return path && *path && access(path, X_OK) == 0;
+}
+
+/* Nsight Compute's CLI: $NCU, then PATH, then the toolkit's bin/. */
+static int find_ncu(char *out, size_t size)
+{
+    const char *env = getenv("NCU");
+    if (env && *env) {
+        snprintf(out, size, "%s", env);
+        return executable(out);
+    }
+    const char *path = getenv("PATH");
+    if (path) {
+        for (const char *p = path; *p;) {
+            const size_t len = strcspn(p, ":");
+            snprintf(out, size, "%.*s/ncu", (int)len, p);
+            if (len && executable(out))
+                return 1;
+            p += len + (p[len] == ':');
         }
     }
-    cublasDestroy(cb);
-    gl_handle_destroy(h);
+    const char *cuda_home = getenv("CUDA_HOME");
+    if (cuda_home && *cuda_home) {
+        snprintf(out, size, "%s/bin/ncu", cuda_home);
+        if (executable(out))
+            return 1;
+    }
+    snprintf(out, size, "/usr/local/cuda/bin/ncu");
+    return executable(out);
+}
+
+/* One line a shell can run: words quoted only where they need it. */
+static void print_command(FILE *out, const char *const *args)
+{
+    for (int i = 0; args[i]; ++i) {
+        const int plain = args[i][0] && strspn(args[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                         "abcdefghijklmnopqrstuvwxyz"
+                                                         "0123456789_./,:=+-") == strlen(args[i]);
+        fprintf(out, plain ? "%s%s" : "%s'%s'", i ? " " : "", args[i]);
+    }
+    fputc('\n', out);
+}
+
+static void copy_file(const char *path, FILE *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, out);
+    fclose(f);
+}
+
+static int run_ncu(const br_options *o, const char *argv0)
+{
+    char ncu[PATH_MAX], self[PATH_MAX], size[32], seed[32], log_path[PATH_MAX];
+    const int have_ncu = find_ncu(ncu, sizeof ncu);
+    /* The tool profiles itself: the same binary, in --profile-once mode. */
+    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len > 0)
+        self[len] = '\0';
+    else
+        snprintf(self, sizeof self, "%s", argv0);
+    snprintf(size, sizeof size, "%lld", (long long)o->ncu_size);
+    snprintf(seed, sizeof seed, "%llu",
+             (unsigned long long)(o->seed_given ? o->seed : (uint64_t)time(NULL)));
+    const char *tmp = getenv("TMPDIR");
+    snprintf(log_path, sizeof log_path, "%s/gemmladder-ncu-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+    const char *args[] = {have_ncu ? ncu : "ncu",
+                          "--clock-control", "none",
+                          "--print-units", "base",
+                          "--csv",
+                          "--log-file", log_path,
+                          "--kernel-name", "regex:naive_kernel|coalesced_kernel",
+                          "--metrics", BR_NCU_SECTORS "," BR_NCU_REQUESTS,
+                          self, "--profile-once", "--variants", "naive,coalesced",
+                          "--ncu-size", size, "--seed", seed,
+                          NULL};
+    if (!have_ncu) {
+        /* The same measurement, for a machine where ncu is installed. */
+        const char *by_hand[] = {"ncu", "--clock-control", "none", "--kernel-name",
+                                 "regex:naive_kernel|coalesced_kernel", "--metrics",
+                                 BR_NCU_SECTORS "," BR_NCU_REQUESTS, self, "--profile-once",
+                                 "--ncu-size", size, NULL};
+        const char *env = getenv("NCU");
+        if (env && *env)
+            fprintf(stderr, "%s: NCU=%s is not an executable\n", bu_tool, env);
+        fprintf(stderr,
+                "%s: Nsight Compute's ncu was not found (looked at $NCU, on PATH, in "
+                "$CUDA_HOME/bin and /usr/local/cuda/bin).\n"
+                "Install Nsight Compute (it comes with the CUDA toolkit, or on its own) and "
+                "run --ncu again, or run by hand\n  ",
+                bu_tool);
+        print_command(stderr, by_hand);
+        fprintf(stderr, "and divide sectors by requests for each kernel.\n");
+        return EXIT_WRONG;
+    }
+    const int fd = mkstemp(log_path);
+    if (fd < 0)
+        bu_die("cannot create a temporary file %s: %s", log_path, strerror(errno));
+    close(fd);
+
+    fprintf(stderr, "%s: running ", bu_tool);
+    print_command(stderr, args);
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0)
+        bu_die("fork: %s", strerror(errno));
+    if (pid == 0) {
+        execv(ncu, (char *const *)args);
+        fprintf(stderr, "%s: cannot run %s: %s\n", bu_tool, ncu, strerror(errno));
+        _exit(127);
+    }
+    int wstatus = 0;
+    while (waitpid(pid, &wstatus, 0) < 0)
+        if (errno != EINTR)
+            bu_die("waitpid: %s", strerror(errno));
+    if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus) != 0) {
+        fprintf(stderr, "%s: ncu failed (%s %d); its output:\n", bu_tool,
+                WIFEXITED(wstatus) ? "exit status" : "signal",
+                WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WTERMSIG(wstatus));
+        copy_file(log_path, stderr);
+        fprintf(stderr,
+                "%s: if it mentions ERR_NVGPUCTRPERM, reading GPU counters needs permission: "
+                "run as root, or see https://developer.nvidia.com/ERR_NVGPUCTRPERM\n",
+                bu_tool);
+        remove(log_path);
+        return EXIT_WRONG;
+    }
+
+    static const char *const kernels[2] = {"naive_kernel", "coalesced_kernel"};
+    br_ncu_loads loads[2];
+    int missing = 0;
+    for (int i = 0; i < 2; ++i) {
+        FILE *f = fopen(log_path, "r");
+        if (!f)
+            bu_die("cannot read %s: %s", log_path, strerror(errno));
+        if (br_parse_ncu_csv(f, kernels[i], &loads[i]) != 0 || loads[i].requests <= 0)
+            missing = 1;
+        fclose(f);
+    }
+    if (missing) {
+        fprintf(stderr, "%s: ncu ran but its output lacks the load counters of %s and %s; "
+                        "its output is in %s\n",
+                bu_tool, kernels[0], kernels[1], log_path);
+        return EXIT_WRONG;
+    }
+    remove(log_path);
+
+    printf("\nglobal loads at %sx%sx%s, ncu --clock-control none:\n", size, size, size);
+    printf("%-18s %14s %14s %16s\n", "kernel", "requests", "sectors", "sectors/request");
+    for (int i = 0; i < 2; ++i)
+        printf("%-18s %14.0f %14.0f %16.2f\n", kernels[i], loads[i].requests, loads[i].sectors,
+               loads[i].sectors / loads[i].requests);
+    printf("A warp's 32 four-byte loads need 4 sectors of 32 bytes when they are "
+           "consecutive,\n1 when all read the same word, 32 when each lands in its own "
+           "sector.\n");
     return 0;
+}
+
+int main(int argc, char **argv)
+{
+    bu_tool = "gemmladder-bench";
+    br_options o;
+    char err[512];
+    if (br_parse_args(&o, argc, argv, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\nTry '%s --help'.\n", bu_tool, err, bu_tool);
+        return EXIT_USAGE;
+    }
+    switch (o.mode) {
+    case BR_MODE_HELP:
+        br_print_usage(stdout);
+        return 0;
+    case BR_MODE_NCU:
+        return run_ncu(&o, argv[0]);
+    case BR_MODE_PROFILE_ONCE:
+        return run_profile_once(&o);
+    case BR_MODE_BENCH:
+        break;
+    }
+    return run_sweep(&o);
 }

@@ -1,0 +1,1098 @@
+/*
+ * bench_report.c - gemmladder-bench's command line and its writers: the
+ * terminal table, CSV, JSON and SVG, and the reader of ncu's CSV (see
+ * bench_report.h). No CUDA here, so all of it is tested on machines
+ * without a GPU.
+ */
+#include "bench_report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemmladder.h"
+
+/* ==== command line ========================================================= */
+
+#define DEFAULT_DIM 4096 /* a dimension left out of --m/--n/--k */
+#define MAX_LIST 64      /* values in one --sizes/--m/--n/--k list */
+#define DEFAULT_NCU_SIZE 1024
+
+static int fail(char *err, size_t err_size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int fail(char *err, size_t err_size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && err_size)
+        vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A whole decimal number 1 .. max, nothing else (no sign, no spaces). */
+static int parse_positive(const char *s, int64_t max, int64_t *value)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    int64_t v = 0;
+    for (; *s >= '0' && *s <= '9'; ++s) {
+        v = v * 10 + (*s - '0');
+        if (v > max)
+            return -1;
+    }
+    if (*s != '\0' || v < 1)
+        return -1;
+    *value = v;
+    return 0;
+}
+
+/* "512,1024" or a doubling range "128:4096" (or both, mixed) into vals. */
+static int parse_dim_list(const char *opt, const char *list, int64_t *vals, int *count,
+                          char *err, size_t err_size)
+{
+    char buf[1024];
+    if (strlen(list) >= sizeof buf)
+        return fail(err, err_size, "%s: list too long", opt);
+    strcpy(buf, list);
+    *count = 0;
+    /* Split by hand: strtok would quietly accept "1,,2" and a trailing comma. */
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        int64_t lo, hi;
+        char *colon = strchr(tok, ':');
+        if (colon) {
+            *colon = '\0';
+            if (parse_positive(tok, BR_MAX_DIM, &lo) || parse_positive(colon + 1, BR_MAX_DIM, &hi) ||
+                hi < lo)
+                return fail(err, err_size,
+                            "%s: bad range '%s:%s' (want LO:HI, 1 <= LO <= HI <= %d)", opt, tok,
+                            colon + 1, BR_MAX_DIM);
+        } else if (parse_positive(tok, BR_MAX_DIM, &lo)) {
+            return fail(err, err_size, "%s: bad size '%s' (want an integer 1 .. %d)", opt, tok,
+                        BR_MAX_DIM);
+        } else {
+            hi = lo;
+        }
+        for (int64_t v = lo; v <= hi; v *= 2) {
+            if (*count == MAX_LIST)
+                return fail(err, err_size, "%s: more than %d sizes", opt, MAX_LIST);
+            vals[(*count)++] = v;
+        }
+    }
+    return 0;
+}
+
+static int add_shape(br_options *o, br_shape s, char *err, size_t err_size)
+{
+    const int64_t biggest = s.m * s.k > s.k * s.n ? s.m * s.k : s.k * s.n;
+    if (biggest > BR_MAX_ELEMENTS || s.m * s.n > BR_MAX_ELEMENTS)
+        return fail(err, err_size,
+                    "shape %" PRId64 "x%" PRId64 "x%" PRId64 " has a matrix over %" PRId64
+                    " elements",
+                    s.m, s.n, s.k, (int64_t)BR_MAX_ELEMENTS);
+    if (o->nshapes == BR_MAX_SHAPES)
+        return fail(err, err_size, "more than %d shapes", BR_MAX_SHAPES);
+    o->shapes[o->nshapes++] = s;
+    return 0;
+}
+
+/* "1000x1000x1000,127x4096x4096". */
+static int parse_mnk(br_options *o, const char *list, char *err, size_t err_size)
+{
+    char buf[1024];
+    if (strlen(list) >= sizeof buf)
+        return fail(err, err_size, "--mnk: list too long");
+    strcpy(buf, list);
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        char *x1 = strchr(tok, 'x'), *x2 = x1 ? strchr(x1 + 1, 'x') : NULL;
+        br_shape s;
+        if (!x1 || !x2) {
+            return fail(err, err_size, "--mnk: bad shape '%s' (want MxNxK, e.g. 127x4096x4096)",
+                        tok);
+        }
+        *x1 = *x2 = '\0';
+        if (parse_positive(tok, BR_MAX_DIM, &s.m) || parse_positive(x1 + 1, BR_MAX_DIM, &s.n) ||
+            parse_positive(x2 + 1, BR_MAX_DIM, &s.k)) {
+            *x1 = *x2 = 'x';
+            return fail(err, err_size,
+                        "--mnk: bad shape '%s' (want MxNxK, each 1 .. %d, e.g. 127x4096x4096)",
+                        tok, BR_MAX_DIM);
+        }
+        if (add_shape(o, s, err, err_size))
+            return -1;
+    }
+    return 0;
+}
+
+static int parse_variants(const char *list, int *seen, char *err, size_t err_size)
+{
+    char buf[1024];
+    if (strlen(list) >= sizeof buf)
+        return fail(err, err_size, "--variants: list too long");
+    strcpy(buf, list);
+    const int count = gl_variant_count();
+    for (char *tok = buf, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        int64_t id;
+        gl_variant_t v;
+        if (!strcmp(tok, "all")) {
+            for (int i = 0; i < count && i < BR_MAX_VARIANTS; ++i)
+                seen[i] = 1;
+            continue;
+        }
+        if (tok[0] >= '0' && tok[0] <= '9') {
+            if (!strcmp(tok, "0"))
+                id = 0;
+            else if (parse_positive(tok, count - 1, &id))
+                return fail(err, err_size, "--variants: unknown variant id '%s' (ids are 0 .. %d)",
+                            tok, count - 1);
+        } else if (gl_variant_from_name(tok, &v) == GL_STATUS_SUCCESS) {
+            id = (int64_t)v;
+        } else {
+            char names[512] = "";
+            for (int i = 0; i < count; ++i) {
+                const char *name = gl_variant_name((gl_variant_t)i);
+                if (name && strlen(names) + strlen(name) + 3 < sizeof names) {
+                    strcat(names, i ? ", " : "");
+                    strcat(names, name);
+                }
+            }
+            return fail(err, err_size, "--variants: unknown variant '%s' (known: %s)", tok, names);
+        }
+        if (id < BR_MAX_VARIANTS)
+            seen[id] = 1;
+    }
+    return 0;
+}
+
+static int parse_count(const char *opt, const char *val, int64_t min, int64_t max, int64_t *out,
+                       char *err, size_t err_size)
+{
+    if (!strcmp(val, "0") && min == 0) {
+        *out = 0;
+        return 0;
+    }
+    if (parse_positive(val, max, out) || *out < min)
+        return fail(err, err_size, "%s: bad value '%s' (want an integer %" PRId64 " .. %" PRId64 ")",
+                    opt, val, min, max);
+    return 0;
+}
+
+/* Options that take a value; every other option is a flag. */
+static const char *const valued_options[] = {
+    "--sizes", "--mnk", "--m", "--n", "--k", "--variants", "--slow-limit", "--repeats",
+    "--warmup", "--seed", "--csv", "--json", "--svg", "--svg-size", "--ncu-size", NULL,
+};
+
+static int takes_value(const char *name)
+{
+    for (int i = 0; valued_options[i]; ++i)
+        if (!strcmp(name, valued_options[i]))
+            return 1;
+    return 0;
+}
+
+int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_size)
+{
+    *o = (br_options){.mode = BR_MODE_BENCH};
+    int64_t dims[3][MAX_LIST];
+    int ndims[3] = {0, 0, 0};
+    int seen[BR_MAX_VARIANTS] = {0};
+    int quick = 0, full = 0, ncu = 0, once = 0, variants_given = 0;
+    int64_t repeats = -1, warmup = -1, slow_limit = -1, svg_size = 0, ncu_size = 0;
+    br_options explicit_shapes = {0}; /* --sizes and --mnk, in order */
+
+    for (int i = 1; i < argc; ++i) {
+        char name[64];
+        const char *arg = argv[i], *val = NULL;
+        const char *eq = strchr(arg, '=');
+        if (strncmp(arg, "--", 2) && strcmp(arg, "-h"))
+            return fail(err, err_size, "unexpected argument '%s' (options start with --)", arg);
+        const size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (len >= sizeof name)
+            return fail(err, err_size, "unknown option '%.40s...'", arg);
+        memcpy(name, arg, len);
+        name[len] = '\0';
+
+        if (takes_value(name)) {
+            if (eq)
+                val = eq + 1;
+            else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
+                val = argv[++i];
+            else
+                return fail(err, err_size, "%s needs a value (see --help)", name);
+            if (*val == '\0')
+                return fail(err, err_size, "%s needs a value (see --help)", name);
+        } else if (eq) {
+            return fail(err, err_size, "%s takes no value", name);
+        }
+
+        if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+            o->mode = BR_MODE_HELP;
+            return 0;
+        } else if (!strcmp(name, "--quick")) {
+            quick = 1;
+        } else if (!strcmp(name, "--full")) {
+            full = 1;
+        } else if (!strcmp(name, "--ncu")) {
+            ncu = 1;
+        } else if (!strcmp(name, "--profile-once")) {
+            once = 1;
+        } else if (!strcmp(name, "--skip-without-gpu")) {
+            o->skip_without_gpu = 1;
+        } else if (!strcmp(name, "--sizes")) {
+            int64_t vals[MAX_LIST];
+            int count;
+            if (parse_dim_list(name, val, vals, &count, err, err_size))
+                return -1;
+            for (int j = 0; j < count; ++j)
+                if (add_shape(&explicit_shapes, (br_shape){vals[j], vals[j], vals[j]}, err,
+                              err_size))
+                    return -1;
+        } else if (!strcmp(name, "--mnk")) {
+            if (parse_mnk(&explicit_shapes, val, err, err_size))
+                return -1;
+        } else if (!strcmp(name, "--m") || !strcmp(name, "--n") || !strcmp(name, "--k")) {
+            const int d = name[2] == 'm' ? 0 : name[2] == 'n' ? 1 : 2;
+            if (ndims[d])
+                return fail(err, err_size, "%s given twice (give one list)", name);
+            if (parse_dim_list(name, val, dims[d], &ndims[d], err, err_size))
+                return -1;
+        } else if (!strcmp(name, "--variants")) {
+            if (parse_variants(val, seen, err, err_size))
+                return -1;
+            variants_given = 1;
+        } else if (!strcmp(name, "--slow-limit")) {
+            if (parse_count(name, val, 0, BR_MAX_DIM, &slow_limit, err, err_size))
+                return -1;
+        } else if (!strcmp(name, "--repeats")) {
+            if (parse_count(name, val, 1, 100000, &repeats, err, err_size))
+                return -1;
+        } else if (!strcmp(name, "--warmup")) {
+            if (parse_count(name, val, 0, 100000, &warmup, err, err_size))
+                return -1;
+        } else if (!strcmp(name, "--seed")) {
+            char *end;
+            if (*val < '0' || *val > '9')
+                return fail(err, err_size, "--seed: bad value '%s' (want a whole number)", val);
+            errno = 0;
+            o->seed = strtoull(val, &end, 10);
+            if (*end != '\0' || errno == ERANGE)
+                return fail(err, err_size, "--seed: bad value '%s' (want a whole number)", val);
+            o->seed_given = 1;
+        } else if (!strcmp(name, "--csv")) {
+            o->csv_path = val;
+        } else if (!strcmp(name, "--json")) {
+            o->json_path = val;
+        } else if (!strcmp(name, "--svg")) {
+            o->svg_path = val;
+        } else if (!strcmp(name, "--svg-size")) {
+            if (parse_count(name, val, 1, BR_MAX_DIM, &svg_size, err, err_size))
+                return -1;
+        } else if (!strcmp(name, "--ncu-size")) {
+            if (parse_count(name, val, 1, 65536, &ncu_size, err, err_size))
+                return -1;
+        } else {
+            return fail(err, err_size, "unknown option '%s' (see --help)", name);
+        }
+    }
+
+    if (quick && full)
+        return fail(err, err_size, "--quick and --full exclude each other");
+    if (ncu && once)
+        return fail(err, err_size, "--ncu and --profile-once exclude each other");
+    o->mode = ncu ? BR_MODE_NCU : once ? BR_MODE_PROFILE_ONCE : BR_MODE_BENCH;
+    o->sweep = quick ? BR_SWEEP_QUICK : full ? BR_SWEEP_FULL : BR_SWEEP_MEDIUM;
+    o->ncu_size = ncu_size ? ncu_size : DEFAULT_NCU_SIZE;
+    o->svg_size = svg_size;
+
+    /* Shapes: what was asked for, in order, else the sweep's. */
+    for (int i = 0; i < explicit_shapes.nshapes; ++i)
+        if (add_shape(o, explicit_shapes.shapes[i], err, err_size))
+            return -1;
+    if (ndims[0] || ndims[1] || ndims[2]) {
+        for (int d = 0; d < 3; ++d)
+            if (!ndims[d])
+                dims[d][ndims[d]++] = DEFAULT_DIM;
+        for (int a = 0; a < ndims[0]; ++a)
+            for (int b = 0; b < ndims[1]; ++b)
+                for (int c = 0; c < ndims[2]; ++c)
+                    if (add_shape(o, (br_shape){dims[0][a], dims[1][b], dims[2][c]}, err,
+                                  err_size))
+                        return -1;
+    }
+    if (o->nshapes == 0) {
+        /* 1000 has edge tiles in every dimension; 127 x 4096 x 4096 is a
+         * short, wide problem with a partial row of blocks; 4097 (--full) is
+         * the worst case, one element past a tile multiple everywhere. */
+        static const br_shape quick_odd[] = {{1000, 1000, 1000}};
+        static const br_shape medium_odd[] = {{1000, 1000, 1000}, {127, 4096, 4096}};
+        static const br_shape full_odd[] = {{1000, 1000, 1000}, {4097, 4097, 4097},
+                                            {127, 4096, 4096}};
+        static const int64_t quick_sizes[] = {256, 1024, 2048};
+        const int64_t *squares = quick_sizes;
+        const br_shape *odd = quick_odd;
+        int nsquares = 3, nodd = 1;
+        int64_t doubling[8];
+        if (!quick) {
+            const int64_t top = full ? 8192 : 4096;
+            nsquares = 0;
+            for (int64_t s = 128; s <= top; s *= 2)
+                doubling[nsquares++] = s;
+            squares = doubling;
+            odd = full ? full_odd : medium_odd;
+            nodd = full ? 3 : 2;
+        }
+        for (int i = 0; i < nsquares; ++i)
+            add_shape(o, (br_shape){squares[i], squares[i], squares[i]}, err, err_size);
+        for (int i = 0; i < nodd; ++i)
+            add_shape(o, odd[i], err, err_size);
+    }
+
+    o->repeats = repeats >= 0 ? (int)repeats : quick ? 5 : 10;
+    o->warmup = warmup >= 0 ? (int)warmup : quick ? 1 : 2;
+    /* naive takes ~0.3 s per call at 4096^3 on an H100: --quick keeps it small. */
+    o->slow_limit = slow_limit >= 0 ? slow_limit : quick ? 1024 : 0;
+
+    if (!variants_given) {
+        if (o->mode == BR_MODE_PROFILE_ONCE) {
+            seen[GL_VARIANT_NAIVE] = seen[GL_VARIANT_COALESCED] = 1;
+        } else {
+            for (int i = 1; i < gl_variant_count() && i < BR_MAX_VARIANTS; ++i)
+                seen[i] = 1;
+        }
+    }
+    /* cuBLAS is the reference and always runs first; the list holds the rest. */
+    for (int i = 1; i < BR_MAX_VARIANTS; ++i)
+        if (seen[i])
+            o->variants[o->nvariants++] = i;
+
+    if (o->mode == BR_MODE_BENCH && svg_size) {
+        int found = 0;
+        for (int i = 0; i < o->nshapes; ++i)
+            found |= o->shapes[i].m == svg_size && o->shapes[i].n == svg_size &&
+                     o->shapes[i].k == svg_size;
+        if (!found)
+            return fail(err, err_size,
+                        "--svg-size %" PRId64 ": %" PRId64 "x%" PRId64 "x%" PRId64
+                        " is not among the shapes run",
+                        svg_size, svg_size, svg_size, svg_size);
+    }
+    if (o->mode == BR_MODE_BENCH && o->svg_path == NULL && svg_size)
+        return fail(err, err_size, "--svg-size needs --svg FILE");
+    return 0;
+}
+
+void br_print_usage(FILE *out)
+{
+    fputs(
+        "usage: gemmladder-bench [--quick | --full] [shapes] [--variants LIST]\n"
+        "                        [--csv FILE] [--json FILE] [--svg FILE] [timing]\n"
+        "       gemmladder-bench --ncu [--ncu-size N]\n"
+        "\n"
+        "Runs the rungs of the FP32 GEMM ladder (C = A * B, row-major; A is M x K,\n"
+        "B is K x N) on this GPU, with cuBLAS SGEMM timed in the same run as the\n"
+        "reference. Every rung's result is first checked against a float64 product\n"
+        "of the same inputs (cuBLAS DGEMM); a rung above 1e-5 relative error is\n"
+        "reported \"wrong\" and not timed. A time is the median of CUDA-event-timed\n"
+        "calls after warm-up calls, rotating enough copies of the (random, nonzero)\n"
+        "inputs that they do not stay in L2 from one call to the next (at most 16\n"
+        "copies: on a 50 MB L2, shapes below 512 still fit).\n"
+        "\n"
+        "Sweeps (explicit shape and timing options below override their parts):\n"
+        "  (default)        square 128, 256, ..., 4096, then 1000x1000x1000 and\n"
+        "                   127x4096x4096; 10 timed calls after 2 warm-up calls\n"
+        "  --quick          square 256, 1024, 2048, then 1000x1000x1000; 5 timed\n"
+        "                   calls after 1; naive and coalesced only up to 1024^3.\n"
+        "                   Takes seconds on an H100.\n"
+        "  --full           square 128, 256, ..., 8192, then 1000x1000x1000,\n"
+        "                   4097x4097x4097 and 127x4096x4096; 10 after 2\n"
+        "  The odd shapes are not multiples of any tile: 1000 leaves edge tiles in\n"
+        "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
+        "  multiple everywhere.\n"
+        "\n"
+        "Shapes (any of these replaces the sweep's shapes; they run in the order\n"
+        "given, --m/--n/--k combinations last):\n"
+        "  --sizes LIST     square sizes N x N x N. A LIST is comma-separated sizes\n"
+        "                   and doubling ranges: 1000,2048 or 128:4096 (128, 256,\n"
+        "                   ..., 4096) or both\n"
+        "  --mnk LIST       explicit shapes MxNxK: 1000x1000x1000,127x4096x4096\n"
+        "  --m LIST  --n LIST  --k LIST\n"
+        "                   every combination of the three LISTs; a dimension left\n"
+        "                   out is 4096. --m 4096 --n 4096 --k 1024,2048 runs\n"
+        "                   4096x4096x1024 and 4096x4096x2048; --k 256:8192 alone\n"
+        "                   runs 4096 x 4096 x K for K = 256 .. 8192\n"
+        "\n"
+        "Rungs:\n"
+        "  --variants LIST  rungs by name or id, e.g. naive,shared,8 or all (the\n"
+        "                   default). Names: cublas naive coalesced shared\n"
+        "                   blocktile_1d blocktile_2d vectorized autotuned warptile.\n"
+        "                   cuBLAS (0) always runs: it is the reference.\n"
+        "  --slow-limit N   run naive and coalesced only on shapes with\n"
+        "                   M*N*K <= N^3; 0 is no limit (the default; --quick: 1024)\n"
+        "\n"
+        "Timing:\n"
+        "  --repeats N      timed calls per rung and shape; the median is reported\n"
+        "  --warmup N       untimed calls before them\n"
+        "  --seed N         seed of the random inputs (default: from the clock)\n"
+        "\n"
+        "Outputs (the table always goes to stdout; progress goes to stderr):\n"
+        "  --csv FILE       one row per rung and shape, with the columns\n"
+        "                   provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,\n"
+        "                   pct_of_reference,rel_error,status (empty: not measured)\n"
+        "  --json FILE      {device, device_name, date, gemmladder_version, repeats,\n"
+        "                   warmup, seed, tolerance, results: [rows as in the CSV]}\n"
+        "                   (null: not measured)\n"
+        "  --svg FILE       a picture drawn by the tool: % of cuBLAS per rung at one\n"
+        "                   size (the staircase), and GFLOP/s against size per rung\n"
+        "                   for the square shapes (log2 size axis)\n"
+        "  --svg-size N     the staircase's shape, N x N x N (default: the largest\n"
+        "                   square shape run)\n"
+        "\n"
+        "Columns: GFLOP/s = 2 M N K / time. GB/s counts each matrix once,\n"
+        "4 (M K + K N + M N) bytes / time. % cuBLAS = the rung's GFLOP/s over\n"
+        "cuBLAS's at the same shape in the same run. rel.err = ||C - C_ref|| /\n"
+        "||C_ref|| (Frobenius). Status: ok; wrong (above 1e-5, not timed); failed\n"
+        "(the call returned an error, printed on stderr); unavailable (the rung\n"
+        "cannot run on this device or build); skipped (--slow-limit).\n"
+        "\n"
+        "Coalescing evidence (rungs 1 and 2):\n"
+        "  --ncu            runs Nsight Compute on this tool: ncu --clock-control\n"
+        "                   none --metrics " BR_NCU_SECTORS ",\n"
+        "                   " BR_NCU_REQUESTS "\n"
+        "                   on naive_kernel and coalesced_kernel, and prints global-load\n"
+        "                   sectors per request for both. Runs $NCU if set, else\n"
+        "                   ncu from PATH, $CUDA_HOME/bin or /usr/local/cuda/bin.\n"
+        "  --ncu-size N     the square size --ncu profiles (default 1024)\n"
+        "  --profile-once   run each chosen rung (default naive,coalesced) once at\n"
+        "                   --ncu-size, unchecked and untimed, and exit: a target for\n"
+        "                   running ncu or nsys by hand\n"
+        "\n"
+        "Other:\n"
+        "  --skip-without-gpu  exit with 77 (\"skipped\" to meson) when there is no GPU\n"
+        "  -h, --help       this text\n"
+        "\n"
+        "Exit status: 0 every rung that ran was correct; 1 a rung was wrong or\n"
+        "failed, or there is no GPU; 2 bad command line, unwritable output or a CUDA\n"
+        "error; 77 no GPU with --skip-without-gpu.\n"
+        "\n"
+        "Examples:\n"
+        "  gemmladder-bench --quick\n"
+        "  gemmladder-bench --sizes 4096 --variants vectorized,autotuned,warptile\n"
+        "  gemmladder-bench --full --csv ladder.csv --json ladder.json --svg ladder.svg\n"
+        "  gemmladder-bench --m 4096 --n 4096 --k 1024,2048,4096\n"
+        "  gemmladder-bench --ncu --ncu-size 2048\n",
+        out);
+}
+
+/* ==== results ============================================================== */
+
+const char *br_status_name(br_status status)
+{
+    switch (status) {
+    case BR_OK: return "ok";
+    case BR_WRONG: return "wrong";
+    case BR_FAILED: return "failed";
+    case BR_UNAVAILABLE: return "unavailable";
+    case BR_SKIPPED: return "skipped";
+    }
+    return "unknown";
+}
+
+void br_fill_rates(br_result *r)
+{
+    const double m = (double)r->shape.m, n = (double)r->shape.n, k = (double)r->shape.k;
+    if (r->runtime_ms > 0) {
+        r->gflops = 2.0 * m * n * k / (r->runtime_ms * 1e6);
+        r->gbps = 4.0 * (m * k + k * n + m * n) / (r->runtime_ms * 1e6);
+    } else {
+        r->gflops = r->gbps = NAN;
+    }
+}
+
+static int same_shape(br_shape a, br_shape b)
+{
+    return a.m == b.m && a.n == b.n && a.k == b.k;
+}
+
+static int is_square(br_shape s)
+{
+    return s.m == s.n && s.n == s.k;
+}
+
+static double work(br_shape s)
+{
+    return (double)s.m * (double)s.n * (double)s.k;
+}
+
+int br_staircase_shape(const br_report *rep, int64_t svg_size, br_shape *shape)
+{
+    int found = 0, found_square = 0;
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_shape s = rep->results[i].shape;
+        if (svg_size > 0 && is_square(s) && s.m == svg_size) {
+            *shape = s;
+            return 0;
+        }
+        /* A square shape beats any other; among equals, the most work wins. */
+        if (!found || (is_square(s) && !found_square) ||
+            (is_square(s) == found_square && work(s) > work(*shape))) {
+            *shape = s;
+            found = 1;
+            found_square = is_square(s);
+        }
+    }
+    return found ? 0 : -1;
+}
+
+/* ==== terminal table ======================================================= */
+
+static const char *fmt_num(char *buf, size_t size, const char *fmt, double v)
+{
+    if (isnan(v))
+        snprintf(buf, size, "-");
+    else if (isinf(v))
+        snprintf(buf, size, "inf");
+    else
+        snprintf(buf, size, fmt, v);
+    return buf;
+}
+
+void br_table_header(FILE *out)
+{
+    fprintf(out, "%2s %-13s %6s %6s %6s %10s %10s %8s %8s %9s  %s\n", "id", "variant", "M", "N",
+            "K", "time ms", "GFLOP/s", "GB/s", "% cuBLAS", "rel.err", "status");
+}
+
+void br_table_row(FILE *out, const br_result *r)
+{
+    char ms[32], gf[32], gb[32], pct[32], err[32];
+    fprintf(out, "%2d %-13s %6" PRId64 " %6" PRId64 " %6" PRId64 " %10s %10s %8s %8s %9s  %s\n",
+            r->variant_id, r->variant, r->shape.m, r->shape.n, r->shape.k,
+            fmt_num(ms, sizeof ms, "%.4f", r->runtime_ms), fmt_num(gf, sizeof gf, "%.1f", r->gflops),
+            fmt_num(gb, sizeof gb, "%.1f", r->gbps),
+            fmt_num(pct, sizeof pct, "%.1f", r->pct_of_reference),
+            fmt_num(err, sizeof err, "%.1e", r->rel_error), br_status_name(r->status));
+}
+
+void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size)
+{
+    br_shape s;
+    if (br_staircase_shape(rep, svg_size, &s))
+        return;
+    fprintf(out, "%% of cuBLAS at %" PRId64 "x%" PRId64 "x%" PRId64 ":", s.m, s.n, s.k);
+    const char *sep = " ";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!same_shape(r->shape, s) || r->variant_id == 0)
+            continue;
+        if (r->status == BR_OK && isfinite(r->pct_of_reference))
+            fprintf(out, "%s%s %.1f", sep, r->variant, r->pct_of_reference);
+        else
+            fprintf(out, "%s%s (%s)", sep, r->variant, br_status_name(r->status));
+        sep = ", ";
+    }
+    fputc('\n', out);
+}
+
+/* ==== CSV and JSON ========================================================= */
+
+static const char *provider(const br_result *r)
+{
+    return r->variant_id == 0 ? "cublas" : "gemmladder";
+}
+
+/* An empty field for what was not measured; "inf" for an infinite error. */
+static void csv_num(FILE *out, double v, const char *fmt)
+{
+    fputc(',', out);
+    if (isinf(v))
+        fputs("inf", out);
+    else if (!isnan(v))
+        fprintf(out, fmt, v);
+}
+
+int br_write_csv(FILE *out, const br_report *rep)
+{
+    fputs("provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,"
+          "status\n",
+          out);
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        /* Variant names are identifiers: no commas or quotes to escape. */
+        fprintf(out, "%s,%d,%s,%" PRId64 ",%" PRId64 ",%" PRId64, provider(r), r->variant_id,
+                r->variant, r->shape.m, r->shape.n, r->shape.k);
+        csv_num(out, r->runtime_ms, "%.6g");
+        csv_num(out, r->gflops, "%.6g");
+        csv_num(out, r->gbps, "%.6g");
+        csv_num(out, r->pct_of_reference, "%.6g");
+        csv_num(out, r->rel_error, "%.3e");
+        fprintf(out, ",%s\n", br_status_name(r->status));
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* JSON has no NaN or infinity: what was not measured (or diverged) is null. */
+static void json_num(FILE *out, const char *key, double v, const char *fmt)
+{
+    fprintf(out, ", \"%s\": ", key);
+    if (isfinite(v))
+        fprintf(out, fmt, v);
+    else
+        fputs("null", out);
+}
+
+int br_write_json(FILE *out, const br_report *rep)
+{
+    fputs("{\n  \"tool\": \"gemmladder-bench\",\n  \"gemmladder_version\": ", out);
+    json_string(out, rep->version);
+    fputs(",\n  \"device\": ", out);
+    json_string(out, rep->device);
+    fputs(",\n  \"device_name\": ", out);
+    json_string(out, rep->device_name);
+    fputs(",\n  \"date\": ", out);
+    json_string(out, rep->date);
+    fprintf(out,
+            ",\n  \"repeats\": %d,\n  \"warmup\": %d,\n  \"seed\": %" PRIu64
+            ",\n  \"tolerance\": %g,\n  \"results\": [",
+            rep->repeats, rep->warmup, rep->seed, BR_TOLERANCE);
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        fputs(i ? ",\n    {" : "\n    {", out);
+        fputs("\"provider\": ", out);
+        json_string(out, provider(r));
+        fprintf(out, ", \"variant_id\": %d, \"variant\": ", r->variant_id);
+        json_string(out, r->variant);
+        fprintf(out, ", \"m\": %" PRId64 ", \"n\": %" PRId64 ", \"k\": %" PRId64, r->shape.m,
+                r->shape.n, r->shape.k);
+        json_num(out, "runtime_ms", r->runtime_ms, "%.6g");
+        json_num(out, "gflops", r->gflops, "%.6g");
+        json_num(out, "gbps", r->gbps, "%.6g");
+        json_num(out, "pct_of_reference", r->pct_of_reference, "%.6g");
+        json_num(out, "rel_error", r->rel_error, "%.3e");
+        fputs(", \"status\": ", out);
+        json_string(out, br_status_name(r->status));
+        fputc('}', out);
+    }
+    fputs(rep->count ? "\n  ]\n}\n" : "]\n}\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ==== SVG ================================================================== */
+
+#define SVG_W 960
+#define SVG_H 880
+
+static void xml_text(FILE *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
+        switch (*p) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default:
+            /* XML 1.0 forbids most control characters even escaped. */
+            fputc(*p < 0x20 && *p != '\t' && *p != '\n' ? ' ' : *p, out);
+        }
+    }
+}
+
+static const char *rung_colour(int id)
+{
+    /* cuBLAS in black (the reference); then a colour per rung, cycling. */
+    static const char *const colours[] = {"#d62728", "#ff7f0e", "#bcbd22", "#2ca02c",
+                                          "#17becf", "#1f77b4", "#9467bd", "#e377c2",
+                                          "#8c564b", "#7f7f7f"};
+    return id == 0 ? "#222222" : colours[(id - 1) % 10];
+}
+
+static int compare_by_variant(const void *a, const void *b)
+{
+    const br_result *x = *(const br_result *const *)a, *y = *(const br_result *const *)b;
+    return (x->variant_id > y->variant_id) - (x->variant_id < y->variant_id);
+}
+
+/* Chart 1: % of cuBLAS per rung at one shape. */
+static void svg_staircase(FILE *out, const br_report *rep, br_shape s, double top)
+{
+    const double x0 = 80, x1 = SVG_W - 40, y0 = top + 50, y1 = top + 330;
+    const br_result **rows = malloc(sizeof *rows * (rep->count ? rep->count : 1));
+    size_t n = 0;
+    if (!rows)
+        return;
+    double ymax = 100;
+    for (size_t i = 0; i < rep->count; ++i)
+        if (same_shape(rep->results[i].shape, s)) {
+            rows[n++] = &rep->results[i];
+            if (isfinite(rep->results[i].pct_of_reference) &&
+                rep->results[i].pct_of_reference > ymax)
+                ymax = rep->results[i].pct_of_reference;
+        }
+    qsort(rows, n, sizeof *rows, compare_by_variant);
+    ymax = 20 * ceil(ymax / 20);
+
+    fprintf(out, "<g class=\"staircase\">\n");
+    fprintf(out,
+            "<text x=\"%.1f\" y=\"%.1f\" class=\"heading\">%% of cuBLAS per rung at %" PRId64
+            " x %" PRId64 " x %" PRId64 " (same run)</text>\n",
+            x0, top + 25, s.m, s.n, s.k);
+    for (double v = 0; v <= ymax + 1e-9; v += 20) {
+        const double y = y1 - (y1 - y0) * v / ymax;
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%.0f</text>\n",
+                x0, y, x1, y, x0 - 6, y + 4, v);
+    }
+    fprintf(out,
+            "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"label\" "
+            "text-anchor=\"middle\">%% of cuBLAS</text>\n",
+            x0 - 45, (y0 + y1) / 2);
+    const double slot = n ? (x1 - x0) / (double)n : 0;
+    for (size_t i = 0; i < n; ++i) {
+        const br_result *r = rows[i];
+        const double cx = x0 + slot * ((double)i + 0.5);
+        if (r->status == BR_OK && isfinite(r->pct_of_reference)) {
+            const double h = (y1 - y0) * r->pct_of_reference / ymax;
+            fprintf(out,
+                    "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+                    "fill=\"%s\"><title>",
+                    cx - slot * 0.3, y1 - h, slot * 0.6, h, rung_colour(r->variant_id));
+            xml_text(out, r->variant);
+            fprintf(out, ": %.1f%% of cuBLAS, %.0f GFLOP/s</title></rect>\n",
+                    r->pct_of_reference, r->gflops);
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"value\" text-anchor=\"middle\">%.1f</text>\n",
+                    cx, y1 - h - 5, r->pct_of_reference);
+        } else {
+            /* No bar: say why where the bar would stand. */
+            fprintf(out,
+                    "<text x=\"%.1f\" y=\"%.1f\" class=\"value missing\" text-anchor=\"middle\">%s</text>\n",
+                    cx, y1 - 5, r->status == BR_OK ? "no ref" : br_status_name(r->status));
+        }
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">", cx,
+                y1 + 16);
+        xml_text(out, r->variant);
+        fprintf(out,
+                "</text><text x=\"%.1f\" y=\"%.1f\" class=\"tick small\" "
+                "text-anchor=\"middle\">rung %d</text>\n",
+                cx, y1 + 30, r->variant_id);
+    }
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", x0,
+            y1, x1, y1);
+    fprintf(out, "</g>\n");
+    free(rows);
+}
+
+/* Chart 2: GFLOP/s against N for the square shapes, one line per rung. */
+static void svg_lines(FILE *out, const br_report *rep, double top)
+{
+    const double x0 = 80, x1 = SVG_W - 220, y0 = top + 50, y1 = top + 340;
+    const br_result **pts = malloc(sizeof *pts * (rep->count ? rep->count : 1));
+    size_t n = 0;
+    if (!pts)
+        return;
+    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (r->status != BR_OK || !is_square(r->shape) || !(r->gflops > 0) || !isfinite(r->gflops))
+            continue;
+        pts[n++] = r;
+        lo_x = fmin(lo_x, log2((double)r->shape.m));
+        hi_x = fmax(hi_x, log2((double)r->shape.m));
+        lo_y = fmin(lo_y, log10(r->gflops));
+        hi_y = fmax(hi_y, log10(r->gflops));
+    }
+    fprintf(out, "<g class=\"lines\">\n");
+    fprintf(out,
+            "<text x=\"%.1f\" y=\"%.1f\" class=\"heading\">GFLOP/s against size, square shapes "
+            "N x N x N (the others are in the table)</text>\n",
+            x0, top + 25);
+    if (n == 0) {
+        fprintf(out,
+                "<text x=\"%.1f\" y=\"%.1f\" class=\"label\">no square shape ran correctly"
+                "</text>\n</g>\n",
+                x0, (y0 + y1) / 2);
+        free(pts);
+        return;
+    }
+    /* Whole powers of two and of ten at the ends, so every tick is labelled. */
+    lo_x = floor(lo_x + 1e-9);
+    hi_x = ceil(hi_x - 1e-9);
+    if (hi_x <= lo_x)
+        lo_x -= 1, hi_x += 1;
+    lo_y = floor(lo_y);
+    hi_y = ceil(hi_y);
+    if (hi_y <= lo_y)
+        hi_y += 1;
+#define PX(lx) (x0 + (x1 - x0) * ((lx) - lo_x) / (hi_x - lo_x))
+#define PY(ly) (y1 - (y1 - y0) * ((ly) - lo_y) / (hi_y - lo_y))
+    for (double e = lo_x; e <= hi_x + 1e-9; e += 1)
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%.0f</text>\n",
+                PX(e), y0, PX(e), y1, PX(e), y1 + 16, exp2(e));
+    for (double e = lo_y; e <= hi_y + 1e-9; e += 1)
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
+                "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%.0f</text>\n",
+                x0, PY(e), x1, PY(e), x0 - 6, PY(e) + 4, pow(10, e));
+    fprintf(out,
+            "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">N (log2 scale)"
+            "</text>\n"
+            "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"label\" "
+            "text-anchor=\"middle\">GFLOP/s (log10 scale)</text>\n",
+            (x0 + x1) / 2, y1 + 38, x0 - 55, (y0 + y1) / 2);
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", x0,
+            y1, x1, y1);
+
+    qsort(pts, n, sizeof *pts, compare_by_variant);
+    int legend_row = 0;
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && pts[end]->variant_id == pts[i]->variant_id)
+            ++end;
+        /* Points of one rung in order of size (insertion sort: few points). */
+        for (size_t a = i + 1; a < end; ++a)
+            for (size_t b = a; b > i && pts[b - 1]->shape.m > pts[b]->shape.m; --b) {
+                const br_result *t = pts[b];
+                pts[b] = pts[b - 1];
+                pts[b - 1] = t;
+            }
+        const char *colour = rung_colour(pts[i]->variant_id);
+        fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" points=\"", colour);
+        for (size_t j = i; j < end; ++j)
+            fprintf(out, "%s%.1f,%.1f", j > i ? " " : "", PX(log2((double)pts[j]->shape.m)),
+                    PY(log10(pts[j]->gflops)));
+        fprintf(out, "\"><title>");
+        xml_text(out, pts[i]->variant);
+        fprintf(out, "</title></polyline>\n");
+        for (size_t j = i; j < end; ++j) {
+            fprintf(out, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
+                    PX(log2((double)pts[j]->shape.m)), PY(log10(pts[j]->gflops)), colour);
+            xml_text(out, pts[j]->variant);
+            fprintf(out, " at %" PRId64 ": %.0f GFLOP/s</title></circle>\n", pts[j]->shape.m,
+                    pts[j]->gflops);
+        }
+        const double ly = y0 + 18.0 * legend_row++;
+        fprintf(out,
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                "class=\"swatch\"/><text x=\"%.1f\" y=\"%.1f\" class=\"legend\">%d ",
+                x1 + 20, ly, x1 + 44, ly, colour, x1 + 50, ly + 4, pts[i]->variant_id);
+        xml_text(out, pts[i]->variant);
+        fprintf(out, "</text>\n");
+        i = end;
+    }
+#undef PX
+#undef PY
+    fprintf(out, "</g>\n");
+    free(pts);
+}
+
+int br_write_svg(FILE *out, const br_report *rep, int64_t svg_size)
+{
+    fprintf(out,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "viewBox=\"0 0 %d %d\">\n<title>GEMM ladder on ",
+            SVG_W, SVG_H, SVG_W, SVG_H);
+    xml_text(out, rep->device_name);
+    fputs("</title>\n<style>\n"
+          "text { font-family: sans-serif; font-size: 12px; fill: #222; }\n"
+          ".title { font-size: 20px; font-weight: bold; }\n"
+          ".subtitle { font-size: 11px; fill: #555; }\n"
+          ".heading { font-size: 15px; font-weight: bold; }\n"
+          ".label { font-size: 13px; }\n"
+          ".tick { font-size: 11px; } .small { fill: #777; }\n"
+          ".value { font-size: 11px; } .missing { fill: #b00; }\n"
+          ".legend { font-size: 12px; }\n"
+          ".grid { stroke: #ddd; stroke-width: 1; }\n"
+          ".axis { stroke: #222; stroke-width: 1; }\n"
+          ".series { stroke-width: 2; } .swatch { stroke-width: 3; }\n"
+          "</style>\n"
+          "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+          out);
+    fputs("<text x=\"20\" y=\"30\" class=\"title\">GEMM ladder (FP32) on ", out);
+    xml_text(out, rep->device_name);
+    fputs("</text>\n", out);
+    /* The description on two lines (device; then driver, version, date) so a
+     * long one stays inside the picture. */
+    const char *device = rep->device ? rep->device : "";
+    const char *split = strstr(device, "; ");
+    const size_t first = split ? (size_t)(split - device) : strlen(device);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(first < sizeof line ? first : sizeof line - 1),
+             device);
+    fputs("<text x=\"20\" y=\"50\" class=\"subtitle\">", out);
+    xml_text(out, line);
+    fputs("</text>\n<text x=\"20\" y=\"64\" class=\"subtitle\">", out);
+    xml_text(out, split ? split + 2 : "");
+    fputs("</text>\n", out);
+    br_shape s;
+    if (br_staircase_shape(rep, svg_size, &s) == 0)
+        svg_staircase(out, rep, s, 70);
+    svg_lines(out, rep, 480);
+    fputs("</svg>\n", out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ==== Nsight Compute CSV =================================================== */
+
+#define MAX_FIELDS 64
+
+/* Splits one CSV line in place ("a","b,c",d; "" inside quotes is a quote).
+ * Returns the number of fields. */
+static int split_csv(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        char *w = p;
+        fields[n++] = w;
+        if (*p == '"') {
+            ++p;
+            for (;;) {
+                if (*p == '\0')
+                    break;
+                if (*p == '"' && p[1] == '"') {
+                    *w++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    ++p;
+                    break;
+                } else {
+                    *w++ = *p++;
+                }
+            }
+            while (*p && *p != ',')
+                ++p;
+        } else {
+            while (*p && *p != ',')
+                *w++ = *p++;
+        }
+        const char end = *p;
+        *w = '\0';
+        if (end != ',')
+            break;
+        ++p;
+    }
+    return n;
+}
+
+/* "1,048,576" (ncu groups digits) -> 1048576; a unit like "Ksector" scales. */
+static double ncu_value(const char *text, const char *unit)
+{
+    char digits[64];
+    size_t n = 0;
+    for (const char *p = text; *p && n + 1 < sizeof digits; ++p)
+        if (*p != ',' && *p != ' ')
+            digits[n++] = *p;
+    digits[n] = '\0';
+    char *end;
+    double v = strtod(digits, &end);
+    if (end == digits || *end != '\0')
+        return NAN;
+    if (unit && unit[0] && unit[1] >= 'a' && unit[1] <= 'z') {
+        switch (unit[0]) {
+        case 'K': v *= 1e3; break;
+        case 'M': v *= 1e6; break;
+        case 'G': v *= 1e9; break;
+        default: break;
+        }
+    }
+    return v;
+}
+
+static void add_count(br_ncu_loads *loads, const char *metric, double v)
+{
+    if (isnan(v))
+        return;
+    if (!strcmp(metric, BR_NCU_SECTORS))
+        loads->sectors += v;
+    else if (!strcmp(metric, BR_NCU_REQUESTS))
+        loads->requests += v;
+    else
+        return;
+    loads->found++;
+}
+
+int br_parse_ncu_csv(FILE *in, const char *kernel_substring, br_ncu_loads *loads)
+{
+    char line[8192];
+    char header_buf[8192];
+    char *header[MAX_FIELDS];
+    int nheader = 0, kernel_col = -1, name_col = -1, unit_col = -1, value_col = -1;
+    int header_seen = 0;
+    *loads = (br_ncu_loads){0};
+    while (fgets(line, sizeof line, in)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] != '"')
+            continue; /* ==PROF== lines, the program's own output */
+        char *fields[MAX_FIELDS];
+        char copy[8192];
+        strcpy(copy, line);
+        const int nf = split_csv(copy, fields, MAX_FIELDS);
+        int is_header = 0;
+        for (int i = 0; i < nf; ++i)
+            is_header |= !strcmp(fields[i], "Kernel Name");
+        if (is_header) {
+            header_seen = 1;
+            strcpy(header_buf, line);
+            nheader = split_csv(header_buf, header, MAX_FIELDS);
+            kernel_col = name_col = unit_col = value_col = -1;
+            for (int i = 0; i < nheader; ++i) {
+                if (!strcmp(header[i], "Kernel Name"))
+                    kernel_col = i;
+                else if (!strcmp(header[i], "Metric Name"))
+                    name_col = i;
+                else if (!strcmp(header[i], "Metric Unit"))
+                    unit_col = i;
+                else if (!strcmp(header[i], "Metric Value"))
+                    value_col = i;
+            }
+            continue;
+        }
+        if (kernel_col < 0 || kernel_col >= nf || !strstr(fields[kernel_col], kernel_substring))
+            continue;
+        if (name_col >= 0 && value_col >= 0) {
+            /* Details page: one row per metric. */
+            if (name_col < nf && value_col < nf)
+                add_count(loads, fields[name_col],
+                          ncu_value(fields[value_col], unit_col >= 0 && unit_col < nf
+                                                           ? fields[unit_col] : ""));
+        } else {
+            /* Raw page: one column per metric. */
+            for (int i = 0; i < nheader && i < nf; ++i)
+                add_count(loads, header[i], ncu_value(fields[i], ""));
+        }
+    }
+    return header_seen ? 0 : -1;
+}

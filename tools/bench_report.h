@@ -1,0 +1,152 @@
+/*
+ * bench_report.h - the GPU-free half of gemmladder-bench: its command line,
+ * and the writers of its results (terminal table, CSV, JSON, SVG), plus the
+ * reader of Nsight Compute's CSV for --ncu. Results come in as plain structs,
+ * so tests/test_bench_report.c can check every writer on fixed inputs
+ * without a GPU. Nothing here calls CUDA; the parser only asks the library
+ * for variant names.
+ */
+#ifndef GL_BENCH_REPORT_H
+#define GL_BENCH_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define BR_MAX_SHAPES 256
+#define BR_MAX_VARIANTS 32
+/* Largest dimension accepted on the command line, and largest matrix (in
+ * elements): far beyond what one GPU can hold, but keeps products in range. */
+#define BR_MAX_DIM 16777216
+#define BR_MAX_ELEMENTS (INT64_C(1) << 32)
+/* ||C - C_ref|| / ||C_ref|| above this is a wrong result (docs: FP32 bar). */
+#define BR_TOLERANCE 1e-5
+
+typedef struct br_shape {
+    int64_t m, n, k;
+} br_shape;
+
+typedef enum br_sweep {
+    BR_SWEEP_MEDIUM = 0, /* the default */
+    BR_SWEEP_QUICK = 1,
+    BR_SWEEP_FULL = 2
+} br_sweep;
+
+typedef enum br_mode {
+    BR_MODE_BENCH = 0,    /* the sweep: table, CSV, JSON, SVG */
+    BR_MODE_HELP = 1,     /* --help */
+    BR_MODE_NCU = 2,      /* --ncu: run ncu on this tool's --profile-once */
+    BR_MODE_PROFILE_ONCE = 3 /* one call of each chosen rung at --ncu-size */
+} br_mode;
+
+typedef struct br_options {
+    br_mode mode;
+    br_sweep sweep;
+    br_shape shapes[BR_MAX_SHAPES]; /* in the order they run */
+    int nshapes;
+    int variants[BR_MAX_VARIANTS]; /* rungs to run besides cuBLAS, ascending ids */
+    int nvariants;
+    int repeats, warmup;
+    /* Rungs 1-2 (naive, coalesced) are skipped on shapes with M*N*K above
+     * slow_limit^3; 0 means no limit. */
+    int64_t slow_limit;
+    uint64_t seed;
+    int seed_given;
+    const char *csv_path, *json_path, *svg_path; /* NULL: not written */
+    int64_t svg_size;       /* staircase size for the SVG; 0: the largest square */
+    int64_t ncu_size;       /* square size for --ncu and --profile-once */
+    int skip_without_gpu;   /* exit 77 (meson's "skipped") when there is no GPU */
+} br_options;
+
+/* Parses the command line (argv[0] is the program). Returns 0 and fills *o,
+ * or -1 with a one-line message in err (never exits, never prints). */
+int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_size);
+
+/* The --help text. */
+void br_print_usage(FILE *out);
+
+/* ---- results ------------------------------------------------------------- */
+
+typedef enum br_status {
+    BR_OK = 0,          /* checked, then timed */
+    BR_WRONG = 1,       /* result above the tolerance: not timed */
+    BR_FAILED = 2,      /* the call returned an error: not timed */
+    BR_UNAVAILABLE = 3, /* the rung cannot run on this device or build */
+    BR_SKIPPED = 4      /* left out on purpose (slow rung above --slow-limit) */
+} br_status;
+
+/* "ok", "wrong", "failed", "unavailable", "skipped". */
+const char *br_status_name(br_status status);
+
+/* One rung at one shape. Quantities not measured are NAN. */
+typedef struct br_result {
+    int variant_id;
+    char variant[24]; /* gl_variant_name */
+    br_shape shape;
+    double runtime_ms;       /* median of the repeats */
+    double gflops;           /* 2 M N K / time */
+    double gbps;             /* 4 (M K + K N + M N) bytes / time */
+    double pct_of_reference; /* 100 * gflops / cuBLAS gflops at this shape */
+    double rel_error;        /* ||C - C_ref|| / ||C_ref||, C_ref in float64 */
+    br_status status;
+} br_result;
+
+/* Everything the writers need. Strings may be NULL (written as ""). */
+typedef struct br_report {
+    const char *device;      /* bu_device_description: name, clocks, driver, date */
+    const char *device_name; /* short, for titles: "NVIDIA H100 80GB HBM3" */
+    const char *date;        /* ISO 8601 UTC, "2026-11-21T10:00:00Z" */
+    const char *version;     /* gemmladder version string */
+    int repeats, warmup;
+    uint64_t seed;
+    const br_result *results;
+    size_t count;
+} br_report;
+
+/* Fills the derived fields of r from its runtime: gflops, gbps (and leaves
+ * pct_of_reference alone). */
+void br_fill_rates(br_result *r);
+
+/* The shape whose staircase the SVG and the summary show: svg_size^3 when
+ * svg_size > 0 and it was run, else the largest square shape, else the shape
+ * with the most work. Returns 0, or -1 when there are no results. */
+int br_staircase_shape(const br_report *rep, int64_t svg_size, br_shape *shape);
+
+/* The human table: br_table_header once, then br_table_row per result. */
+void br_table_header(FILE *out);
+void br_table_row(FILE *out, const br_result *r);
+/* One line per rung: "% of cuBLAS at MxNxK: naive 1.0, ...". */
+void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size);
+
+/* Machine-readable copies. CSV: a header line and one row per result, empty
+ * fields for what was not measured. JSON: one object with the device, date,
+ * settings and a "results" array (null for what was not measured). Each
+ * returns 0, or -1 if writing failed. */
+int br_write_csv(FILE *out, const br_report *rep);
+int br_write_json(FILE *out, const br_report *rep);
+
+/* The SVG: (1) % of cuBLAS per rung at br_staircase_shape (one <rect
+ * class="bar"> per rung that ran correctly there), (2) GFLOP/s against size
+ * for the square shapes (one <polyline class="series"> per rung with at least
+ * one correct square shape), log2 size axis, log10 GFLOP/s axis. */
+int br_write_svg(FILE *out, const br_report *rep, int64_t svg_size);
+
+/* ---- Nsight Compute ------------------------------------------------------- */
+
+/* Global-load counters of one kernel, summed over its launches. */
+typedef struct br_ncu_loads {
+    double sectors;  /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    double requests; /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    int found;       /* rows seen for this kernel */
+} br_ncu_loads;
+
+#define BR_NCU_SECTORS "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define BR_NCU_REQUESTS "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+
+/* Reads `ncu --csv` output (details page: one row per metric; or raw page:
+ * one column per metric), skipping ncu's "==PROF==" lines, and adds up the
+ * two load counters of kernels whose name contains kernel_substring.
+ * Returns 0, or -1 if no CSV header with a "Kernel Name" column was found. */
+int br_parse_ncu_csv(FILE *in, const char *kernel_substring, br_ncu_loads *loads);
+
+#endif
