@@ -1,0 +1,536 @@
+"""The Python surface: variants, Handle, gemm/sgemm, tuning tables."""
+import atexit
+import ctypes
+import dataclasses
+import enum
+import threading
+
+from . import _cudart, _library
+from ._library import Error, Status, TilesStruct, check, load
+from ._matrix import ROW, Plan
+
+
+class Variant(enum.IntEnum):
+    """gl_variant_t: the rungs of the ladder (ids pinned by the ABI). A library
+    newer than this binding may know more ids; they work as plain ints."""
+    CUBLAS = 0
+    NAIVE = 1
+    COALESCED = 2
+    SHARED = 3
+    BLOCKTILE_1D = 4
+    BLOCKTILE_2D = 5
+    VECTORIZED = 6
+    AUTOTUNED = 7
+    WARPTILE = 8
+
+
+class TilesOrigin(enum.IntEnum):
+    """gl_tiles_origin_t: where a tile configuration came from."""
+    FIXED = 0
+    BUILTIN = 1
+    OVERRIDE = 2
+    PINNED = 3
+    DEFAULT = 4
+
+
+DEFAULT_VARIANT = Variant.WARPTILE
+
+
+def variant(v):
+    """A Variant (or, for ids beyond this binding's list, an int) from a name
+    ('warptile'), an id (8) or a Variant. Raises ValueError for an unknown one."""
+    lib = load()
+    if isinstance(v, str):
+        out = ctypes.c_int()
+        if lib.gl_variant_from_name(v.encode(), ctypes.byref(out)) != Status.SUCCESS:
+            raise ValueError('unknown variant %r; the library knows %s'
+                             % (v, ', '.join(repr(_name(i)) for i in range(lib.gl_variant_count()))))
+        number = out.value
+    elif hasattr(v, '__index__') and not isinstance(v, bool):  # int, Variant, numpy integers
+        number = v.__index__()
+        if not 0 <= number < lib.gl_variant_count():
+            raise ValueError('unknown variant id %d; the library knows 0 .. %d'
+                             % (number, lib.gl_variant_count() - 1))
+    else:
+        raise TypeError('variant must be a name, an id or a gemmladder.Variant, got %r' % (v,))
+    try:
+        return Variant(number)
+    except ValueError:
+        return number
+
+
+_to_variant = variant  # for functions whose `variant` argument hides the function
+
+
+def _name(number):
+    return load().gl_variant_name(number).decode()
+
+
+def variant_name(v):
+    """The library's name of a variant, e.g. 'blocktile_2d'."""
+    return _name(variant(v))
+
+
+def variants():
+    """Every variant the library knows, in id order (available or not on a GPU)."""
+    return [variant(i) for i in range(load().gl_variant_count())]
+
+
+def library_version():
+    """The loaded library's version, 'MAJOR.MINOR.PATCH' (gl_version_string)."""
+    return load().gl_version_string().decode()
+
+
+def library_path():
+    """The file of the libgemmladder that was loaded."""
+    return _library.library_path()
+
+
+# ---- tile configurations and tuning tables ----------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Tiles:
+    """One tile configuration (struct gl_tiles). Fields a rung does not use are 0;
+    origin, line, arch, size_class and source say where a queried one came from."""
+    bm: int
+    bn: int
+    bk: int
+    tm: int
+    tn: int
+    wm: int = 0
+    wn: int = 0
+    wniter: int = 0
+    threads: int = 0
+    origin: TilesOrigin = TilesOrigin.FIXED
+    line: int = 0
+    arch: str = ''
+    size_class: str = ''
+    source: str = ''
+
+    _NUMBERS = ('bm', 'bn', 'bk', 'tm', 'tn', 'wm', 'wn', 'wniter', 'threads', 'line')
+    _TEXTS = ('arch', 'size_class', 'source')
+
+    @classmethod
+    def _from_struct(cls, s):
+        numbers = {k: getattr(s, k) for k in cls._NUMBERS}
+        texts = {k: getattr(s, k).decode(errors='replace') for k in cls._TEXTS}
+        try:
+            origin = TilesOrigin(s.origin)
+        except ValueError:
+            origin = s.origin
+        return cls(origin=origin, **numbers, **texts)
+
+    def _to_struct(self):
+        s = _new_tiles_struct()
+        for k in self._NUMBERS:
+            setattr(s, k, int(getattr(self, k)))
+        s.origin = int(self.origin)
+        for k in self._TEXTS:
+            setattr(s, k, getattr(self, k).encode())
+        return s
+
+
+def _new_tiles_struct():
+    s = TilesStruct()
+    s.size = ctypes.sizeof(TilesStruct)  # the library reads only what the caller has
+    return s
+
+
+def tuning_supported():
+    """Whether the loaded library exports the tuning interface."""
+    return _library.has('gl_tuning_check')
+
+
+def variant_configs(v):
+    """Every tile configuration compiled for a variant (empty for cublas)."""
+    number = variant(v)
+    count = _library.optional('gl_variant_config_count')(number)
+    get = _library.optional('gl_variant_config')
+    configs = []
+    for index in range(max(count, 0)):
+        s = _new_tiles_struct()
+        check(get(number, index, ctypes.byref(s)), 'gl_variant_config')
+        configs.append(Tiles._from_struct(s))
+    return configs
+
+
+def tuning_load(path):
+    """Layers a tuning table file over the built-in table for the whole process;
+    None removes the override. A bad file raises Error (TUNING_ERROR) saying
+    file, line and reason, and the table in use stays as it was."""
+    encoded = None if path is None else _path_bytes(path)
+    check(_library.optional('gl_tuning_load')(encoded), 'gl_tuning_load')
+
+
+def tuning_check(path):
+    """Validates a tuning table file as tuning_load would, without loading it
+    (no GPU needed). Raises Error (TUNING_ERROR) for a bad file."""
+    check(_library.optional('gl_tuning_check')(_path_bytes(path)), 'gl_tuning_check')
+
+
+def _path_bytes(path):
+    import os
+    return os.fsencode(path)
+
+
+# ---- streams ------------------------------------------------------------------------
+def _stream_value(stream):
+    """A cudaStream_t as an int from an int or a stream object of a framework
+    (__cuda_stream__, torch's .cuda_stream, CuPy's .ptr, Numba's .handle)."""
+    if stream is None:
+        return None
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        value = stream
+    elif hasattr(stream, '__cuda_stream__'):
+        value = stream.__cuda_stream__()[1]
+    elif hasattr(stream, 'cuda_stream'):
+        value = stream.cuda_stream
+    elif hasattr(stream, 'ptr'):
+        value = stream.ptr
+    elif hasattr(stream, 'handle'):
+        value = getattr(stream.handle, 'value', stream.handle)
+    else:
+        raise TypeError('stream must be a cudaStream_t as an int or a CUDA stream object, got %r'
+                        % (stream,))
+    value = int(value or 0)
+    if value < 0:
+        raise ValueError('stream %d is not a cudaStream_t' % value)
+    return _canonical(value)
+
+
+def _canonical(stream):
+    # The library is built with the legacy default stream as NULL, so
+    # cudaStreamLegacy (1, as the CUDA Array Interface writes it) is NULL.
+    return 0 if stream == 1 else stream
+
+
+def _framework(obj):
+    return type(obj).__module__.split('.')[0]
+
+
+def _stream_of(operand):
+    """The stream an array's producer named, or None when it asks for no ordering."""
+    m = operand.matrix
+    if m.stream is not None:
+        return _canonical(int(m.stream))
+    if m.kind == 'device' and _framework(m.obj) == 'torch':
+        # PyTorch's interface names no stream, but its work is queued on its
+        # current stream: order after that.
+        import torch
+        return int(torch.cuda.current_stream(m.obj.device).cuda_stream)
+    return None
+
+
+# ---- handles ------------------------------------------------------------------------
+class Handle:
+    """A libgemmladder handle: a CUDA device (the current one when created, or
+    `device`), a stream, and cuBLAS state created when first needed.
+
+    Use it from one thread at a time; close() it (or use `with`) to free it.
+    Creation raises Error (status NO_DEVICE) where there is no usable GPU.
+    """
+
+    def __init__(self, device=None):
+        self._ptr = None
+        lib = load()
+        handle = ctypes.c_void_p()
+        with _cudart.on_device(device):
+            check(lib.gl_handle_create(ctypes.byref(handle)), 'gl_handle_create')
+        self._ptr = handle.value
+        self._device = lib.gl_handle_device(self._ptr)
+
+    # -- lifetime
+    def close(self):
+        """Destroys the handle (queued work is not waited for). Idempotent."""
+        ptr, self._ptr = self._ptr, None
+        if ptr:
+            load().gl_handle_destroy(ptr)
+
+    @property
+    def closed(self):
+        return self._ptr is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: the library may be gone already
+            pass
+
+    def __repr__(self):
+        if self.closed:
+            return '<gemmladder.Handle closed>'
+        return '<gemmladder.Handle device=%d stream=%#x>' % (self._device, self.stream)
+
+    def _handle(self):
+        if self._ptr is None:
+            raise ValueError('the handle is closed')
+        return self._ptr
+
+    def _check(self, status, function):
+        check(status, function, self._ptr)
+
+    # -- properties
+    @property
+    def device(self):
+        """The CUDA device ordinal the handle runs on."""
+        self._handle()
+        return self._device
+
+    @property
+    def stream(self):
+        """The handle's stream as an int cudaStream_t (0: the default stream).
+        Set it to an int, a framework's stream object, or None."""
+        out = ctypes.c_void_p()
+        self._check(load().gl_get_stream(self._handle(), ctypes.byref(out)), 'gl_get_stream')
+        return out.value or 0
+
+    @stream.setter
+    def stream(self, stream):
+        value = _stream_value(stream)
+        self._check(load().gl_set_stream(self._handle(), value or None), 'gl_set_stream')
+
+    def available(self, v):
+        """Whether a variant can run on this handle's device with this build."""
+        status = load().gl_variant_available(self._handle(), variant(v))
+        if status == Status.UNSUPPORTED_VARIANT:
+            return False
+        self._check(status, 'gl_variant_available')
+        return True
+
+    def available_variants(self):
+        return [v for v in variants() if self.available(v)]
+
+    def last_error(self):
+        """The library's message for the last failed call with this handle."""
+        message = load().gl_last_error(self._handle())
+        return message.decode(errors='replace') if message else ''
+
+    def synchronize(self):
+        """Waits for the work queued on the handle's stream."""
+        _cudart.synchronize(self.stream or None)
+
+    # -- products
+    def sgemm(self, A, B, variant=DEFAULT_VARIANT, out=None, stream=None):
+        """C = A @ B (float32) with one rung of the ladder; see gemm()."""
+        return self.gemm(A, B, out=out, variant=variant, stream=stream)
+
+    def gemm(self, A, B, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=None,
+             variant=DEFAULT_VARIANT, stream=None):
+        """C = alpha * op(A) @ op(B) + beta * C, float32, with one rung of the ladder.
+
+        A, B, out  numpy arrays (copied to the GPU and back; the call returns
+                   when the result is in host memory) or CUDA arrays
+                   (__cuda_array_interface__: used in place; the call returns
+                   once the work is queued). 2-D float32, each with rows or
+                   columns contiguous (C- or Fortran-ordered, or padded).
+        trans_a, trans_b  op(X) is X.T when True (or 'T').
+        out        the result's array, M x N; needed when beta != 0. Without
+                   it, one is allocated like A (numpy, CuPy, PyTorch, Numba).
+        variant    a name ('warptile'), an id or a Variant.
+        stream     CUDA arrays: the stream to run on (int or stream object);
+                   default: the stream the arrays name, else the handle's.
+        Returns out (or the new result array).
+        """
+        plan = Plan(A, B, out, alpha, beta, trans_a, trans_b)
+        number = _to_variant(variant)
+        stream = _stream_value(stream)
+        _check_devices(plan, self.device)
+        return self._run(plan, number, stream)
+
+    def _run(self, plan, number, stream):
+        self._require_available(number)
+        if plan.kind == 'host':
+            return self._run_host(plan, number, stream)
+        return self._run_device(plan, number, stream)
+
+    def _require_available(self, number):
+        # A rung this GPU cannot run fails here, before any copy or allocation.
+        self._check(load().gl_variant_available(self._handle(), number), 'gl_variant_available')
+
+    def _call(self, plan, number, a_ptr, a_ld, b_ptr, b_ld, c_ptr, c_ld, stream):
+        lib = load()
+        previous = self.stream
+        if stream is not None and stream != previous:
+            self._check(lib.gl_set_stream(self._ptr, stream or None), 'gl_set_stream')
+        try:
+            status = lib.gl_sgemm_ex(
+                self._ptr, number, 0 if plan.layout == ROW else 1,
+                int(plan.a.transpose), int(plan.b.transpose), plan.M, plan.N, plan.K,
+                plan.alpha, a_ptr or None, a_ld, b_ptr or None, b_ld, plan.beta, c_ptr or None, c_ld)
+            self._check(status, 'gl_sgemm_ex')
+        finally:
+            if stream is not None and stream != previous:
+                lib.gl_set_stream(self._ptr, previous or None)
+
+    def _run_device(self, plan, number, stream):
+        given_out = plan.c
+        if plan.c is None:
+            plan.set_output(_allocate_like(plan, self._device))
+        # Streams named by the arrays, the caller's out first: the product runs
+        # on the first (or the given stream, or the handle's), and every other
+        # one is ordered both ways with it through events, never by blocking.
+        named = []
+        for operand in (given_out, plan.a, plan.b, plan.c):
+            s = _stream_of(operand) if operand is not None else None
+            if s is not None and s not in named:
+                named.append(s)
+        run = stream if stream is not None else (named[0] if named else self.stream)
+        others = [s for s in named if s != run]
+        for s in others:
+            _cudart.make_wait(run or None, s or None)
+        self._call(plan, number, plan.a.matrix.address, plan.a.ld, plan.b.matrix.address,
+                   plan.b.ld, plan.c.matrix.address, plan.c.ld, run)
+        for s in others:
+            _cudart.make_wait(s or None, run or None)
+        return plan.c.matrix.obj
+
+    def _run_host(self, plan, number, stream):
+        if plan.c is None:
+            import numpy
+            plan.set_output(numpy.empty((plan.M, plan.N), dtype=numpy.float32))
+        run = stream if stream is not None else self.stream
+        buffers = []
+        with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
+            try:
+                # Packed copies on the GPU: ld = the stored rows' length.
+                for operand in plan.operands():
+                    buffers.append(_cudart.DeviceBuffer(operand.outer * operand.inner * 4))
+                uploads = [plan.a, plan.b] + ([plan.c] if plan.beta != 0.0 else [])
+                for operand, buffer in zip(uploads, buffers):
+                    _copy(operand, buffer.address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
+                lds = [max(operand.inner, 1) for operand in plan.operands()]
+                self._call(plan, number, buffers[0].address, lds[0], buffers[1].address, lds[1],
+                           buffers[2].address, lds[2], run)
+                _copy(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
+                _cudart.synchronize(run or None)
+            except BaseException:
+                for buffer in buffers:  # the first error is the one to report
+                    buffer.free(report_errors=False)
+                raise
+            for buffer in buffers:
+                buffer.free()
+        return plan.c.matrix.obj
+
+    # -- tuning
+    def tuning_query(self, v, M, N, K):
+        """The Tiles gl_sgemm_ex would run for variant v and these sizes now."""
+        s = _new_tiles_struct()
+        self._check(_library.optional('gl_tuning_query')(self._handle(), variant(v), M, N, K,
+                                                         ctypes.byref(s)), 'gl_tuning_query')
+        return Tiles._from_struct(s)
+
+    def set_tiles(self, v, tiles):
+        """Pins a compiled configuration (one of variant_configs(v)) for a tuned
+        variant on this handle; None unpins."""
+        s = None if tiles is None else ctypes.byref(tiles._to_struct())
+        self._check(_library.optional('gl_set_tiles')(self._handle(), variant(v), s), 'gl_set_tiles')
+
+
+def _copy(operand, device_address, kind, stream):
+    """Host <-> packed device copy of one operand, row by stored row."""
+    m = operand.matrix
+    width, height = operand.inner * 4, operand.outer
+    host_pitch, device_pitch = operand.ld * 4, max(operand.inner, 1) * 4
+    if kind == _cudart.MEMCPY_HOST_TO_DEVICE:
+        _cudart.copy_2d(device_address, device_pitch, m.address, host_pitch, width, height, kind,
+                        stream or None)
+    else:
+        _cudart.copy_2d(m.address, host_pitch, device_address, device_pitch, width, height, kind,
+                        stream or None)
+
+
+def _check_devices(plan, handle_device=None):
+    """The one GPU the arrays live on (None if unknown); ValueError if they
+    are on different GPUs, or on another GPU than the handle."""
+    if plan.kind != 'device':
+        return handle_device
+    found = {}
+    for operand in plan.operands():
+        d = _cudart.pointer_device(operand.matrix.address)
+        if d is not None:
+            found.setdefault(d, operand.matrix.name)
+    if len(found) > 1:
+        raise ValueError('the arrays are on different GPUs: %s' % ', '.join(
+            '%s on GPU %d' % (name, d) for d, name in sorted(found.items())))
+    device = next(iter(found), None)
+    if handle_device is not None and device is not None and device != handle_device:
+        raise ValueError('%s is on GPU %d but the handle runs on GPU %d'
+                         % (found[device], device, handle_device))
+    return device
+
+
+def _allocate_like(plan, device):
+    """An empty M x N float32 result of the framework A (else B) comes from."""
+    shape = (plan.M, plan.N)
+    for operand in (plan.a, plan.b):
+        obj = operand.matrix.obj
+        framework = _framework(obj)
+        if framework == 'cupy':
+            import cupy
+            with cupy.cuda.Device(device):
+                return cupy.empty(shape, dtype=cupy.float32)
+        if framework == 'torch':
+            import torch
+            return torch.empty(shape, dtype=torch.float32, device=obj.device)
+        if framework == 'numba':
+            import numpy
+            from numba import cuda
+            with cuda.gpus[device]:
+                return cuda.device_array(shape, dtype=numpy.float32)
+    raise TypeError('cannot allocate the result like A (%s): pass out= (a %d x %d float32 CUDA array)'
+                    % (type(plan.a.matrix.obj).__name__, plan.M, plan.N))
+
+
+# ---- module-level calls: one default handle per thread and device ---------------------
+_local = threading.local()
+_default_handles = []
+_default_lock = threading.Lock()
+
+
+def default_handle(device=None):
+    """This thread's handle for `device` (default: the current one), created on
+    first use and closed at exit."""
+    if device is None:
+        try:
+            device = _cudart.get_device()
+        except Error:
+            device = None  # creating the handle below reports what is wrong
+    handles = getattr(_local, 'handles', None)
+    if handles is None:
+        handles = _local.handles = {}
+    handle = handles.get(device)
+    if handle is None or handle.closed:
+        handle = handles[device] = Handle(device)
+        with _default_lock:
+            _default_handles.append(handle)
+    return handle
+
+
+@atexit.register
+def _close_default_handles():
+    # Before the CUDA runtime tears itself down at process exit.
+    with _default_lock:
+        for handle in _default_handles:
+            handle.close()
+        _default_handles.clear()
+
+
+def gemm(A, B, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=None,
+         variant=DEFAULT_VARIANT, stream=None):
+    """Handle.gemm with this thread's handle for the arrays' GPU. Every argument
+    is checked before a handle is created or the GPU touched."""
+    plan = Plan(A, B, out, alpha, beta, trans_a, trans_b)
+    number = _to_variant(variant)
+    stream = _stream_value(stream)
+    handle = default_handle(_check_devices(plan))
+    return handle._run(plan, number, stream)
+
+
+def sgemm(A, B, variant=DEFAULT_VARIANT, out=None, stream=None):
+    """C = A @ B (float32) with one rung of the ladder; see gemm()."""
+    return gemm(A, B, out=out, variant=variant, stream=stream)

@@ -1,0 +1,255 @@
+"""Finding, loading and declaring libgemmladder (ctypes), and its errors.
+
+The library is loaded on first use, not at import, so `import gemmladder`
+works on machines without the library or a GPU. Search order:
+
+1. the environment variable GEMMLADDER_LIBRARY (a path to the .so); when it
+   is set and cannot be loaded, that is an error, never a silent fallback;
+2. the path recorded by meson in _location.py: the library built beside this
+   copy of the package (build tree), or the one installed with it;
+3. the system's dynamic loader: the SONAME libgemmladder.so.<ABI>, then
+   ctypes.util.find_library('gemmladder').
+"""
+import ctypes
+import ctypes.util
+import enum
+import os
+import threading
+
+try:
+    from . import _location
+except ImportError:  # the bare source tree, never configured by meson
+    _location = None
+
+# The SONAME major this package's declarations match (the header's GL_ABI_VERSION;
+# 1 only for an unconfigured source tree).
+ABI_VERSION = _location.ABI_VERSION if _location else 1
+
+
+class Status(enum.IntEnum):
+    """gl_status_t: the library's status codes (values pinned by its ABI)."""
+    SUCCESS = 0
+    INVALID_ARGUMENT = 1
+    UNKNOWN_VARIANT = 2
+    UNSUPPORTED_VARIANT = 3
+    NO_DEVICE = 4
+    CUDA_ERROR = 5
+    CUBLAS_ERROR = 6
+    TUNING_ERROR = 7
+    ALLOC_FAILED = 8
+
+
+class Error(Exception):
+    """A libgemmladder call (or a CUDA runtime call made for one) failed.
+
+    status       the Status (an int if this binding does not know the value)
+    status_name  the library's name for it, e.g. "invalid argument"
+    message      the library's message saying what exactly was wrong
+    function     the C function that failed
+    """
+
+    def __init__(self, status, message, function=None):
+        try:
+            status = Status(status)
+        except ValueError:
+            pass
+        self.status = status
+        self.status_name = _status_name(status)
+        self.message = message
+        self.function = function
+        text = '%s: %s' % (self.status_name, message) if message else self.status_name
+        super().__init__('%s: %s' % (function, text) if function else text)
+
+    def __reduce__(self):  # pickles (e.g. across multiprocessing) with its fields
+        return type(self), (int(self.status), self.message, self.function)
+
+
+class LibraryNotFoundError(OSError):
+    """libgemmladder (or the CUDA runtime) could not be found or loaded."""
+
+
+def _status_name(status):
+    lib = _loaded
+    if lib is not None:
+        return lib.gl_status_string(int(status)).decode()
+    return status.name.lower().replace('_', ' ') if isinstance(status, Status) else 'unknown status'
+
+
+# ---- declarations -------------------------------------------------------------
+_handle_t = ctypes.c_void_p
+_status_t = ctypes.c_int
+_i64 = ctypes.c_int64
+_i32 = ctypes.c_int32
+_fptr = ctypes.c_void_p  # device pointers are passed as plain addresses
+
+
+class TilesStruct(ctypes.Structure):
+    """struct gl_tiles, field for field; `size` must be set to sizeof before use."""
+    _fields_ = [
+        ('size', ctypes.c_uint32),
+        ('bm', _i32), ('bn', _i32), ('bk', _i32),
+        ('tm', _i32), ('tn', _i32),
+        ('wm', _i32), ('wn', _i32), ('wniter', _i32),
+        ('threads', _i32),
+        ('origin', _i32),
+        ('line', _i32),
+        ('arch', ctypes.c_char * 16),
+        ('size_class', ctypes.c_char * 16),
+        ('source', ctypes.c_char * 64),
+        ('reserved', _i32 * 8),
+    ]
+
+
+# name: (restype, argtypes). Functions of ABI 1.0.0, bound when the library loads.
+_CORE = {
+    'gl_status_string': (ctypes.c_char_p, [_status_t]),
+    'gl_variant_count': (_i32, []),
+    'gl_variant_name': (ctypes.c_char_p, [ctypes.c_int]),
+    'gl_variant_from_name': (_status_t, [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]),
+    'gl_version': (_i32, []),
+    'gl_version_string': (ctypes.c_char_p, []),
+    'gl_handle_create': (_status_t, [ctypes.POINTER(_handle_t)]),
+    'gl_handle_destroy': (None, [_handle_t]),
+    'gl_set_stream': (_status_t, [_handle_t, ctypes.c_void_p]),
+    'gl_get_stream': (_status_t, [_handle_t, ctypes.POINTER(ctypes.c_void_p)]),
+    'gl_handle_device': (_i32, [_handle_t]),
+    'gl_last_error': (ctypes.c_char_p, [_handle_t]),
+    'gl_variant_available': (_status_t, [_handle_t, ctypes.c_int]),
+    'gl_sgemm': (_status_t, [_handle_t, ctypes.c_int, _i64, _i64, _i64, _fptr, _fptr, _fptr]),
+    'gl_sgemm_ex': (_status_t, [_handle_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                _i64, _i64, _i64, ctypes.c_float, _fptr, _i64, _fptr, _i64,
+                                ctypes.c_float, _fptr, _i64]),
+}
+
+# The tuning interface: bound on first use, so a library built before it was
+# implemented still imports and runs products.
+_OPTIONAL = {
+    'gl_variant_config_count': (_i32, [ctypes.c_int]),
+    'gl_variant_config': (_status_t, [ctypes.c_int, _i32, ctypes.POINTER(TilesStruct)]),
+    'gl_tuning_query': (_status_t, [_handle_t, ctypes.c_int, _i64, _i64, _i64,
+                                    ctypes.POINTER(TilesStruct)]),
+    'gl_set_tiles': (_status_t, [_handle_t, ctypes.c_int, ctypes.POINTER(TilesStruct)]),
+    'gl_tuning_load': (_status_t, [ctypes.c_char_p]),
+    'gl_tuning_check': (_status_t, [ctypes.c_char_p]),
+}
+
+
+def _declare(lib, name):
+    function = getattr(lib, name)
+    function.restype, function.argtypes = (_CORE.get(name) or _OPTIONAL[name])
+    return function
+
+
+# ---- loading ------------------------------------------------------------------
+_lock = threading.Lock()
+_loaded = None
+_loaded_path = None
+
+
+def _candidates():
+    """(description, path or name, must_load) in search order."""
+    env = os.environ.get('GEMMLADDER_LIBRARY', '')
+    if env:
+        return [('GEMMLADDER_LIBRARY=%s' % env, env, True)]
+    found = []
+    if _location and _location.LIBRARY:
+        if os.path.exists(_location.LIBRARY):
+            found.append(('%s (%s)' % (_location.LIBRARY, _location.LIBRARY_ORIGIN),
+                          _location.LIBRARY, True))
+        else:
+            found.append(('%s (%s): no such file' % (_location.LIBRARY, _location.LIBRARY_ORIGIN),
+                          None, False))
+    soname = 'libgemmladder.so.%d' % ABI_VERSION
+    found.append(('%s (system loader)' % soname, soname, False))
+    other = ctypes.util.find_library('gemmladder')
+    if other and other != soname:
+        found.append(('%s (ctypes.util.find_library)' % other, other, False))
+    return found
+
+
+def load():
+    """The loaded library (a ctypes.CDLL), loading it the first time."""
+    global _loaded, _loaded_path
+    if _loaded is not None:
+        return _loaded
+    with _lock:
+        if _loaded is not None:
+            return _loaded
+        tried = []
+        for description, target, must_load in _candidates():
+            if target is None:
+                tried.append(description)
+                continue
+            try:
+                lib = ctypes.CDLL(target)
+            except OSError as e:
+                if must_load:
+                    raise LibraryNotFoundError(
+                        'libgemmladder could not be loaded from %s: %s' % (description, e)) from None
+                tried.append('%s: %s' % (description, e))
+                continue
+            try:
+                for name in _CORE:
+                    _declare(lib, name)
+            except AttributeError as e:
+                raise LibraryNotFoundError('%s is not libgemmladder %d.x: %s'
+                                           % (description, ABI_VERSION, e)) from None
+            _loaded_path = path_of(lib.gl_version, target)
+            _loaded = lib
+            return lib
+        raise LibraryNotFoundError(
+            'libgemmladder not found. Tried:\n  %s\nBuild it (meson compile), install it, or set '
+            'GEMMLADDER_LIBRARY to the path of libgemmladder.so.%d.' % ('\n  '.join(tried), ABI_VERSION))
+
+
+class _DlInfo(ctypes.Structure):
+    _fields_ = [('dli_fname', ctypes.c_char_p), ('dli_fbase', ctypes.c_void_p),
+                ('dli_sname', ctypes.c_char_p), ('dli_saddr', ctypes.c_void_p)]
+
+
+def path_of(function, fallback):
+    """The file a loaded function lives in (dladdr): a SONAME resolves to a path."""
+    try:
+        dladdr = ctypes.CDLL(None).dladdr
+    except AttributeError:  # glibc before 2.34 keeps it in libdl
+        try:
+            dladdr = ctypes.CDLL(ctypes.util.find_library('dl') or 'libdl.so.2').dladdr
+        except (OSError, AttributeError):
+            return fallback
+    dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_DlInfo)]
+    info = _DlInfo()
+    if dladdr(ctypes.cast(function, ctypes.c_void_p), ctypes.byref(info)) and info.dli_fname:
+        return os.path.realpath(os.fsdecode(info.dli_fname))
+    return fallback
+
+
+def library_path():
+    """Path of the libgemmladder actually loaded (loading it if needed)."""
+    load()
+    return _loaded_path
+
+
+def optional(name):
+    """A function of the tuning interface, declared on first use; raises
+    NotImplementedError if the loaded library does not export it."""
+    lib = load()
+    try:
+        return _declare(lib, name)
+    except AttributeError:
+        raise NotImplementedError(
+            '%s is not exported by the loaded libgemmladder (%s, version %s): the library '
+            'predates the tuning interface' % (name, _loaded_path, lib.gl_version_string().decode())
+        ) from None
+
+
+def has(name):
+    """Whether the loaded library exports `name`."""
+    return hasattr(load(), name)
+
+
+def check(status, function, handle=None):
+    """Raises Error for a failed status, with the library's message for `handle`
+    (None: the calling thread's message for calls without a handle)."""
+    if status != Status.SUCCESS:
+        message = load().gl_last_error(handle)
+        raise Error(status, message.decode(errors='replace') if message else '', function)

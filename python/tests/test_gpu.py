@@ -1,0 +1,385 @@
+"""GPU tests of the Python binding: products through every rung against a
+float64 reference (||C - C_ref|| / ||C_ref|| <= 1e-5, inputs uniform in
+[-1, 1]) for raw device memory, numpy, CuPy and PyTorch arrays; transposes
+and memory orders, alpha/beta, out=, zero sizes, streams, errors coming back
+from the library, and the tuning bindings.
+
+Exits 77 (skipped) where creating a handle reports no CUDA device; parts
+whose package (numpy, CuPy, PyTorch) is missing are skipped one by one.
+"""
+import ctypes
+import sys
+import unittest
+
+import support
+
+import gemmladder
+from gemmladder import _cudart
+
+try:
+    import numpy
+except ImportError:
+    numpy = None
+
+TOLERANCE = 1e-5
+SHAPES = [(1, 1, 1), (33, 47, 29), (127, 65, 96), (256, 128, 512), (513, 257, 129)]
+
+
+def runtime():
+    rt = _cudart.runtime()
+    rt.cudaStreamCreateWithFlags.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint]
+    rt.cudaStreamDestroy.argtypes = [ctypes.c_void_p]
+    rt.cudaGetDeviceCount.argtypes = [ctypes.POINTER(ctypes.c_int)]
+    return rt
+
+
+class Stream:
+    """A non-blocking CUDA stream (it does not wait for the legacy default one)."""
+
+    def __init__(self):
+        handle = ctypes.c_void_p()
+        _cudart.check(runtime().cudaStreamCreateWithFlags(ctypes.byref(handle), 1), 'cudaStreamCreateWithFlags')
+        self.value = handle.value
+
+    def synchronize(self):
+        _cudart.synchronize(self.value)
+
+    def close(self):
+        runtime().cudaStreamDestroy(self.value)
+
+
+class DeviceMatrix:
+    """cudaMalloc'ed rows x cols float32, row-major with leading dimension ld,
+    seen through __cuda_array_interface__ (version 3, naming `stream`)."""
+
+    def __init__(self, rows, cols, values=None, ld=None, stream=None):
+        self.rows, self.cols, self.ld, self.stream = rows, cols, ld or max(cols, 1), stream
+        self.buffer = _cudart.DeviceBuffer(4 * max(rows * self.ld, 1))
+        if values is not None:
+            self.upload(values)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {'shape': (self.rows, self.cols), 'typestr': '<f4', 'data': (self.buffer.address, False),
+                'strides': (4 * self.ld, 4), 'version': 3, 'stream': self.stream}
+
+    def upload(self, values):
+        host = (ctypes.c_float * (self.rows * self.cols))(*[x for row in values for x in row])
+        _cudart.copy_2d(self.buffer.address, 4 * self.ld, ctypes.addressof(host), 4 * self.cols,
+                        4 * self.cols, self.rows, _cudart.MEMCPY_HOST_TO_DEVICE, None)
+        _cudart.synchronize(None)
+
+    def tolist(self):
+        host = (ctypes.c_float * max(self.rows * self.cols, 1))()
+        _cudart.synchronize(None)
+        _cudart.copy_2d(ctypes.addressof(host), 4 * self.cols, self.buffer.address, 4 * self.ld,
+                        4 * self.cols, self.rows, _cudart.MEMCPY_DEVICE_TO_HOST, None)
+        _cudart.synchronize(None)
+        return [list(host[i * self.cols:(i + 1) * self.cols]) for i in range(self.rows)]
+
+
+class GpuTest(unittest.TestCase):
+    def setUp(self):
+        self.handle = gemmladder.Handle()
+
+    def tearDown(self):
+        self.handle.close()
+
+    def variants(self):
+        """Every variant this GPU can run (the others are reported skipped)."""
+        for v in gemmladder.variants():
+            if self.handle.available(v):
+                yield v
+
+    def assertClose(self, got, want, what=''):
+        if numpy is not None and isinstance(want, numpy.ndarray):
+            error = numpy.linalg.norm(numpy.asarray(got, dtype=numpy.float64) - want) / max(numpy.linalg.norm(want), 1e-300)
+        else:
+            error = support.relative_error(got, want)
+        self.assertLessEqual(error, TOLERANCE, '%s: ||C - C_ref|| / ||C_ref|| = %.3g' % (what, error))
+
+
+class RawDeviceMemory(GpuTest):
+    """Device memory described by __cuda_array_interface__ alone: needs no numpy."""
+
+    def test_every_variant(self):
+        rng = support.rng(11)
+        for M, N, K in SHAPES[:3]:
+            A, B = support.random_matrix(M, K, rng), support.random_matrix(K, N, rng)
+            a, b = DeviceMatrix(M, K, A), DeviceMatrix(K, N, B)
+            want = support.reference(A, B)
+            for v in self.variants():
+                with self.subTest(variant=v.name if hasattr(v, 'name') else v, M=M, N=N, K=K):
+                    c = DeviceMatrix(M, N, ld=N + 3)
+                    self.assertIs(self.handle.sgemm(a, b, variant=v, out=c), c)
+                    self.assertClose(c.tolist(), want, gemmladder.variant_name(v))
+
+    def test_alpha_beta_transposes(self):
+        rng = support.rng(12)
+        M, N, K = 45, 38, 51
+        A, B, C = support.random_matrix(K, M, rng), support.random_matrix(N, K, rng), support.random_matrix(M, N, rng)
+        a, b, c = DeviceMatrix(K, M, A), DeviceMatrix(N, K, B), DeviceMatrix(M, N, C)
+        self.handle.gemm(a, b, trans_a=True, trans_b='T', alpha=-1.5, beta=0.25, out=c, variant='vectorized')
+        self.assertClose(c.tolist(), support.reference(A, B, -1.5, 0.25, C, True, True))
+
+    def test_zero_sizes(self):
+        c = DeviceMatrix(3, 4, [[1.0] * 4] * 3)
+        self.handle.gemm(DeviceMatrix(3, 0), DeviceMatrix(0, 4), beta=2.0, out=c)  # K = 0: C = beta C
+        self.assertEqual(c.tolist(), [[2.0] * 4] * 3)
+        self.handle.gemm(DeviceMatrix(0, 5), DeviceMatrix(5, 4), out=DeviceMatrix(0, 4))  # M = 0: nothing
+
+    def test_stream_named_by_the_arrays(self):
+        rng = support.rng(13)
+        stream = Stream()
+        try:
+            A, B = support.random_matrix(200, 300, rng), support.random_matrix(300, 100, rng)
+            a, b = DeviceMatrix(200, 300, A, stream=stream.value), DeviceMatrix(300, 100, B, stream=stream.value)
+            c = DeviceMatrix(200, 100, stream=stream.value)
+            self.handle.sgemm(a, b, out=c)
+            self.assertEqual(self.handle.stream, 0)  # the handle's own stream is left as it was
+            stream.synchronize()
+            self.assertClose(c.tolist(), support.reference(A, B))
+            # An explicit stream, and the handle's stream property.
+            self.handle.gemm(a, b, out=c, alpha=2.0, stream=stream.value)
+            stream.synchronize()
+            self.assertClose(c.tolist(), support.reference(A, B, 2.0))
+            self.handle.stream = stream.value
+            self.assertEqual(self.handle.stream, stream.value)
+            self.handle.sgemm(DeviceMatrix(200, 300, A), DeviceMatrix(300, 100, B), out=c)
+            self.handle.synchronize()
+            self.assertClose(c.tolist(), support.reference(A, B))
+            self.handle.stream = None
+            self.assertEqual(self.handle.stream, 0)
+        finally:
+            stream.close()
+
+    def test_library_errors_come_back(self):
+        out = DeviceMatrix(4, 3)
+        out.ld = 1 << 20  # its interface now describes 12 MiB; the allocation has 48 bytes
+        with self.assertRaises(gemmladder.Error) as caught:
+            self.handle.sgemm(DeviceMatrix(4, 5), DeviceMatrix(5, 3), out=out)
+        e = caught.exception
+        self.assertIs(e.status, gemmladder.Status.INVALID_ARGUMENT)
+        self.assertEqual(e.function, 'gl_sgemm_ex')
+        self.assertIn('allocation', e.message)
+        self.assertEqual(self.handle.last_error(), e.message)
+
+    def test_handle_lifetime_and_defaults(self):
+        self.assertIn(gemmladder.Variant.CUBLAS, self.handle.available_variants())
+        self.assertIs(gemmladder.default_handle(), gemmladder.default_handle())
+        c = gemmladder.sgemm(DeviceMatrix(2, 2, [[1, 2], [3, 4]]), DeviceMatrix(2, 2, [[1, 0], [0, 1]]),
+                             out=DeviceMatrix(2, 2))
+        self.assertEqual(c.tolist(), [[1, 2], [3, 4]])
+        with gemmladder.Handle() as h:
+            self.assertEqual(h.device, self.handle.device)
+        self.assertTrue(h.closed)
+        with self.assertRaisesRegex(ValueError, 'closed'):
+            h.sgemm(DeviceMatrix(1, 1), DeviceMatrix(1, 1), out=DeviceMatrix(1, 1))
+        h.close()  # twice is fine
+
+    def test_arrays_on_different_gpus(self):
+        count = ctypes.c_int()
+        runtime().cudaGetDeviceCount(ctypes.byref(count))
+        if count.value < 2:
+            self.skipTest('one GPU')
+        with _cudart.on_device(1):
+            other = DeviceMatrix(5, 3)
+        with self.assertRaisesRegex(ValueError, 'different GPUs'):
+            gemmladder.sgemm(DeviceMatrix(4, 5), other, out=DeviceMatrix(4, 3))
+        with self.assertRaisesRegex(ValueError, 'the handle runs on GPU'):
+            gemmladder.Handle(1).sgemm(DeviceMatrix(4, 5), DeviceMatrix(5, 3), out=DeviceMatrix(4, 3))
+
+
+@unittest.skipIf(numpy is None, 'numpy is not installed')
+class NumpyRoundTrip(GpuTest):
+    def setUp(self):
+        super().setUp()
+        self.rng = numpy.random.default_rng(21)
+
+    def uniform(self, *shape):
+        return self.rng.uniform(-1.0, 1.0, shape).astype(numpy.float32)
+
+    def test_every_variant(self):
+        for M, N, K in SHAPES:
+            a, b = self.uniform(M, K), self.uniform(K, N)
+            want = a.astype(numpy.float64) @ b
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v), M=M, N=N, K=K):
+                    c = self.handle.sgemm(a, b, variant=v)
+                    self.assertIsInstance(c, numpy.ndarray)
+                    self.assertEqual((c.shape, c.dtype), ((M, N), numpy.float32))
+                    self.assertClose(c, want, gemmladder.variant_name(v))
+                    self.assertClose(gemmladder.sgemm(a, b, variant=gemmladder.variant_name(v)), want)
+
+    def test_transposes_and_orders(self):
+        M, N, K = 67, 45, 83
+        for trans_a in (False, True):
+            for trans_b in (False, True):
+                for order in ('C', 'F'):
+                    with self.subTest(trans_a=trans_a, trans_b=trans_b, order=order):
+                        a = numpy.array(self.uniform(*((K, M) if trans_a else (M, K))), order=order)
+                        b = numpy.array(self.uniform(*((N, K) if trans_b else (K, N))), order=order)
+                        opa = a.T if trans_a else a
+                        opb = b.T if trans_b else b
+                        c = self.handle.gemm(a, b, trans_a=trans_a, trans_b=trans_b)
+                        self.assertClose(c, opa.astype(numpy.float64) @ opb)
+                        # The same product, stated by passing the transposed views.
+                        self.assertClose(self.handle.sgemm(opa, opb), opa.astype(numpy.float64) @ opb)
+
+    def test_alpha_beta_out(self):
+        M, N, K = 130, 70, 90
+        a, b = self.uniform(M, K), self.uniform(K, N)
+        for out in (self.uniform(M, N), numpy.asfortranarray(self.uniform(M, N)), self.uniform(M, N + 9)[:, 4:4 + N]):
+            with self.subTest(c_contiguous=out.flags.c_contiguous, f_contiguous=out.flags.f_contiguous):
+                before = out.astype(numpy.float64)
+                got = self.handle.gemm(a, b, alpha=0.75, beta=-2.0, out=out, variant='warptile')
+                self.assertIs(got, out)
+                self.assertClose(out, 0.75 * (a.astype(numpy.float64) @ b) - 2.0 * before)
+        parent = numpy.full((M, N + 9), 7.0, numpy.float32)  # padding of a view of it stays untouched
+        self.handle.sgemm(a, b, out=parent[:, 4:4 + N])
+        self.assertTrue((parent[:, :4] == 7).all() and (parent[:, 4 + N:] == 7).all())
+
+    def test_explicit_stream(self):
+        stream = Stream()
+        try:
+            a, b = self.uniform(64, 32), self.uniform(32, 48)
+            self.assertClose(self.handle.sgemm(a, b, stream=stream.value), a.astype(numpy.float64) @ b)
+            self.assertEqual(self.handle.stream, 0)
+        finally:
+            stream.close()
+
+
+def _import(name):
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+cupy = _import('cupy') if numpy is not None else None
+
+
+@unittest.skipIf(cupy is None, 'CuPy is not installed')
+class CupyRoundTrip(GpuTest):
+    def uniform(self, *shape):
+        return cupy.random.uniform(-1.0, 1.0, shape).astype(cupy.float32)
+
+    def reference(self, a, b):
+        return cupy.asnumpy(a).astype(numpy.float64) @ cupy.asnumpy(b)
+
+    def test_every_variant(self):
+        for M, N, K in SHAPES:
+            a, b = self.uniform(M, K), self.uniform(K, N)
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v), M=M, N=N, K=K):
+                    c = gemmladder.sgemm(a, b, variant=v)
+                    self.assertIsInstance(c, cupy.ndarray)
+                    self.assertEqual((c.shape, c.dtype, c.device.id), ((M, N), cupy.float32, a.device.id))
+                    self.assertClose(cupy.asnumpy(c), self.reference(a, b))
+
+    def test_views_out_alpha_beta(self):
+        a, b = self.uniform(90, 70), self.uniform(50, 90)
+        c = self.handle.sgemm(a.T, b.T)  # Fortran-ordered views, zero-copy
+        self.assertClose(cupy.asnumpy(c), self.reference(a.T, b.T))
+        out = cupy.asfortranarray(self.uniform(70, 50))
+        before = cupy.asnumpy(out).astype(numpy.float64)
+        self.assertIs(self.handle.gemm(a, b, trans_a=True, trans_b=True, alpha=2.0, beta=0.5, out=out), out)
+        self.assertClose(cupy.asnumpy(out), 2.0 * self.reference(a.T, b.T) + 0.5 * before)
+
+    def test_current_stream(self):
+        with cupy.cuda.Stream(non_blocking=True) as stream:
+            a, b = self.uniform(300, 200), self.uniform(200, 100)
+            c = gemmladder.sgemm(a, b)  # CuPy names its current stream: the product runs there
+            d = c * 1  # queued after it on the same stream
+        stream.synchronize()
+        self.assertClose(cupy.asnumpy(d), self.reference(a, b))
+
+
+torch = _import('torch') if numpy is not None else None
+if torch is not None and not torch.cuda.is_available():
+    torch = None
+
+
+@unittest.skipIf(torch is None, 'PyTorch with CUDA is not installed')
+class TorchRoundTrip(GpuTest):
+    def uniform(self, *shape):
+        return torch.rand(shape, device='cuda', dtype=torch.float32) * 2 - 1
+
+    def reference(self, a, b):
+        return a.double().cpu().numpy() @ b.double().cpu().numpy()
+
+    def test_every_variant(self):
+        for M, N, K in SHAPES:
+            a, b = self.uniform(M, K), self.uniform(K, N)
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v), M=M, N=N, K=K):
+                    c = gemmladder.sgemm(a, b, variant=v)
+                    self.assertIsInstance(c, torch.Tensor)
+                    self.assertEqual((tuple(c.shape), c.dtype, c.device), ((M, N), torch.float32, a.device))
+                    self.assertClose(c.cpu().numpy(), self.reference(a, b))
+
+    def test_views_out_alpha_beta(self):
+        a, b = self.uniform(90, 70), self.uniform(50, 90)
+        self.assertClose(self.handle.sgemm(a.t(), b.t()).cpu().numpy(), self.reference(a.t(), b.t()))
+        out = self.uniform(70, 50)
+        before = out.double().cpu().numpy()
+        self.handle.gemm(a, b, trans_a=True, trans_b=True, alpha=-1.0, beta=3.0, out=out)
+        self.assertClose(out.cpu().numpy(), -self.reference(a.t(), b.t()) + 3.0 * before)
+
+    def test_current_stream(self):
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            a, b = self.uniform(300, 200), self.uniform(200, 100)
+            c = gemmladder.sgemm(a, b)  # ordered on torch's current stream
+            d = c * 1
+        stream.synchronize()
+        self.assertClose(d.cpu().numpy(), self.reference(a, b))
+
+
+class Tuning(GpuTest):
+    def setUp(self):
+        super().setUp()
+        if not gemmladder.tuning_supported():
+            self.skipTest('the library does not export the tuning interface yet')
+
+    def test_query_pin_and_unpin(self):
+        rng = support.rng(31)
+        M, N, K = 100, 90, 80
+        A, B = support.random_matrix(M, K, rng), support.random_matrix(K, N, rng)
+        a, b, c = DeviceMatrix(M, K, A), DeviceMatrix(K, N, B), DeviceMatrix(M, N)
+        want = support.reference(A, B)
+        for name in ('autotuned', 'warptile'):
+            if not self.handle.available(name):
+                continue
+            chosen = self.handle.tuning_query(name, 1024, 1024, 1024)
+            self.assertIn(chosen.origin, (gemmladder.TilesOrigin.BUILTIN, gemmladder.TilesOrigin.OVERRIDE,
+                                          gemmladder.TilesOrigin.DEFAULT))
+            for tiles in gemmladder.variant_configs(name):
+                with self.subTest(variant=name, tiles=tiles):
+                    try:
+                        self.handle.set_tiles(name, tiles)
+                    except gemmladder.Error as e:  # does not fit this GPU's shared memory
+                        self.assertIs(e.status, gemmladder.Status.TUNING_ERROR)
+                        continue
+                    pinned = self.handle.tuning_query(name, M, N, K)
+                    self.assertIs(pinned.origin, gemmladder.TilesOrigin.PINNED)
+                    self.assertEqual((pinned.bm, pinned.bn, pinned.bk), (tiles.bm, tiles.bn, tiles.bk))
+                    self.handle.sgemm(a, b, variant=name, out=c)
+                    self.assertClose(c.tolist(), want, '%s %s' % (name, tiles))
+            self.handle.set_tiles(name, None)
+            self.assertEqual(self.handle.tuning_query(name, 1024, 1024, 1024), chosen)
+
+
+def main():
+    try:
+        gemmladder.Handle().close()
+    except gemmladder.Error as e:
+        if e.status != gemmladder.Status.NO_DEVICE:
+            raise
+        print('skipped: %s' % e)
+        sys.exit(support.SKIP)
+    support.run()
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,577 @@
+"""Host tests of the Python binding (no GPU needed): import and library
+location, versions and pinned values against the header, variant names,
+argument errors raised before the GPU is touched, how arrays map onto
+gl_sgemm_ex (checked by emulating the call), the library-not-found message,
+the no-device error, and the tuning bindings where the library has them.
+
+Run by meson (suite host) with PYTHONPATH set to the build tree's package.
+"""
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import support
+from support import FakeArray
+
+import gemmladder
+from gemmladder import _api, _cudart, _library, _matrix
+
+try:
+    import numpy
+except ImportError:
+    numpy = None
+
+
+def gpu_present():
+    try:
+        gemmladder.Handle().close()
+        return True
+    except gemmladder.Error:
+        return False
+
+
+class LoadAndVersion(unittest.TestCase):
+    def test_build_tree_library_is_loaded(self):
+        want = os.environ.get('GEMMLADDER_TEST_LIBRARY')
+        if not want:
+            self.skipTest('GEMMLADDER_TEST_LIBRARY not set (not run by meson)')
+        self.assertEqual(os.path.realpath(gemmladder.library_path()), os.path.realpath(want))
+
+    def test_version_matches_header(self):
+        self.assertEqual(gemmladder.__version__, support.header_version())
+        self.assertEqual(gemmladder.library_version(), support.header_version())
+        self.assertEqual(gemmladder.ABI_VERSION, support.header_defines()['GL_ABI_VERSION'])
+
+    def test_status_values_match_header(self):
+        header = support.header_enum('GL_STATUS_')
+        self.assertEqual({s.name: s.value for s in gemmladder.Status}, header)
+
+    def test_variant_values_match_header_and_library(self):
+        header = support.header_enum('GL_VARIANT_')
+        self.assertEqual({v.name: v.value for v in gemmladder.Variant}, header)
+        lib = _library.load()
+        self.assertEqual(len(gemmladder.variants()), lib.gl_variant_count())
+        for v in gemmladder.variants():
+            self.assertEqual(gemmladder.variant_name(v), v.name.lower())
+
+    def test_tiles_origin_values_match_header(self):
+        self.assertEqual({o.name: o.value for o in gemmladder.TilesOrigin},
+                         support.header_enum('GL_TILES_'))
+
+    def test_tiles_struct_layout_matches_c(self):
+        for key, value in (('GEMMLADDER_TEST_TILES_SIZE', ctypes.sizeof(_library.TilesStruct)),
+                           ('GEMMLADDER_TEST_TILES_ARCH', _library.TilesStruct.arch.offset),
+                           ('GEMMLADDER_TEST_TILES_RESERVED', _library.TilesStruct.reserved.offset)):
+            if key not in os.environ:
+                self.skipTest('%s not set (not run by meson)' % key)
+            self.assertEqual(value, int(os.environ[key]), key)
+
+
+class Variants(unittest.TestCase):
+    def test_by_name_id_and_enum(self):
+        V = gemmladder.Variant
+        self.assertIs(gemmladder.variant('warptile'), V.WARPTILE)
+        self.assertIs(gemmladder.variant('blocktile_2d'), V.BLOCKTILE_2D)
+        self.assertIs(gemmladder.variant(0), V.CUBLAS)
+        self.assertIs(gemmladder.variant(V.NAIVE), V.NAIVE)
+        self.assertEqual(gemmladder.variant_name(8), 'warptile')
+        self.assertEqual(gemmladder.DEFAULT_VARIANT, V.WARPTILE)
+
+    def test_unknown(self):
+        with self.assertRaisesRegex(ValueError, "unknown variant 'fastest'.*'warptile'"):
+            gemmladder.variant('fastest')
+        with self.assertRaisesRegex(ValueError, 'unknown variant id 99'):
+            gemmladder.variant(99)
+        with self.assertRaises(ValueError):
+            gemmladder.variant(-1)
+        with self.assertRaises(ValueError):
+            gemmladder.variant('WARPTILE')  # names are case sensitive, as in C
+        for bad in (True, 1.0, None):
+            with self.assertRaises(TypeError):
+                gemmladder.variant(bad)
+
+
+class Errors(unittest.TestCase):
+    def test_error_carries_status_name_and_message(self):
+        e = gemmladder.Error(1, 'lda (3) < K (4)', 'gl_sgemm_ex')
+        self.assertIs(e.status, gemmladder.Status.INVALID_ARGUMENT)
+        self.assertEqual(e.status_name, 'invalid argument')
+        self.assertEqual(e.message, 'lda (3) < K (4)')
+        self.assertEqual(str(e), 'gl_sgemm_ex: invalid argument: lda (3) < K (4)')
+        self.assertEqual(gemmladder.Error(42, '').status_name, 'unknown status')
+
+    def test_handle_without_gpu_raises_no_device(self):
+        if gpu_present():
+            self.skipTest('there is a GPU here')
+        with self.assertRaises(gemmladder.Error) as caught:
+            gemmladder.Handle()
+        e = caught.exception
+        self.assertIs(e.status, gemmladder.Status.NO_DEVICE)
+        self.assertEqual(e.function, 'gl_handle_create')
+        self.assertEqual(e.status_name, _library.load().gl_status_string(4).decode())
+        # The library's own message, read with gl_last_error(NULL).
+        self.assertEqual(e.message, _library.load().gl_last_error(None).decode())
+        self.assertIn('no usable CUDA device', e.message)
+        self.assertIn(e.message, str(e))
+
+    def test_library_not_found(self):
+        missing = os.path.join(tempfile.gettempdir(), 'no-such-dir', 'libgemmladder.so.1')
+        env = dict(os.environ, GEMMLADDER_LIBRARY=missing)
+        code = ('import gemmladder\n'  # importing never needs the library
+                'try:\n'
+                '    gemmladder.library_version()\n'
+                'except gemmladder.LibraryNotFoundError as e:\n'
+                '    print(e)\n'
+                'else:\n'
+                '    raise SystemExit("loaded a library that does not exist")\n')
+        done = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('GEMMLADDER_LIBRARY=' + missing, done.stdout)
+        self.assertIn('could not be loaded', done.stdout)
+
+    def test_another_library_is_refused(self):
+        code = ('import gemmladder\n'
+                'try:\n'
+                '    gemmladder.library_version()\n'
+                'except gemmladder.LibraryNotFoundError as e:\n'
+                '    print(e)\n')
+        env = dict(os.environ, GEMMLADDER_LIBRARY='libc.so.6')
+        done = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn('is not libgemmladder', done.stdout)
+
+
+class _NoGpu:
+    """Within it, any use of the CUDA runtime or creation of a default handle fails the test."""
+
+    def __enter__(self):
+        def touched(*args, **kwargs):
+            raise AssertionError('the GPU was touched before the arguments were rejected')
+        self.saved = _cudart.runtime, _api.default_handle, _api.Handle
+        _cudart.runtime = _api.default_handle = _api.Handle = touched
+        return self
+
+    def __exit__(self, *exc):
+        _cudart.runtime, _api.default_handle, _api.Handle = self.saved
+
+
+class ArgumentErrors(unittest.TestCase):
+    """Every call here is wrong, and must say so before any CUDA call."""
+
+    def rejects(self, error, pattern, *args, **kwargs):
+        with _NoGpu(), self.assertRaisesRegex(error, pattern):
+            gemmladder.gemm(*args, **kwargs)
+
+    def test_dtype(self):
+        for typestr in ('<f8', '<f2', '<i4'):
+            self.rejects(TypeError, 'float32 only', FakeArray(4, 5, typestr=typestr), FakeArray(5, 3))
+            self.rejects(TypeError, 'float32 only', FakeArray(4, 5), FakeArray(5, 3), out=FakeArray(4, 3, typestr=typestr))
+
+    def test_dimensions(self):
+        one_d = FakeArray(4, 5, extra={'shape': (20,), 'strides': None})
+        self.rejects(ValueError, 'A must be a 2-D matrix, got shape \\(20,\\)', one_d, FakeArray(5, 3))
+        three_d = FakeArray(4, 5, extra={'shape': (2, 2, 5), 'strides': None})
+        self.rejects(ValueError, '2-D', FakeArray(4, 5), three_d)
+
+    def test_shape_mismatch(self):
+        self.rejects(ValueError, 'shapes do not match: op\\(A\\) is 4 x 5 .* op\\(B\\) is 6 x 3',
+                     FakeArray(4, 5), FakeArray(6, 3))
+        self.rejects(ValueError, 'shapes do not match', FakeArray(4, 5), FakeArray(5, 3), trans_a=True)
+        self.rejects(ValueError, 'out is 3 x 4 but op\\(A\\) op\\(B\\) is 4 x 3',
+                     FakeArray(4, 5), FakeArray(5, 3), out=FakeArray(3, 4))
+
+    def test_not_contiguous(self):
+        every_other = FakeArray(4, 5, strides=(10, 2))  # a[:, ::2] of a 4 x 10 matrix
+        self.rejects(ValueError, 'neither contiguous rows nor contiguous columns', every_other, FakeArray(5, 3))
+        overlapping_rows = FakeArray(4, 5, strides=(3, 1))  # rows overlap: no ld can say it
+        self.rejects(ValueError, 'neither', overlapping_rows, FakeArray(5, 3))
+        broadcast = FakeArray(4, 5, strides=(0, 1))
+        self.rejects(ValueError, 'neither', broadcast, FakeArray(5, 3))
+        reversed_rows = FakeArray(4, 5, strides=(-5, 1), offset=15)
+        self.rejects(ValueError, 'neither', reversed_rows, FakeArray(5, 3))
+        odd_bytes = FakeArray(4, 5, extra={'strides': (22, 4)})
+        self.rejects(ValueError, 'not whole float32 elements', odd_bytes, FakeArray(5, 3))
+        self.rejects(ValueError, 'neither', FakeArray(4, 5), FakeArray(5, 3), out=FakeArray(4, 3, strides=(6, 2)))
+
+    def test_kinds(self):
+        self.rejects(TypeError, 'expected a numpy array or a CUDA array', [[1.0]], FakeArray(1, 1))
+        self.rejects(TypeError, 'all be numpy arrays or all be CUDA arrays',
+                     FakeArray(4, 5), FakeArray(5, 3, device=False))
+        self.rejects(TypeError, 'all be numpy arrays or all be CUDA arrays',
+                     FakeArray(4, 5, device=False), FakeArray(5, 3, device=False), out=FakeArray(4, 3))
+
+    def test_scalars_and_flags(self):
+        a, b = FakeArray(4, 5), FakeArray(5, 3)
+        self.rejects(TypeError, 'alpha must be a real number', a, b, alpha='2')
+        self.rejects(TypeError, 'beta must be a real number', a, b, beta=1j, out=FakeArray(4, 3))
+        self.rejects(TypeError, 'trans_a must be', a, b, trans_a=1)
+        self.rejects(TypeError, 'trans_b must be', a, b, trans_b='X')
+        self.rejects(ValueError, 'beta = 0.5 reads C: pass it as out=', a, b, beta=0.5)
+        self.rejects(ValueError, 'unknown variant', a, b, variant='fastest')
+        self.rejects(TypeError, 'stream must be', a, b, stream='fast')
+
+    def test_output_constraints(self):
+        a, b = FakeArray(4, 4), FakeArray(4, 4)
+        self.rejects(ValueError, 'out is read-only', a, b, out=FakeArray(4, 4, readonly=True))
+        self.rejects(ValueError, 'out shares memory with A', a, b, out=a)
+        big = FakeArray(8, 8)  # two overlapping 4 x 4 windows of it
+        self.rejects(ValueError, 'out shares memory with B', a, FakeArray(4, 4, strides=(8, 1), base=big, offset=3),
+                     out=FakeArray(4, 4, strides=(8, 1), base=big, offset=2))
+
+    def test_interface_details(self):
+        self.rejects(ValueError, 'stream 0 is disallowed', FakeArray(4, 5, stream=0), FakeArray(5, 3))
+        self.rejects(ValueError, 'masked', FakeArray(4, 5, extra={'mask': object()}), FakeArray(5, 3))
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_numpy_arrays(self):
+        a = numpy.ones((4, 5), dtype=numpy.float32)
+        b = numpy.ones((5, 3), dtype=numpy.float32)
+        self.rejects(TypeError, 'float64; gemmladder computes in float32 only', a.astype(numpy.float64), b)
+        self.rejects(ValueError, '2-D', a.ravel(), b)
+        self.rejects(ValueError, 'shapes do not match', a, b.T)
+        self.rejects(ValueError, 'neither', numpy.ones((4, 10), numpy.float32)[:, ::2], b)
+        frozen = numpy.zeros((4, 3), dtype=numpy.float32)
+        frozen.flags.writeable = False
+        self.rejects(ValueError, 'read-only', a, b, out=frozen)
+        self.rejects(ValueError, 'neither', a, b, out=numpy.broadcast_to(numpy.float32(0), (4, 3)))
+        self.rejects(ValueError, 'out shares memory with A', a[:, :3], b[:3, :3], out=a[:, 2:5])
+
+
+class Streams(unittest.TestCase):
+    def test_stream_values(self):
+        class TorchLike:
+            cuda_stream = 0x1234
+
+        class CupyLike:
+            ptr = 0x5678
+
+        class Protocol:
+            def __cuda_stream__(self):
+                return (0, 0x9abc)
+
+        self.assertIsNone(_api._stream_value(None))
+        self.assertEqual(_api._stream_value(0), 0)
+        self.assertEqual(_api._stream_value(1), 0)  # cudaStreamLegacy is the library's NULL
+        self.assertEqual(_api._stream_value(2), 2)  # cudaStreamPerThread stays itself
+        self.assertEqual(_api._stream_value(TorchLike()), 0x1234)
+        self.assertEqual(_api._stream_value(CupyLike()), 0x5678)
+        self.assertEqual(_api._stream_value(Protocol()), 0x9abc)
+        for bad in ('s', 1.5, True):
+            with self.assertRaises(TypeError):
+                _api._stream_value(bad)
+
+
+def emulate_sgemm_ex(layout, trans_a, trans_b, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc):
+    """gl_sgemm_ex as include/gemmladder.h defines it, on host memory: if the
+    binding's arguments give the right C here, they do in the library."""
+    def at(address, ld, i, j):  # element (i, j) of a matrix as stored
+        return ctypes.c_float.from_address(address + 4 * (i * ld + j if layout == 0 else i + j * ld))
+
+    def op(address, ld, transpose, i, j):
+        return (at(address, ld, j, i) if transpose else at(address, ld, i, j)).value
+
+    # The header's leading-dimension rule, for A, B and C as stored.
+    for ld, rows, cols in ((lda, *((K, M) if trans_a else (M, K))), (ldb, *((N, K) if trans_b else (K, N))),
+                           (ldc, M, N)):
+        assert ld >= max(1, cols if layout == 0 else rows), (ld, rows, cols, layout)
+    for i in range(M):
+        for j in range(N):
+            s = sum(op(A, lda, trans_a, i, k) * op(B, ldb, trans_b, k, j) for k in range(K))
+            c = at(C, ldc, i, j)
+            c.value = alpha * s + (beta * c.value if beta else 0.0)  # beta == 0: C is not read
+
+
+def emulate(plan):
+    """Runs the call a plan describes on the arrays' own (host) memory."""
+    emulate_sgemm_ex(0 if plan.layout == _matrix.ROW else 1, plan.a.transpose, plan.b.transpose,
+                     plan.M, plan.N, plan.K, plan.alpha, plan.a.matrix.address, plan.a.ld,
+                     plan.b.matrix.address, plan.b.ld, plan.beta, plan.c.matrix.address, plan.c.ld)
+
+
+class LayoutMapping(unittest.TestCase):
+    """Row- and column-major inputs and outputs, padded or not, transposed or
+    not: the plan must describe exactly the product asked for."""
+
+    def storage(self, rows, cols, kind, rng):
+        """A rows x cols FakeArray stored C-order, Fortran-order, or padded."""
+        values = support.random_matrix(rows, cols, rng)
+        strides = {'C': (cols, 1), 'F': (1, rows), 'padded_C': (cols + 3, 1), 'padded_F': (1, rows + 2)}[kind]
+        array = FakeArray(rows, cols, strides=strides, values=values)
+        return array, array.tolist()  # the values as stored, rounded to float32
+
+    def test_every_combination(self):
+        rng = support.rng(7)
+        kinds = ('C', 'F', 'padded_C', 'padded_F')
+        for M, N, K in ((3, 4, 5), (1, 4, 3), (4, 1, 3), (3, 4, 1), (1, 1, 1)):
+            for trans_a in (False, True):
+                for trans_b in (False, True):
+                    for ka in kinds:
+                        for kb in kinds:
+                            for kc in kinds + (None,):
+                                with self.subTest(M=M, N=N, K=K, trans_a=trans_a, trans_b=trans_b,
+                                                  A=ka, B=kb, C=kc):
+                                    self.check(M, N, K, trans_a, trans_b, ka, kb, kc, rng)
+
+    def check(self, M, N, K, trans_a, trans_b, ka, kb, kc, rng):
+        a, A = self.storage(*((K, M) if trans_a else (M, K)), ka, rng)
+        b, B = self.storage(*((N, K) if trans_b else (K, N)), kb, rng)
+        alpha, beta = 1.5, (-0.5 if kc else 0.0)
+        c, C = self.storage(M, N, kc, rng) if kc else (None, None)
+        plan = _matrix.Plan(a, b, c, alpha, beta, trans_a, trans_b)
+        self.assertEqual((plan.M, plan.N, plan.K), (M, N, K))
+        if c is None:
+            c = FakeArray(M, N)
+            plan.set_output(c)
+        emulate(plan)
+        want = support.reference(A, B, alpha, beta, C, trans_a, trans_b)
+        self.assertLess(support.relative_error(c.tolist(), want), 1e-6)
+
+    def test_zero_sizes_are_planned(self):
+        for M, N, K in ((0, 3, 4), (3, 0, 4), (3, 4, 0)):
+            plan = _matrix.Plan(FakeArray(M, K), FakeArray(K, N), None, 1.0, 0.0, False, False)
+            self.assertEqual((plan.M, plan.N, plan.K), (M, N, K))
+            self.assertTrue(plan.a.ld >= 1 and plan.b.ld >= 1)
+
+    def test_output_layout_chooses_library_layout(self):
+        a, b = FakeArray(3, 4), FakeArray(4, 5)
+        self.assertEqual(_matrix.Plan(a, b, FakeArray(3, 5), 1, 0, False, False).layout, _matrix.ROW)
+        plan = _matrix.Plan(a, b, FakeArray(3, 5, strides=(1, 3)), 1, 0, False, False)
+        self.assertEqual(plan.layout, _matrix.COL)
+        self.assertTrue(plan.a.transpose and plan.b.transpose)  # C-order inputs read column-major
+
+
+class _SimulatedHandle(_api.Handle):
+    """A Handle whose library call is emulated on host memory (no GPU): it
+    records the stream each product ran on."""
+
+    def __init__(self, stream=0):
+        self._ptr, self._device, self._stream, self.calls = 1, 0, stream, []
+
+    @property
+    def stream(self):
+        return self._stream
+
+    def _require_available(self, number):
+        pass
+
+    def _call(self, plan, number, a_ptr, a_ld, b_ptr, b_ld, c_ptr, c_ld, stream):
+        self.calls.append(self._stream if stream is None else stream)
+        emulate_sgemm_ex(0 if plan.layout == _matrix.ROW else 1, plan.a.transpose, plan.b.transpose,
+                         plan.M, plan.N, plan.K, plan.alpha, a_ptr, a_ld, b_ptr, b_ld, plan.beta, c_ptr, c_ld)
+
+    def close(self):
+        self._ptr = None
+
+
+class _SimulatedRuntime:
+    """Replaces the CUDA runtime calls of the binding with host-memory
+    equivalents; device buffers start as NaN, as fresh GPU memory might."""
+
+    class Buffer:
+        def __init__(self, nbytes):
+            self.memory = (ctypes.c_float * max(1, nbytes // 4))(*([float('nan')] * max(1, nbytes // 4)))
+            self.address = ctypes.addressof(self.memory) if nbytes else None
+
+        def free(self, report_errors=True):
+            self.freed = True
+
+    def __enter__(self):
+        self.waits, self.syncs = [], []
+        names = ('DeviceBuffer', 'copy_2d', 'synchronize', 'make_wait', 'on_device', 'pointer_device')
+        self.saved = {n: getattr(_cudart, n) for n in names}
+
+        def copy_2d(dst, dst_pitch, src, src_pitch, width, height, kind, stream):
+            for row in range(height):
+                ctypes.memmove(dst + row * dst_pitch, src + row * src_pitch, width)
+
+        class NoSwitch:
+            def __init__(self, device):
+                pass
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                pass
+
+        _cudart.DeviceBuffer = self.Buffer
+        _cudart.copy_2d = copy_2d
+        _cudart.synchronize = self.syncs.append
+        _cudart.make_wait = lambda waiter, producer: self.waits.append((waiter or 0, producer or 0))
+        _cudart.on_device = NoSwitch
+        _cudart.pointer_device = lambda address: None
+        return self
+
+    def __exit__(self, *exc):
+        for name, value in self.saved.items():
+            setattr(_cudart, name, value)
+
+
+class SimulatedCalls(unittest.TestCase):
+    """Whole calls through Handle.gemm with the GPU emulated: the host path's
+    copies and packed leading dimensions, and which stream the product runs on."""
+
+    def test_host_arrays_every_layout(self):
+        rng = support.rng(3)
+        kinds = {'C': lambda r, c: (c, 1), 'F': lambda r, c: (1, r), 'padded_C': lambda r, c: (c + 2, 1),
+                 'padded_F': lambda r, c: (1, r + 1)}
+        M, N, K = 3, 4, 5
+        for trans_a in (False, True):
+            for ka, sa in kinds.items():
+                for kc, sc in kinds.items():
+                    with self.subTest(trans_a=trans_a, A=ka, C=kc), _SimulatedRuntime() as rt:
+                        shape_a = (K, M) if trans_a else (M, K)
+                        a = FakeArray(*shape_a, strides=sa(*shape_a), device=False,
+                                      values=support.random_matrix(*shape_a, rng))
+                        b = FakeArray(N, K, strides=(1, N), device=False, values=support.random_matrix(N, K, rng))
+                        c = FakeArray(M, N, strides=sc(M, N), device=False, values=support.random_matrix(M, N, rng))
+                        padding = [c.buffer[i] for i in range(len(c.buffer))]
+                        c0 = c.tolist()
+                        h = _SimulatedHandle(stream=0x77)
+                        got = h.gemm(a, b, trans_a=trans_a, trans_b=True, alpha=0.5, beta=2.0, out=c)
+                        self.assertIs(got, c)
+                        want = support.reference(a.tolist(), b.tolist(), 0.5, 2.0, c0, trans_a, True)
+                        self.assertLess(support.relative_error(c.tolist(), want), 1e-6)
+                        # Only C's elements were written back, never its padding.
+                        cells = {c._index((i, j)) for i in range(M) for j in range(N)}
+                        for i, value in enumerate(padding):
+                            if i not in cells:
+                                self.assertEqual(c.buffer[i], value)
+                        self.assertEqual(h.calls, [0x77])       # on the handle's stream
+                        self.assertEqual(rt.syncs, [0x77])      # which is waited for
+
+    def test_host_beta_zero_never_reads_c(self):
+        with _SimulatedRuntime():
+            c = FakeArray(2, 2, device=False, values=[[float('nan')] * 2] * 2)
+            a = FakeArray(2, 3, device=False, values=[[1, 2, 3], [4, 5, 6]])
+            b = FakeArray(3, 2, device=False, values=[[1, 0], [0, 1], [1, 1]])
+            _SimulatedHandle().gemm(a, b, out=c)
+            self.assertEqual(c.tolist(), [[4, 5], [10, 11]])
+
+    def test_device_streams(self):
+        def arrays(sa=None, sb=None, sc=None):
+            return (FakeArray(2, 3, stream=sa, values=[[1, 2, 3], [4, 5, 6]]),
+                    FakeArray(3, 2, stream=sb, values=[[1, 0], [0, 1], [1, 1]]),
+                    FakeArray(2, 2, stream=sc))
+
+        cases = [
+            # (streams of A, B, out; explicit stream=) -> run stream, waits made
+            ((None, None, None), None, 0x10, []),            # none named: the handle's
+            ((0x20, None, None), None, 0x20, []),            # A's stream
+            ((1, None, None), None, 0, []),                  # legacy default stream = NULL
+            ((0x20, 0x30, None), None, 0x20, [(0x20, 0x30), (0x30, 0x20)]),
+            ((0x20, 0x30, 0x40), None, 0x40, [(0x40, 0x20), (0x40, 0x30), (0x20, 0x40), (0x30, 0x40)]),
+            ((0x20, 0x20, None), 0x50, 0x50, [(0x50, 0x20), (0x20, 0x50)]),
+        ]
+        for streams, explicit, run, waits in cases:
+            with self.subTest(streams=streams, explicit=explicit), _SimulatedRuntime() as rt:
+                a, b, c = arrays(*streams)
+                h = _SimulatedHandle(stream=0x10)
+                self.assertIs(h.gemm(a, b, out=c, stream=explicit), c)
+                self.assertEqual(c.tolist(), [[4, 5], [10, 11]])
+                self.assertEqual(h.calls, [run])
+                self.assertEqual(rt.waits, waits)
+                self.assertEqual(rt.syncs, [])  # CUDA arrays: asynchronous, like the C call
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_numpy_in_numpy_out(self):
+        rng = numpy.random.default_rng(5)
+        a = numpy.asfortranarray(rng.uniform(-1, 1, (7, 5)).astype(numpy.float32))
+        b = rng.uniform(-1, 1, (6, 5)).astype(numpy.float32)
+        with _SimulatedRuntime():
+            c = _SimulatedHandle().gemm(a, b.T)          # b.T is Fortran-ordered: no copy
+            padded = numpy.zeros((7, 9), numpy.float32)
+            _SimulatedHandle().sgemm(a[:, :4], b[:4, :3] + 0, out=padded[:, 2:5])
+        self.assertIsInstance(c, numpy.ndarray)
+        self.assertEqual((c.shape, c.dtype, c.flags.c_contiguous), ((7, 6), numpy.float32, True))
+        ref = a.astype(numpy.float64) @ b.T.astype(numpy.float64)
+        self.assertLess(numpy.linalg.norm(c - ref) / numpy.linalg.norm(ref), 1e-6)
+        ref = a[:, :4].astype(numpy.float64) @ b[:4, :3]
+        self.assertLess(numpy.linalg.norm(padded[:, 2:5] - ref) / numpy.linalg.norm(ref), 1e-6)
+        self.assertFalse(padded[:, :2].any() or padded[:, 5:].any())
+
+    def test_device_output_needs_a_known_framework(self):
+        with _SimulatedRuntime():
+            with self.assertRaisesRegex(TypeError, 'cannot allocate the result like A'):
+                _SimulatedHandle().gemm(FakeArray(2, 3), FakeArray(3, 2))
+
+
+class ValidCallsReachTheLibrary(unittest.TestCase):
+    def test_valid_call_gets_to_the_handle(self):
+        # With a GPU the library rejects the host pointers; without one the
+        # handle cannot be created. Either way it is the library speaking.
+        with self.assertRaises(gemmladder.Error) as caught:
+            gemmladder.sgemm(FakeArray(4, 5), FakeArray(5, 3), out=FakeArray(4, 3))
+        self.assertIn(caught.exception.status, (gemmladder.Status.NO_DEVICE,
+                                                gemmladder.Status.INVALID_ARGUMENT))
+
+
+class TuningBinding(unittest.TestCase):
+    def test_missing_symbol_is_a_clear_error(self):
+        with self.assertRaisesRegex(NotImplementedError, 'gl_no_such_function is not exported by the loaded'):
+            _library.optional('gl_no_such_function')
+
+    def test_lazy_binding(self):
+        if gemmladder.tuning_supported():
+            self.assertIsInstance(gemmladder.variant_configs('cublas'), list)
+        else:  # a library built before the tuning interface: a clear error, not a crash
+            with self.assertRaisesRegex(NotImplementedError, 'gl_variant_config_count is not exported'):
+                gemmladder.variant_configs('warptile')
+            with self.assertRaisesRegex(NotImplementedError, 'gl_tuning_check'):
+                gemmladder.tuning_check('/nonexistent')
+
+
+
+class Tuning(unittest.TestCase):
+    def setUp(self):
+        if not gemmladder.tuning_supported():
+            self.skipTest('the library does not export the tuning interface yet')
+
+    def test_compiled_configurations(self):
+        self.assertEqual(gemmladder.variant_configs('cublas'), [])
+        for name in ('blocktile_1d', 'blocktile_2d', 'vectorized', 'autotuned', 'warptile'):
+            configs = gemmladder.variant_configs(name)
+            self.assertTrue(configs, name)
+            for t in configs:
+                self.assertIs(t.origin, gemmladder.TilesOrigin.FIXED)
+                self.assertGreater(t.bm * t.bn * t.bk * t.threads, 0, (name, t))
+        self.assertTrue(all(t.wm and t.wn for t in gemmladder.variant_configs('warptile')))
+
+    def test_check_and_load_a_good_table(self):
+        # One row per tuned variant, naming its first compiled configuration
+        # (docs/tuning.md's format).
+        rows = ['gemmladder-tuning 1']
+        for name, keys in (('autotuned', ('bm', 'bn', 'bk', 'tm', 'tn')),
+                           ('warptile', ('bm', 'bn', 'bk', 'wm', 'wn', 'wniter', 'tm', 'tn', 'threads'))):
+            first = gemmladder.variant_configs(name)[0]
+            rows.append('default %s small %s' % (name, ' '.join('%s=%d' % (k, getattr(first, k)) for k in keys)))
+        with tempfile.NamedTemporaryFile('w', suffix='.txt') as table:
+            table.write('\n'.join(rows) + '\n')
+            table.flush()
+            gemmladder.tuning_check(table.name)
+            gemmladder.tuning_load(table.name)
+        gemmladder.tuning_load(None)
+
+    def test_check_rejects_bad_tables(self):
+        missing = os.path.join(tempfile.gettempdir(), 'no-such-dir', 'table.txt')
+        with self.assertRaises(gemmladder.Error) as caught:
+            gemmladder.tuning_check(missing)
+        self.assertIs(caught.exception.status, gemmladder.Status.TUNING_ERROR)
+        self.assertIn(missing, caught.exception.message)
+        with tempfile.NamedTemporaryFile('w', suffix='.txt') as bad:
+            bad.write('this is not a tuning table\n')
+            bad.flush()
+            with self.assertRaises(gemmladder.Error) as caught:
+                gemmladder.tuning_check(bad.name)
+            self.assertIs(caught.exception.status, gemmladder.Status.TUNING_ERROR)
+            self.assertIn(bad.name + ':', caught.exception.message)
+            with self.assertRaises(gemmladder.Error):  # rejected as a whole
+                gemmladder.tuning_load(bad.name)
+        gemmladder.tuning_load(None)  # removing the (absent) override always works
+
+
+if __name__ == '__main__':
+    support.run()
