@@ -227,7 +227,8 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  *   GL_STATUS_UNKNOWN_VARIANT for an unknown variant id;
  *   GL_STATUS_INVALID_ARGUMENT for a bad layout or transpose value, a size
  *     outside 0 .. 2147483647, a leading dimension too small, a NULL pointer
- *     the call would read or write, a NULL handle, or a pointer that is not
+ *     the call would read or write or one not aligned to 4 bytes (the size
+ *     of a float), a NULL handle, or a pointer that is not
  *     device-accessible, lies on another device, or whose allocation is
  *     smaller than the matrix described;
  *   GL_STATUS_UNSUPPORTED_VARIANT if the variant cannot run on this device;

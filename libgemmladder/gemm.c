@@ -233,6 +233,15 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
     if (!empty && !C)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "C is NULL (M = %lld, N = %lld)",
                        (long long)M, (long long)N);
+    /* A float the GPU loads must sit on a 4-byte boundary; anything else is a
+     * misaligned-address fault, which would end the CUDA context. */
+    const struct { const char *name; const void *p; bool used; } ptrs[] = {
+        {"A", A, reads_ab}, {"B", B, reads_ab}, {"C", C, !empty}};
+    for (int i = 0; i < 3; ++i)
+        if (ptrs[i].used && (uintptr_t)ptrs[i].p % sizeof(float))
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s (%p) is not aligned to 4 bytes, the size of a float",
+                           ptrs[i].name, ptrs[i].p);
     if (!h)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
     if (empty)

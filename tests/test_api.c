@@ -172,6 +172,15 @@ static void test_sgemm_arguments(void)
                  GL_STATUS_INVALID_ARGUMENT, "B is NULL (K = 6, N = 5)");
     CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, NULL, 5),
                  GL_STATUS_INVALID_ARGUMENT, "C is NULL (M = 4, N = 5)");
+    /* Pointers off a float's 4-byte boundary. */
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, (const float *)0x1002, 6, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "A (0x1002) is not aligned to 4 bytes");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, (const float *)0x2001, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "B (0x2001) is not aligned");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, (float *)0x3003, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "C (0x3003) is not aligned");
+    CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 0, 1, (const float *)0x1002, 1, B, 5, 0, C, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL"); /* A unused when K = 0 */
     /* ...and ones it would not: K == 0 or alpha == 0 never read A and B, and
      * M == 0 or N == 0 touches nothing; the next failure is the NULL handle. */
     CHECK_STATUS(NULL, EX(V, R, N, N, 4, 5, 0, 1, NULL, 1, NULL, 5, 0, C, 5),

@@ -154,14 +154,22 @@ class RawDeviceMemory(GpuTest):
             stream.close()
 
     def test_library_errors_come_back(self):
-        out = DeviceMatrix(4, 3)
-        out.ld = 1 << 20  # its interface now describes 12 MiB; the allocation has 48 bytes
+        class Misaligned(DeviceMatrix):
+            """Its interface points 2 bytes into the allocation: a check only
+            the library makes (a float must sit on a 4-byte boundary)."""
+            @property
+            def __cuda_array_interface__(self):
+                face = dict(DeviceMatrix.__cuda_array_interface__.fget(self))
+                face['data'] = (self.buffer.address + 2, False)
+                return face
+
+        out = Misaligned(4, 3)
         with self.assertRaises(gemmladder.Error) as caught:
             self.handle.sgemm(DeviceMatrix(4, 5), DeviceMatrix(5, 3), out=out)
         e = caught.exception
         self.assertIs(e.status, gemmladder.Status.INVALID_ARGUMENT)
         self.assertEqual(e.function, 'gl_sgemm_ex')
-        self.assertIn('allocation', e.message)
+        self.assertIn('not aligned to 4 bytes', e.message)
         self.assertEqual(self.handle.last_error(), e.message)
 
     def test_handle_lifetime_and_defaults(self):
