@@ -1,0 +1,190 @@
+/*
+ * test_gpu_differential.c - random products on every rung against a float64
+ * reference computed by cuBLAS DGEMM on the same inputs.
+ *
+ * Each case draws M, N, K from 1 to 3000 (log-uniform, with primes and
+ * values either side of tile edges mixed in), the layout, both transposes,
+ * leading-dimension padding of 0 to 7, alpha and beta (0 and 1 included) and
+ * an offset of 0 to 3 floats into each allocation (so 16-byte paths are
+ * sometimes unavailable). C's padding must come back untouched, and with
+ * beta == 0 C starts as NaN. The seed is printed: GL_TEST_SEED=<seed>
+ * repeats a run. 300 cases by default; GL_TEST_CASES=n for n, GL_TEST_LONG=1
+ * for 3000, GL_TEST_QUICK=1 for 30. Exits 77 where there is no GPU.
+ */
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+
+#include "harness.h"
+#include "reference.h"
+
+static const int primes[] = {2, 3, 5, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 2999};
+static const int edges[] = {63, 64, 65, 127, 128, 129, 255, 256, 257, 1023, 1024, 1025};
+
+static int64_t draw_dim(rng *r)
+{
+    switch (rng_next(r) % 4) {
+    case 0:
+        return primes[rng_next(r) % (sizeof primes / sizeof primes[0])];
+    case 1:
+        return edges[rng_next(r) % (sizeof edges / sizeof edges[0])];
+    default: /* log-uniform in [1, 3000] */
+        return (int64_t)floor(exp((double)(rng_next(r) % 1000000) / 1e6 * log(3000.0))) ;
+    }
+}
+
+static float draw_scalar(rng *r)
+{
+    static const float fixed[] = {0.0f, 1.0f, -1.0f, 0.5f};
+    return rng_next(r) % 2 ? fixed[rng_next(r) % 4] : rng_uniform(r) * 2.0f;
+}
+
+static int64_t min_ld(const gemm_case *c, char which)
+{
+    int64_t rows, cols;
+    case_stored_shape(c, which, &rows, &cols);
+    const int64_t need = c->layout == GL_ROW_MAJOR ? cols : rows;
+    return need > 1 ? need : 1;
+}
+
+/* Host float array -> device doubles (padding as 0, which DGEMM never reads). */
+static double *upload_double(const gemm_case *c, char which, const float *h, int64_t n)
+{
+    double *hd = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1)), *d;
+    for (int64_t e = 0; e < n; ++e)
+        hd[e] = case_is_element(c, which, e) ? (double)h[e] : 0.0;
+    CHECK_CUDA(cudaMalloc((void **)&d, sizeof(double) * (size_t)(n > 0 ? n : 1)));
+    CHECK_CUDA(cudaMemcpy(d, hd, sizeof(double) * (size_t)n, cudaMemcpyHostToDevice));
+    free(hd);
+    return d;
+}
+
+/* ref (as stored, ldc) = alpha op(A) op(B) + beta C0, by cuBLAS DGEMM. */
+static double *reference_on_gpu(cublasHandle_t cb, const gemm_case *c, const float *A,
+                                 const float *B, const float *C0)
+{
+    const int64_t na = case_extent(c, 'A'), nb = case_extent(c, 'B'), nc = case_extent(c, 'C');
+    double *dA = upload_double(c, 'A', A, na), *dB = upload_double(c, 'B', B, nb);
+    double *dC = upload_double(c, 'C', C0, nc);
+    const double alpha = c->alpha, beta = c->beta;
+    const cublasOperation_t oa = c->trans_a == GL_OP_T ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cublasOperation_t ob = c->trans_b == GL_OP_T ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasStatus_t st;
+    if (c->layout == GL_COL_MAJOR)
+        st = cublasDgemm_64(cb, oa, ob, c->m, c->n, c->k, &alpha, dA, c->lda, dB, c->ldb, &beta,
+                            dC, c->ldc);
+    else /* row-major C is column-major C^T = op(B)^T op(A)^T */
+        st = cublasDgemm_64(cb, ob, oa, c->n, c->m, c->k, &alpha, dB, c->ldb, dA, c->lda, &beta,
+                            dC, c->ldc);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublasDgemm_64 failed: %s\n", cublasGetStatusName(st));
+        exit(1);
+    }
+    double *ref = malloc(sizeof(double) * (size_t)nc);
+    CHECK_CUDA(cudaMemcpy(ref, dC, sizeof(double) * (size_t)nc, cudaMemcpyDeviceToHost));
+    cudaFree(dA), cudaFree(dB), cudaFree(dC);
+    return ref;
+}
+
+int main(void)
+{
+    gl_handle_t h = NULL;
+    const gl_status_t st = gl_handle_create(&h);
+    if (st == GL_STATUS_NO_DEVICE) {
+        printf("skipped: %s\n", gl_last_error(NULL));
+        return HARNESS_SKIP;
+    }
+    CHECK(st == GL_STATUS_SUCCESS, "gl_handle_create: %s", gl_last_error(NULL));
+    if (st != GL_STATUS_SUCCESS)
+        return harness_finish("test_gpu_differential");
+    cublasHandle_t cb;
+    if (cublasCreate(&cb) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublasCreate failed\n");
+        return 1;
+    }
+
+    const uint64_t seed = test_seed();
+    int cases = getenv("GL_TEST_LONG") && atoi(getenv("GL_TEST_LONG")) ? 3000 : 300;
+    if (getenv("GL_TEST_QUICK") && atoi(getenv("GL_TEST_QUICK")))
+        cases = 30;
+    if (getenv("GL_TEST_CASES"))
+        cases = atoi(getenv("GL_TEST_CASES"));
+    printf("seed %llu, %d cases (GL_TEST_SEED=%llu repeats this run)\n",
+           (unsigned long long)seed, cases, (unsigned long long)seed);
+    rng r = {seed};
+
+    int runs = 0, failed_cases = 0;
+    for (int i = 0; i < cases; ++i) {
+        gemm_case c = {rng_next(&r) % 2 ? GL_COL_MAJOR : GL_ROW_MAJOR,
+                       rng_next(&r) % 2 ? GL_OP_T : GL_OP_N, rng_next(&r) % 2 ? GL_OP_T : GL_OP_N,
+                       draw_dim(&r), draw_dim(&r), draw_dim(&r), draw_scalar(&r),
+                       draw_scalar(&r), 0, 0, 0};
+        c.lda = min_ld(&c, 'A') + (int64_t)(rng_next(&r) % 8);
+        c.ldb = min_ld(&c, 'B') + (int64_t)(rng_next(&r) % 8);
+        c.ldc = min_ld(&c, 'C') + (int64_t)(rng_next(&r) % 8);
+        const int oa = (int)(rng_next(&r) % 4), ob = (int)(rng_next(&r) % 4),
+                  oc = (int)(rng_next(&r) % 4);
+        const int64_t na = case_extent(&c, 'A'), nb = case_extent(&c, 'B'),
+                      nc = case_extent(&c, 'C');
+
+        float *A = malloc(sizeof(float) * na), *B = malloc(sizeof(float) * nb);
+        float *C0 = malloc(sizeof(float) * nc), *C = malloc(sizeof(float) * nc);
+        for (int64_t e = 0; e < na; ++e)
+            A[e] = case_is_element(&c, 'A', e) ? rng_uniform(&r) : poison_value();
+        for (int64_t e = 0; e < nb; ++e)
+            B[e] = case_is_element(&c, 'B', e) ? rng_uniform(&r) : poison_value();
+        for (int64_t e = 0; e < nc; ++e)
+            C0[e] = case_is_element(&c, 'C', e) && c.beta != 0.0f ? rng_uniform(&r)
+                                                                  : poison_value();
+        double *ref = reference_on_gpu(cb, &c, A, B, C0);
+
+        float *dA, *dB, *dC;
+        CHECK_CUDA(cudaMalloc((void **)&dA, sizeof(float) * (size_t)(na + oa)));
+        CHECK_CUDA(cudaMalloc((void **)&dB, sizeof(float) * (size_t)(nb + ob)));
+        CHECK_CUDA(cudaMalloc((void **)&dC, sizeof(float) * (size_t)(nc + oc)));
+        CHECK_CUDA(cudaMemcpy(dA + oa, A, sizeof(float) * na, cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaMemcpy(dB + ob, B, sizeof(float) * nb, cudaMemcpyHostToDevice));
+
+        char what[200];
+        snprintf(what, sizeof what,
+                 "case %d: %lldx%lldx%lld %s %c%c alpha=%g beta=%g ld=%lld,%lld,%lld offsets=%d,%d,%d",
+                 i, (long long)c.m, (long long)c.n, (long long)c.k,
+                 c.layout == GL_ROW_MAJOR ? "row" : "col", c.trans_a == GL_OP_T ? 'T' : 'N',
+                 c.trans_b == GL_OP_T ? 'T' : 'N', c.alpha, c.beta, (long long)c.lda,
+                 (long long)c.ldb, (long long)c.ldc, oa, ob, oc);
+        const int failures_before = harness_failures;
+        for (int v = 0; v < gl_variant_count(); ++v) {
+            CHECK_CUDA(cudaMemcpy(dC + oc, C0, sizeof(float) * nc, cudaMemcpyHostToDevice));
+            const gl_status_t s =
+                gl_sgemm_ex(h, (gl_variant_t)v, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k,
+                            c.alpha, dA + oa, c.lda, dB + ob, c.ldb, c.beta, dC + oc, c.ldc);
+            CHECK(s == GL_STATUS_SUCCESS, "%s, %s: %s", what, gl_variant_name(v), gl_last_error(h));
+            CHECK_CUDA(cudaDeviceSynchronize());
+            CHECK_CUDA(cudaMemcpy(C, dC + oc, sizeof(float) * nc, cudaMemcpyDeviceToHost));
+            double diff = 0, norm = 0;
+            int64_t bad = 0, padding = 0;
+            for (int64_t e = 0; e < nc; ++e) {
+                if (!case_is_element(&c, 'C', e)) {
+                    padding += !is_poison(C[e]);
+                    continue;
+                }
+                bad += !isfinite(C[e]);
+                diff += (C[e] - ref[e]) * (C[e] - ref[e]);
+                norm += ref[e] * ref[e];
+            }
+            const double err = norm > 0 ? sqrt(diff / norm) : sqrt(diff);
+            CHECK(bad == 0 && err <= 1e-5, "%s, %s: relative error %.3g, %lld non-finite", what,
+                  gl_variant_name(v), err, (long long)bad);
+            CHECK(padding == 0, "%s, %s: %lld padding elements written", what, gl_variant_name(v),
+                  (long long)padding);
+            ++runs;
+        }
+        failed_cases += harness_failures != failures_before;
+        cudaFree(dA), cudaFree(dB), cudaFree(dC);
+        free(A), free(B), free(C0), free(C), free(ref);
+    }
+    printf("%d cases, %d rung runs checked, %d cases with failures\n", cases, runs, failed_cases);
+    cublasDestroy(cb);
+    gl_handle_destroy(h);
+    return harness_finish("test_gpu_differential");
+}
