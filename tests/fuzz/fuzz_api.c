@@ -1,0 +1,804 @@
+/*
+ * fuzz_api.c - libFuzzer target for the public API's argument checks, with
+ * no GPU. Every call the input describes is one that must fail (or answer)
+ * before a device is needed: products, tuning queries and pins with a NULL
+ * handle, name and status lookups, compiled configurations. Built with the
+ * library's host C sources under ASan and UBSan (tests/meson.build), with
+ * what nvcc compiles (the kernel launchers) stubbed out (api_stubs.c).
+ *
+ * Invariants (a broken one is __builtin_trap()):
+ *  - a call given a NULL handle never succeeds;
+ *  - a failure returns a status in 1..8 and leaves a non-empty message in
+ *    gl_last_error(NULL), NUL-terminated and shorter than 512 bytes; the
+ *    harness poisons that buffer before each call, so the message must have
+ *    been written by the call itself;
+ *  - every status is within 0..8;
+ *  - gl_sgemm_ex and gl_sgemm return exactly the status, and a message on the
+ *    subject, of the first failing check in the order gemmladder.h documents
+ *    (a model of it is below);
+ *  - names (gl_status_string, gl_variant_name, gl_version_string) are NULL
+ *    (gl_variant_name of an unknown id only) or non-empty static strings
+ *    lying in the program image; variant names round-trip through
+ *    gl_variant_from_name;
+ *  - gl_variant_config reads no more of a gl_tiles than its `size` field
+ *    claims (the struct is allocated to that size), and on success fills in
+ *    a fixed configuration with every table field and the reserved words
+ *    zero, the same each time it is asked;
+ *  - a failing call writes nothing through its output pointers
+ *    (gl_variant_from_name, gl_variant_config, gl_get_stream).
+ *
+ * Input: a sequence of operations. Each starts with one byte choosing the
+ * operation; its arguments follow, each introduced by a tag byte that picks
+ * an encoding (small value, edge value, raw bits), so that mutations reach
+ * both valid-looking and extreme arguments. Bytes past the end read as 0.
+ *
+ * The named seeds in tests/fuzz/api (ex-*, name-*, config-*, ...) are written
+ * by the same encoder, built from this file alone (no library needed):
+ *   cc -DFUZZ_API_WRITE_SEEDS -Iinclude tests/fuzz/fuzz_api.c -o seeds -lm
+ *   ./seeds tests/fuzz/api
+ * The files named by hash are inputs found by fuzzing that reach further
+ * (kept with -merge=1 -use_counters=0: new edges only).
+ */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemmladder.h"
+
+enum op {
+    OP_SGEMM_EX,
+    OP_SGEMM,
+    OP_FROM_NAME,
+    OP_VARIANT_NAME,
+    OP_STATUS_STRING,
+    OP_VARIANT_CONFIG,
+    OP_TUNING_QUERY,
+    OP_SET_TILES,
+    OP_HANDLE_CALLS, /* variant_available, set/get_stream, device, destroy, create(NULL) */
+    OP_COUNT
+};
+
+/* Edge values the size encoding can pick directly (the seed writer uses them too). */
+static const int64_t edge_sizes[] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 31, 32, 33, 64, 127, 128, 1 << 20, (1 << 20) + 1,
+    -1, -2, INT32_MAX, (int64_t)INT32_MAX + 1, INT32_MIN, (int64_t)INT32_MIN - 1, UINT32_MAX,
+    (int64_t)1 << 32, (int64_t)1 << 40, (int64_t)1 << 62, INT64_MAX, INT64_MIN, INT64_MIN + 1,
+    46341, 65535, 65536,
+};
+
+#ifndef FUZZ_API_WRITE_SEEDS
+/* ======================================================================== */
+/* The target.                                                              */
+
+static const int32_t edge_enums[] = {0, 1, 2, 3, 7, 8, 9, 10, -1, -2, 255, 256, 65536,
+                                     INT32_MAX, INT32_MIN};
+
+/* The library writes messages into a buffer of this size (internal.h). */
+#define MESSAGE_LIMIT 512
+
+#define REQUIRE(cond)              \
+    do {                           \
+        if (!(cond))               \
+            __builtin_trap();      \
+    } while (0)
+
+/* ---- decoding ------------------------------------------------------------ */
+
+typedef struct input {
+    const uint8_t *p;
+    size_t n;
+} input;
+
+static uint8_t take_u8(input *in)
+{
+    if (in->n == 0)
+        return 0;
+    --in->n;
+    return *in->p++;
+}
+
+static uint64_t take_raw(input *in, int bytes)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; ++i)
+        v |= (uint64_t)take_u8(in) << (8 * i);
+    return v;
+}
+
+/* A size or leading dimension. */
+static int64_t take_size(input *in)
+{
+    switch (take_u8(in) % 4) {
+    case 0: return (int8_t)take_u8(in);
+    case 1: return edge_sizes[take_u8(in) % (sizeof edge_sizes / sizeof edge_sizes[0])];
+    case 2: return (int32_t)take_raw(in, 4);
+    default: return (int64_t)take_raw(in, 8);
+    }
+}
+
+/* An enum argument (variant, layout, transpose, status), any int value. */
+static int32_t take_enum(input *in)
+{
+    switch (take_u8(in) % 4) {
+    case 0: return take_u8(in) % 12;
+    case 1: return (int8_t)take_u8(in);
+    case 2: return edge_enums[take_u8(in) % (sizeof edge_enums / sizeof edge_enums[0])];
+    default: return (int32_t)take_raw(in, 4);
+    }
+}
+
+static float take_float(input *in)
+{
+    switch (take_u8(in) % 4) {
+    case 0: return 0.0f;
+    case 1: return 1.0f;
+    case 2: return (float)(int8_t)take_u8(in);
+    default: {
+        const uint32_t bits = (uint32_t)take_raw(in, 4); /* NaNs, infinities, -0 */
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        return f;
+    }
+    }
+}
+
+/* A pointer value; never dereferenced by the checks, so any value will do. */
+static void *take_ptr(input *in)
+{
+    switch (take_u8(in) % 4) {
+    case 0: return NULL;
+    case 1: return (void *)(uintptr_t)(0x10000 + 4 * take_raw(in, 2));
+    case 2: return (void *)(uintptr_t)(0x10000 + take_u8(in)); /* any alignment */
+    default: return (void *)(uintptr_t)take_raw(in, 8);
+    }
+}
+
+/* A NUL-terminated string of up to 1023 bytes, in a buffer of exactly its
+ * size so that ASan sees any read past the terminator. */
+static char *take_string(input *in)
+{
+    size_t len = (size_t)take_raw(in, 2) % 1024;
+    if (len > in->n)
+        len = in->n;
+    char *s = malloc(len + 1);
+    REQUIRE(s);
+    memcpy(s, in->p, len);
+    s[len] = '\0';
+    in->p += len, in->n -= len;
+    return s;
+}
+
+/* ---- checks --------------------------------------------------------------- */
+
+/* The start and end of the program image (GNU ld and lld define both). */
+extern const char __executable_start[];
+extern const char _edata[];
+
+/* A static string: in the program image, and non-empty. */
+static void require_static_name(const char *s)
+{
+    REQUIRE(s != NULL);
+    REQUIRE(s >= __executable_start && s < _edata);
+    REQUIRE(s[0] != '\0');
+    REQUIRE(strnlen(s, 256) < 256);
+}
+
+static char *thread_message(void)
+{
+    const char *m = gl_last_error(NULL);
+    REQUIRE(m != NULL);
+    REQUIRE(m == gl_last_error(NULL)); /* one buffer per thread */
+    /* The buffer is the library's own writable array (gl_last_error returns
+     * it, const only for the caller): poisoning it lets each check see that
+     * the call under test wrote the message. */
+    return (char *)m;
+}
+
+/* Before a call: a message with no terminator anywhere. */
+static void poison_message(void) { memset(thread_message(), 'X', MESSAGE_LIMIT); }
+
+/* After a call: restore a valid string whatever happened. */
+static void reset_message(void) { thread_message()[0] = '\0'; }
+
+/* A failure: status 1..8 and a fresh, terminated, non-empty message. Returns
+ * the message for further checks. */
+static const char *require_failure(gl_status_t st)
+{
+    REQUIRE((int)st >= 1 && (int)st <= 8);
+    const char *m = thread_message();
+    const size_t len = strnlen(m, MESSAGE_LIMIT);
+    REQUIRE(len > 0 && len < MESSAGE_LIMIT);
+    REQUIRE(m == gl_last_error(NULL));
+    return m;
+}
+
+static void require_status_in_range(gl_status_t st) { REQUIRE((int)st >= 0 && (int)st <= 8); }
+
+static int variant_known(int32_t v) { return v >= 0 && v < gl_variant_count(); }
+
+/* ---- the product's checks, as gemmladder.h documents them ------------------ */
+
+typedef struct expectation {
+    gl_status_t status;
+    const char *needle; /* what the message must mention */
+} expectation;
+
+static expectation expect(gl_status_t status, const char *needle)
+{
+    return (expectation){status, needle};
+}
+
+/* ld >= max(1, its dimension) where the dimension is the stored row length
+ * (row-major) or column length (column-major). */
+static int ld_ok(int64_t ld, int row_major, int64_t rows, int64_t cols)
+{
+    const int64_t need = row_major ? cols : rows;
+    return ld >= 1 && ld >= need;
+}
+
+static expectation model_sgemm_ex(int32_t variant, int32_t layout, int32_t ta, int32_t tb,
+                                  int64_t M, int64_t N, int64_t K, float alpha, const void *A,
+                                  int64_t lda, const void *B, int64_t ldb, const void *C,
+                                  int64_t ldc)
+{
+    if (!variant_known(variant))
+        return expect(GL_STATUS_UNKNOWN_VARIANT, "variant");
+    if (layout != GL_ROW_MAJOR && layout != GL_COL_MAJOR)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "layout (");
+    if (ta != GL_OP_N && ta != GL_OP_T)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "transA (");
+    if (tb != GL_OP_N && tb != GL_OP_T)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "transB (");
+    if (M < 0 || M > INT32_MAX)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "M (");
+    if (N < 0 || N > INT32_MAX)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "N (");
+    if (K < 0 || K > INT32_MAX)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "K (");
+    const int rm = layout == GL_ROW_MAJOR;
+    /* Stored shapes: A is M x K (N) or K x M (T); B is K x N or N x K. */
+    if (!ld_ok(lda, rm, ta == GL_OP_T ? K : M, ta == GL_OP_T ? M : K))
+        return expect(GL_STATUS_INVALID_ARGUMENT, "lda (");
+    if (!ld_ok(ldb, rm, tb == GL_OP_T ? N : K, tb == GL_OP_T ? K : N))
+        return expect(GL_STATUS_INVALID_ARGUMENT, "ldb (");
+    if (!ld_ok(ldc, rm, M, N))
+        return expect(GL_STATUS_INVALID_ARGUMENT, "ldc (");
+    const int empty = M == 0 || N == 0;
+    const int reads_ab = !empty && K > 0 && alpha != 0.0f;
+    if (reads_ab && !A)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "A is NULL");
+    if (reads_ab && !B)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "B is NULL");
+    if (!empty && !C)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "C is NULL");
+    if (reads_ab && (uintptr_t)A % 4)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "A (");
+    if (reads_ab && (uintptr_t)B % 4)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "B (");
+    if (!empty && (uintptr_t)C % 4)
+        return expect(GL_STATUS_INVALID_ARGUMENT, "C (");
+    return expect(GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+}
+
+static void require_expected(gl_status_t st, expectation e)
+{
+    const char *m = require_failure(st);
+    REQUIRE(st == e.status);
+    REQUIRE(strstr(m, e.needle) != NULL);
+}
+
+/* ---- operations ------------------------------------------------------------ */
+
+static void op_sgemm_ex(input *in)
+{
+    const int32_t variant = take_enum(in), layout = take_enum(in);
+    const int32_t ta = take_enum(in), tb = take_enum(in);
+    const int64_t M = take_size(in), N = take_size(in), K = take_size(in);
+    const float alpha = take_float(in);
+    const float *A = take_ptr(in);
+    const int64_t lda = take_size(in);
+    const float *B = take_ptr(in);
+    const int64_t ldb = take_size(in);
+    const float beta = take_float(in);
+    float *C = take_ptr(in);
+    const int64_t ldc = take_size(in);
+
+    poison_message();
+    const gl_status_t st = gl_sgemm_ex(NULL, (gl_variant_t)variant, (gl_layout_t)layout,
+                                       (gl_transpose_t)ta, (gl_transpose_t)tb, M, N, K, alpha, A,
+                                       lda, B, ldb, beta, C, ldc);
+    REQUIRE(st != GL_STATUS_SUCCESS);
+    require_expected(st, model_sgemm_ex(variant, layout, ta, tb, M, N, K, alpha, A, lda, B, ldb,
+                                        C, ldc));
+    reset_message();
+}
+
+static void op_sgemm(input *in)
+{
+    const int32_t variant = take_enum(in);
+    const int64_t M = take_size(in), N = take_size(in), K = take_size(in);
+    const float *A = take_ptr(in), *B = take_ptr(in);
+    float *C = take_ptr(in);
+
+    poison_message();
+    const gl_status_t st = gl_sgemm(NULL, (gl_variant_t)variant, M, N, K, A, B, C);
+    REQUIRE(st != GL_STATUS_SUCCESS);
+    /* gl_sgemm is gl_sgemm_ex with contiguous row-major operands. */
+    require_expected(st, model_sgemm_ex(variant, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K, 1.0f,
+                                        A, K > 0 ? K : 1, B, N > 0 ? N : 1, C, N > 0 ? N : 1));
+    reset_message();
+}
+
+static void op_from_name(input *in)
+{
+    const uint8_t mode = take_u8(in) % 4;
+    char *name = take_string(in);
+    gl_variant_t v = (gl_variant_t)-7;
+    poison_message();
+    gl_status_t st;
+    switch (mode) {
+    case 0: /* NULL name */
+        st = gl_variant_from_name(NULL, &v);
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+        REQUIRE(strstr(require_failure(st), "name is NULL"));
+        REQUIRE(v == (gl_variant_t)-7);
+        break;
+    case 1: /* NULL destination */
+        st = gl_variant_from_name(name, NULL);
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+        REQUIRE(strstr(require_failure(st), "variant is NULL"));
+        break;
+    default: {
+        st = gl_variant_from_name(name, &v);
+        require_status_in_range(st);
+        int known = -1;
+        for (int32_t i = 0; i < gl_variant_count(); ++i)
+            if (strcmp(gl_variant_name((gl_variant_t)i), name) == 0)
+                known = i;
+        if (known >= 0) {
+            REQUIRE(st == GL_STATUS_SUCCESS);
+            REQUIRE((int)v == known);
+        } else {
+            REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
+            require_failure(st);
+            REQUIRE(v == (gl_variant_t)-7); /* not written on failure */
+        }
+    }
+    }
+    reset_message();
+    free(name);
+}
+
+static void op_variant_name(input *in)
+{
+    const int32_t v = take_enum(in);
+    const char *name = gl_variant_name((gl_variant_t)v);
+    if (!variant_known(v)) {
+        REQUIRE(name == NULL);
+        REQUIRE(gl_variant_config_count((gl_variant_t)v) == -1);
+        return;
+    }
+    require_static_name(name);
+    REQUIRE(name == gl_variant_name((gl_variant_t)v));
+    gl_variant_t back = (gl_variant_t)-1;
+    REQUIRE(gl_variant_from_name(name, &back) == GL_STATUS_SUCCESS);
+    REQUIRE((int32_t)back == v);
+    REQUIRE(gl_variant_config_count((gl_variant_t)v) >= (v == GL_VARIANT_CUBLAS ? 0 : 1));
+}
+
+static void op_status_string(input *in)
+{
+    const int32_t s = take_enum(in);
+    const char *name = gl_status_string((gl_status_t)s);
+    require_static_name(name);
+    REQUIRE(name == gl_status_string((gl_status_t)s));
+    const int unknown = strcmp(name, "unknown status") == 0;
+    REQUIRE(unknown == !(s >= 0 && s <= 8));
+    require_static_name(gl_version_string());
+    REQUIRE(gl_version() == GL_VERSION);
+}
+
+/* A gl_tiles of `size` bytes as the caller would have it (at least the size
+ * field itself), the rest filled with a pattern. */
+static gl_tiles *make_tiles(uint32_t size, size_t *bytes)
+{
+    size_t n = size > 4096 ? 4096 : size; /* a caller lying about its size */
+    if (n < sizeof(uint32_t))
+        n = sizeof(uint32_t);
+    unsigned char *p = malloc(n);
+    REQUIRE(p);
+    memset(p, 0xA5, n);
+    memcpy(p, &size, sizeof size);
+    *bytes = n;
+    return (gl_tiles *)p;
+}
+
+static uint32_t take_tiles_size(input *in)
+{
+    switch (take_u8(in) % 4) {
+    case 0: return sizeof(gl_tiles);
+    case 1: return take_u8(in);
+    case 2: return (uint32_t)((int)sizeof(gl_tiles) + (int8_t)take_u8(in));
+    default: return (uint32_t)take_raw(in, 4);
+    }
+}
+
+static void op_variant_config(input *in)
+{
+    const int32_t v = take_enum(in);
+    const int32_t index = (int32_t)take_size(in);
+    const int null_out = take_u8(in) % 8 == 0;
+    const uint32_t size = take_tiles_size(in);
+    size_t bytes = 0;
+    gl_tiles *t = null_out ? NULL : make_tiles(size, &bytes);
+    unsigned char *before = NULL;
+    if (t) {
+        before = malloc(bytes);
+        REQUIRE(before);
+        memcpy(before, t, bytes);
+    }
+
+    poison_message();
+    const gl_status_t st = gl_variant_config((gl_variant_t)v, index, t);
+    const int32_t count = gl_variant_config_count((gl_variant_t)v);
+    if (!variant_known(v)) {
+        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
+        REQUIRE(count == -1);
+    } else if (!t || size < sizeof(gl_tiles) || index < 0 || index >= count) {
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+    } else {
+        REQUIRE(st == GL_STATUS_SUCCESS);
+    }
+    if (st != GL_STATUS_SUCCESS) {
+        require_failure(st);
+        if (t)
+            REQUIRE(memcmp(before, t, bytes) == 0); /* untouched */
+    } else {
+        REQUIRE(t->size == size);
+        REQUIRE(t->origin == GL_TILES_FIXED && t->line == 0);
+        REQUIRE(t->bm >= 1 && t->bn >= 1 && t->bk >= 1 && t->tm >= 1 && t->tn >= 1);
+        REQUIRE(t->threads >= 32 && t->threads <= 1024 && t->threads % 32 == 0);
+        REQUIRE(t->wm >= 0 && t->wn >= 0 && t->wniter >= 0);
+        REQUIRE(t->arch[0] == '\0' && t->size_class[0] == '\0' && t->source[0] == '\0');
+        for (size_t i = 0; i < sizeof t->reserved / sizeof t->reserved[0]; ++i)
+            REQUIRE(t->reserved[i] == 0);
+        /* The same question twice gives the same answer. */
+        gl_tiles again;
+        memset(&again, 0x5A, sizeof again);
+        again.size = sizeof again;
+        REQUIRE(gl_variant_config((gl_variant_t)v, index, &again) == GL_STATUS_SUCCESS);
+        REQUIRE(memcmp((const char *)&again + sizeof again.size,
+                       (const char *)t + sizeof t->size, sizeof again - sizeof again.size) == 0);
+    }
+    reset_message();
+    free(before);
+    free(t);
+}
+
+static void op_tuning_query(input *in)
+{
+    const int32_t v = take_enum(in);
+    const int64_t M = take_size(in), N = take_size(in), K = take_size(in);
+    const int null_out = take_u8(in) % 4 == 0;
+    const uint32_t size = take_tiles_size(in);
+    size_t bytes = 0;
+    gl_tiles *t = null_out ? NULL : make_tiles(size, &bytes);
+
+    poison_message();
+    const gl_status_t st = gl_tuning_query(NULL, (gl_variant_t)v, M, N, K, t);
+    REQUIRE(st != GL_STATUS_SUCCESS);
+    const char *m = require_failure(st);
+    if (!variant_known(v))
+        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
+    else
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT && strstr(m, "handle is NULL"));
+    reset_message();
+    free(t);
+}
+
+static void op_set_tiles(input *in)
+{
+    const int32_t v = take_enum(in);
+    const int mode = take_u8(in) % 4;
+    const uint32_t size = take_tiles_size(in);
+    size_t bytes = 0;
+    gl_tiles *t = NULL;
+    if (mode == 1)
+        t = make_tiles(size, &bytes);
+    else if (mode >= 2)
+        t = take_ptr(in); /* the handle is checked before tiles is read */
+
+    poison_message();
+    const gl_status_t st = gl_set_tiles(NULL, (gl_variant_t)v, t);
+    REQUIRE(st != GL_STATUS_SUCCESS);
+    const char *m = require_failure(st);
+    if (!variant_known(v))
+        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
+    else
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT && strstr(m, "handle is NULL"));
+    reset_message();
+    if (mode == 1)
+        free(t);
+}
+
+static void op_handle_calls(input *in)
+{
+    const int32_t v = take_enum(in);
+    void *stream = take_ptr(in);
+    const uint8_t which = take_u8(in) % 6;
+    gl_status_t st = GL_STATUS_SUCCESS;
+    poison_message();
+    switch (which) {
+    case 0:
+        st = gl_variant_available(NULL, (gl_variant_t)v);
+        REQUIRE(st == (variant_known(v) ? GL_STATUS_INVALID_ARGUMENT : GL_STATUS_UNKNOWN_VARIANT));
+        break;
+    case 1:
+        st = gl_set_stream(NULL, stream);
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+        break;
+    case 2: {
+        void *out = (void *)&out;
+        st = gl_get_stream(NULL, v & 1 ? NULL : &out);
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+        REQUIRE(out == (void *)&out);
+        break;
+    }
+    case 3:
+        st = gl_handle_create(NULL);
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+        break;
+    case 4:
+        st = gl_tuning_check(NULL);
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+        break;
+    default:
+        REQUIRE(gl_handle_device(NULL) == -1);
+        gl_handle_destroy(NULL);
+        REQUIRE(gl_variant_count() >= 9);
+        break;
+    }
+    if (which <= 4) {
+        const char *m = require_failure(st);
+        if (which <= 3 && st == GL_STATUS_INVALID_ARGUMENT)
+            REQUIRE(strstr(m, "handle is NULL"));
+    }
+    reset_message();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    input in = {data, size};
+    while (in.n > 0) {
+        switch (take_u8(&in) % OP_COUNT) {
+        case OP_SGEMM_EX: op_sgemm_ex(&in); break;
+        case OP_SGEMM: op_sgemm(&in); break;
+        case OP_FROM_NAME: op_from_name(&in); break;
+        case OP_VARIANT_NAME: op_variant_name(&in); break;
+        case OP_STATUS_STRING: op_status_string(&in); break;
+        case OP_VARIANT_CONFIG: op_variant_config(&in); break;
+        case OP_TUNING_QUERY: op_tuning_query(&in); break;
+        case OP_SET_TILES: op_set_tiles(&in); break;
+        default: op_handle_calls(&in); break;
+        }
+    }
+    /* gl_last_error(NULL) is always a valid string between calls. */
+    REQUIRE(strnlen(gl_last_error(NULL), MESSAGE_LIMIT) < MESSAGE_LIMIT);
+    return 0;
+}
+
+#else
+/* ======================================================================== */
+/* The seed writer: one file per interesting call, in the encoding above.  */
+
+#include <stdarg.h>
+
+static unsigned char seed[4096];
+static size_t seed_len;
+
+static void put(int bytes, uint64_t v)
+{
+    for (int i = 0; i < bytes; ++i)
+        seed[seed_len++] = (unsigned char)(v >> (8 * i));
+}
+
+static int edge_index(int64_t v)
+{
+    for (size_t i = 0; i < sizeof edge_sizes / sizeof edge_sizes[0]; ++i)
+        if (edge_sizes[i] == v)
+            return (int)i;
+    return -1;
+}
+
+/* Sizes: small as tag 0, listed edges as tag 1, the rest raw. */
+static void put_size(int64_t v)
+{
+    if (v >= -128 && v <= 127)
+        put(1, 0), put(1, (uint64_t)(int8_t)v);
+    else if (edge_index(v) >= 0)
+        put(1, 1), put(1, (uint64_t)edge_index(v));
+    else
+        put(1, 3), put(8, (uint64_t)v);
+}
+
+static void put_enum(int32_t v)
+{
+    if (v >= 0 && v < 12)
+        put(1, 0), put(1, (uint64_t)v);
+    else
+        put(1, 3), put(4, (uint32_t)v);
+}
+
+static void put_float(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    put(1, 3), put(4, bits);
+}
+
+static void put_ptr(uintptr_t p)
+{
+    if (p == 0)
+        put(1, 0);
+    else
+        put(1, 3), put(8, p);
+}
+
+static void put_string(const char *s)
+{
+    put(2, strlen(s));
+    memcpy(seed + seed_len, s, strlen(s));
+    seed_len += strlen(s);
+}
+
+static const char *dir;
+
+static void emit(const char *fmt, ...)
+{
+    char name[256], path[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(name, sizeof name, fmt, ap);
+    va_end(ap);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(seed, 1, seed_len, f) != seed_len || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+    seed_len = 0;
+}
+
+static void ex(int32_t v, int32_t layout, int32_t ta, int32_t tb, int64_t M, int64_t N, int64_t K,
+               float alpha, uintptr_t A, int64_t lda, uintptr_t B, int64_t ldb, float beta,
+               uintptr_t C, int64_t ldc)
+{
+    put(1, OP_SGEMM_EX);
+    put_enum(v), put_enum(layout), put_enum(ta), put_enum(tb);
+    put_size(M), put_size(N), put_size(K), put_float(alpha);
+    put_ptr(A), put_size(lda), put_ptr(B), put_size(ldb), put_float(beta);
+    put_ptr(C), put_size(ldc);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s CORPUS_DIR\n", argv[0]);
+        return 2;
+    }
+    dir = argv[1];
+    const uintptr_t A = 0x10000, B = 0x20000, C = 0x30000;
+
+    /* Products: each check failing in turn, then everything right but the handle. */
+    ex(9, 0, 0, 0, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5), emit("ex-variant");
+    ex(1, 2, 0, 0, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5), emit("ex-layout");
+    ex(1, 0, 2, 0, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5), emit("ex-transa");
+    ex(1, 0, 0, -1, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5), emit("ex-transb");
+    ex(1, 0, 0, 0, -1, 5, 6, 1, A, 6, B, 5, 0, C, 5), emit("ex-m");
+    ex(1, 0, 0, 0, 4, (int64_t)INT32_MAX + 1, 6, 1, A, 6, B, 5, 0, C, 5), emit("ex-n");
+    ex(1, 0, 0, 0, 4, 5, INT64_MIN, 1, A, 6, B, 5, 0, C, 5), emit("ex-k");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 5, B, 5, 0, C, 5), emit("ex-lda-row-n");
+    ex(1, 0, 1, 0, 4, 5, 6, 1, A, 3, B, 5, 0, C, 5), emit("ex-lda-row-t");
+    ex(1, 1, 0, 0, 4, 5, 6, 1, A, 3, B, 6, 0, C, 4), emit("ex-lda-col-n");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, B, 4, 0, C, 5), emit("ex-ldb-row-n");
+    ex(1, 1, 0, 1, 4, 5, 6, 1, A, 4, B, 4, 0, C, 4), emit("ex-ldb-col-t");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, B, 5, 0, C, 4), emit("ex-ldc-row");
+    ex(1, 1, 0, 0, 4, 5, 6, 1, A, 4, B, 6, 0, C, 3), emit("ex-ldc-col");
+    ex(1, 0, 0, 0, 4, 5, 0, 1, A, 0, B, 5, 0, C, 5), emit("ex-lda-zero-k");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, 0, 6, B, 5, 0, C, 5), emit("ex-a-null");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, 0, 5, 0, C, 5), emit("ex-b-null");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, B, 5, 0, 0, 5), emit("ex-c-null");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A + 2, 6, B, 5, 0, C, 5), emit("ex-a-misaligned");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, B + 1, 5, 0, C, 5), emit("ex-b-misaligned");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, B, 5, 0, C + 3, 5), emit("ex-c-misaligned");
+    ex(1, 0, 0, 0, 4, 5, 0, 1, 0, 1, 0, 5, 2, C, 5), emit("ex-k0-null-ab");
+    ex(1, 0, 0, 0, 4, 5, 6, 0, 0, 6, 0, 5, 2, C, 5), emit("ex-alpha0-null-ab");
+    ex(1, 0, 0, 0, 4, 5, 6, -0.0f, A + 1, 6, B + 1, 5, 2, C, 5), emit("ex-alpha-minus0");
+    ex(1, 0, 0, 0, 4, 5, 6, NAN, A, 6, B, 5, 0, C, 5), emit("ex-alpha-nan");
+    ex(1, 0, 0, 0, 0, 5, 6, 1, 0, 6, 0, 5, 0, 0, 5), emit("ex-m0-all-null");
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5), emit("ex-valid-row-nn");
+    ex(0, 1, 1, 1, 4, 5, 6, 1, A, 6, B, 5, 0, C, 4), emit("ex-valid-col-tt");
+    ex(8, 0, 1, 1, INT32_MAX, INT32_MAX, INT32_MAX, 1, A, INT32_MAX, B, INT32_MAX, 1, C,
+       INT32_MAX), emit("ex-valid-max-sizes");
+    ex(8, 1, 0, 0, 1 << 20, 1, 1, 1, A, INT64_MAX, B, INT64_MAX, 1, C, INT64_MAX),
+        emit("ex-valid-huge-ld");
+
+    /* The short call. */
+    put(1, OP_SGEMM), put_enum(42), put_size(4), put_size(5), put_size(6), put_ptr(A), put_ptr(B),
+        put_ptr(C), emit("sgemm-variant");
+    put(1, OP_SGEMM), put_enum(1), put_size(4), put_size(5), put_size(6), put_ptr(A), put_ptr(0),
+        put_ptr(C), emit("sgemm-b-null");
+    put(1, OP_SGEMM), put_enum(1), put_size(4), put_size(5), put_size(6), put_ptr(A), put_ptr(B),
+        put_ptr(C), emit("sgemm-valid");
+    put(1, OP_SGEMM), put_enum(1), put_size(0), put_size(0), put_size(0), put_ptr(0), put_ptr(0),
+        put_ptr(0), emit("sgemm-empty");
+
+    /* Names. */
+    static const char *const names[] = {"cublas", "naive", "coalesced", "shared",
+                                        "blocktile_1d", "blocktile_2d", "vectorized",
+                                        "autotuned", "warptile"};
+    for (int i = 0; i < 9; ++i)
+        put(1, OP_FROM_NAME), put(1, 2), put_string(names[i]), emit("name-%s", names[i]);
+    put(1, OP_FROM_NAME), put(1, 2), put_string("Naive"), emit("name-wrong-case");
+    put(1, OP_FROM_NAME), put(1, 2), put_string(""), emit("name-empty");
+    put(1, OP_FROM_NAME), put(1, 0), put_string("naive"), emit("name-null-name");
+    put(1, OP_FROM_NAME), put(1, 1), put_string("naive"), emit("name-null-out");
+    {
+        char long_name[700];
+        memset(long_name, 'w', sizeof long_name - 1);
+        long_name[sizeof long_name - 1] = '\0';
+        put(1, OP_FROM_NAME), put(1, 2), put_string(long_name), emit("name-long");
+    }
+    for (int v = -1; v <= 9; ++v)
+        put(1, OP_VARIANT_NAME), put_enum(v), put(1, OP_STATUS_STRING), put_enum(v),
+            emit("names-%d", v);
+
+    /* Configurations: every size-field case. */
+    put(1, OP_VARIANT_CONFIG), put_enum(8), put_size(0), put(1, 1), put(1, 0),
+        emit("config-valid");
+    put(1, OP_VARIANT_CONFIG), put_enum(7), put_size(5), put(1, 1), put(1, 0),
+        emit("config-last");
+    put(1, OP_VARIANT_CONFIG), put_enum(7), put_size(6), put(1, 1), put(1, 0),
+        emit("config-index-past");
+    put(1, OP_VARIANT_CONFIG), put_enum(0), put_size(0), put(1, 1), put(1, 0),
+        emit("config-cublas");
+    put(1, OP_VARIANT_CONFIG), put_enum(4), put_size(0), put(1, 0), put(1, 0),
+        emit("config-null-out");
+    put(1, OP_VARIANT_CONFIG), put_enum(4), put_size(0), put(1, 1), put(1, 1), put(1, 0),
+        emit("config-size-0");
+    put(1, OP_VARIANT_CONFIG), put_enum(4), put_size(0), put(1, 1), put(1, 2), put(1, (uint8_t)-1),
+        emit("config-size-short");
+    put(1, OP_VARIANT_CONFIG), put_enum(4), put_size(0), put(1, 1), put(1, 2), put(1, 64),
+        emit("config-size-long");
+    put(1, OP_VARIANT_CONFIG), put_enum(4), put_size(-1), put(1, 1), put(1, 0),
+        emit("config-index-negative");
+    put(1, OP_VARIANT_CONFIG), put_enum(99), put_size(0), put(1, 1), put(1, 0),
+        emit("config-variant");
+
+    /* Tuning with a NULL handle. */
+    put(1, OP_TUNING_QUERY), put_enum(8), put_size(4096), put_size(4096), put_size(4096),
+        put(1, 1), put(1, 0), emit("query-valid");
+    put(1, OP_TUNING_QUERY), put_enum(10), put_size(1), put_size(1), put_size(1), put(1, 1),
+        put(1, 0), emit("query-variant");
+    put(1, OP_SET_TILES), put_enum(7), put(1, 1), put(1, 0), emit("set-tiles-valid");
+    put(1, OP_SET_TILES), put_enum(7), put(1, 0), put(1, 0), emit("set-tiles-unpin");
+    put(1, OP_SET_TILES), put_enum(3), put(1, 2), put(1, 0), put_ptr(0xdead), emit("set-tiles-ptr");
+
+    /* The other handle calls. */
+    for (int which = 0; which < 6; ++which)
+        put(1, OP_HANDLE_CALLS), put_enum(which == 0 ? 5 : 0), put_ptr(0x1234), put(1, which),
+            emit("handle-%d", which);
+
+    /* One input with a bit of everything, for sequences of calls. */
+    ex(1, 0, 0, 0, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5);
+    put(1, OP_FROM_NAME), put(1, 2), put_string("nope");
+    put(1, OP_VARIANT_CONFIG), put_enum(8), put_size(1), put(1, 1), put(1, 0);
+    put(1, OP_HANDLE_CALLS), put_enum(2), put_ptr(0), put(1, 0);
+    emit("mixed");
+    return 0;
+}
+#endif
