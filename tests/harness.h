@@ -63,4 +63,18 @@ static int harness_finish(const char *name)
 /* Exit code meson reads as "skipped". */
 #define HARNESS_SKIP 77
 
+/* The GPU tests' first step: a handle on the current device. Returns -1 with
+ * the handle made, or the exit code to end with: HARNESS_SKIP where there is
+ * no GPU, a failure otherwise. */
+static inline int harness_gpu_handle(gl_handle_t *h, const char *name)
+{
+    const gl_status_t st = gl_handle_create(h);
+    if (st == GL_STATUS_NO_DEVICE) {
+        printf("skipped: %s\n", gl_last_error(NULL));
+        return HARNESS_SKIP;
+    }
+    CHECK(st == GL_STATUS_SUCCESS, "gl_handle_create: %s", gl_last_error(NULL));
+    return st == GL_STATUS_SUCCESS ? -1 : harness_finish(name);
+}
+
 #endif

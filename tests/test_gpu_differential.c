@@ -89,14 +89,9 @@ static double *reference_on_gpu(cublasHandle_t cb, const gemm_case *c, const flo
 int main(void)
 {
     gl_handle_t h = NULL;
-    const gl_status_t st = gl_handle_create(&h);
-    if (st == GL_STATUS_NO_DEVICE) {
-        printf("skipped: %s\n", gl_last_error(NULL));
-        return HARNESS_SKIP;
-    }
-    CHECK(st == GL_STATUS_SUCCESS, "gl_handle_create: %s", gl_last_error(NULL));
-    if (st != GL_STATUS_SUCCESS)
-        return harness_finish("test_gpu_differential");
+    const int early = harness_gpu_handle(&h, "test_gpu_differential");
+    if (early >= 0)
+        return early;
     cublasHandle_t cb;
     if (cublasCreate(&cb) != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "cublasCreate failed\n");

@@ -158,14 +158,9 @@ static void test_graph_capture(gl_handle_t h, const float *A, const float *B)
 int main(void)
 {
     gl_handle_t h = NULL;
-    const gl_status_t st = gl_handle_create(&h);
-    if (st == GL_STATUS_NO_DEVICE) {
-        printf("skipped: %s\n", gl_last_error(NULL));
-        return HARNESS_SKIP;
-    }
-    CHECK(st == GL_STATUS_SUCCESS, "gl_handle_create: %s", gl_last_error(NULL));
-    if (st != GL_STATUS_SUCCESS)
-        return harness_finish("test_gpu_faults");
+    const int early = harness_gpu_handle(&h, "test_gpu_faults");
+    if (early >= 0)
+        return early;
     r.state = test_seed();
     printf("seed %llu\n", (unsigned long long)r.state);
     for (int i = 0; i < M * K; ++i)
