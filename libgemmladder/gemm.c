@@ -30,16 +30,20 @@ typedef struct operand {
 
 /* ld must cover the stored row (row-major) or column (column-major). */
 static gl_status_t check_ld(gl_handle_t h, const operand *x, gl_layout_t layout,
-                            const char *trans_note)
+                            const char *trans_name, gl_transpose_t trans)
 {
     const bool row_major = layout == GL_ROW_MAJOR;
     const int64_t need = row_major ? x->cols : x->rows;
     const char *need_name = row_major ? x->cols_name : x->rows_name;
-    if (x->ld < 1 || x->ld < need)
+    if (x->ld < 1 || x->ld < need) {
+        char note[32] = ""; /* formatted only on failure: the success path stays cheap */
+        if (trans_name)
+            snprintf(note, sizeof note, " with %s = %s", trans_name, op_name(trans));
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "%s (%lld) must be >= max(1, %s) = %lld for a %s-major %s%s", x->ld_name,
                        (long long)x->ld, need_name, (long long)(need > 1 ? need : 1),
-                       row_major ? "row" : "column", x->name, trans_note);
+                       row_major ? "row" : "column", x->name, note);
+    }
     return GL_STATUS_SUCCESS;
 }
 
@@ -214,12 +218,10 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
     const operand a = {"A", "lda", A, ta ? K : M, ta ? M : K, lda, ta ? "K" : "M", ta ? "M" : "K"};
     const operand b = {"B", "ldb", B, tb ? N : K, tb ? K : N, ldb, tb ? "N" : "K", tb ? "K" : "N"};
     const operand c = {"C", "ldc", C, M, N, ldc, "M", "N"};
-    char note_a[32], note_b[32];
-    snprintf(note_a, sizeof note_a, " with transA = %s", op_name(transA));
-    snprintf(note_b, sizeof note_b, " with transB = %s", op_name(transB));
     gl_status_t st;
-    if ((st = check_ld(h, &a, layout, note_a)) || (st = check_ld(h, &b, layout, note_b)) ||
-        (st = check_ld(h, &c, layout, "")))
+    if ((st = check_ld(h, &a, layout, "transA", transA)) ||
+        (st = check_ld(h, &b, layout, "transB", transB)) ||
+        (st = check_ld(h, &c, layout, NULL, GL_OP_N)))
         return st;
 
     const bool empty = M == 0 || N == 0; /* BLAS: nothing to compute, nothing touched */
