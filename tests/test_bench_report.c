@@ -357,10 +357,12 @@ static void test_sweeps(void)
           o.repeats, o.warmup, (long long)o.slow_limit);
 
     CHECK(parse(&o, "--full", err, sizeof err) == 0, "--full: %s", err);
-    CHECK(o.sweep == BR_SWEEP_FULL && o.nshapes == 10, "--full has %d shapes", o.nshapes);
+    CHECK(o.sweep == BR_SWEEP_FULL && o.nshapes == 13, "--full has %d shapes", o.nshapes);
     CHECK(has_shape(&o, 8192, 8192, 8192) && has_shape(&o, 4097, 4097, 4097) &&
-              has_shape(&o, 127, 4096, 4096) && has_shape(&o, 1000, 1000, 1000),
-          "--full shapes");
+              has_shape(&o, 127, 4096, 4096) && has_shape(&o, 1000, 1000, 1000) &&
+              has_shape(&o, 4096, 127, 4096) && has_shape(&o, 128, 4096, 4096) &&
+              has_shape(&o, 4096, 128, 4096),
+          "--full shapes: the odd ones and the multiples they are compared with");
 
     /* Explicit options override the sweep's parts, not all of it. */
     CHECK(parse(&o, "--quick --sizes 512 --repeats 3 --warmup 0", err, sizeof err) == 0, "%s",
@@ -636,6 +638,32 @@ static void test_table(void)
     free(text);
 }
 
+/* The summary compares each odd shape with its nearest multiple of 128. */
+static void test_odd_shapes(void)
+{
+    fixture_count = 0;
+    add_result(0, 1024, 1024, 1024, 0.10, 1e-7, BR_OK);
+    add_result(6, 1024, 1024, 1024, 0.20, 1e-7, BR_OK);
+    add_result(8, 1024, 1024, 1024, 0.10, 1e-7, BR_OK);
+    add_result(0, 1000, 1000, 1000, 0.10, 1e-7, BR_OK);
+    add_result(6, 1000, 1000, 1000, 0.20, 1e-7, BR_OK);    /* 0.93 of its speed at 1024 */
+    add_result(8, 1000, 1000, 1000, NAN, NAN, BR_SKIPPED); /* left out of the line */
+    add_result(0, 4097, 4097, 4097, 1.0, 1e-7, BR_OK);     /* 4096 not run: no line */
+    add_result(0, 127, 4096, 4096, 0.10, 1e-7, BR_OK);
+    add_result(0, 128, 4096, 4096, 0.10, 1e-7, BR_OK);
+    const br_report rep = {.results = fixture, .count = fixture_count};
+    char *text = NULL;
+    CAPTURE(text, br_write_summary(out, &rep, 0));
+    CHECK(strstr(text, "GFLOP/s at 1000x1000x1000 over 1024x1024x1024: cublas 0.93, vectorized 0.93\n"),
+          "1000 against 1024: %s", text);
+    CHECK(strstr(text, "GFLOP/s at 127x4096x4096 over 128x4096x4096: cublas 0.99\n"),
+          "127 against 128: %s", text);
+    CHECK(!strstr(text, "GFLOP/s at 4097") && !strstr(text, "warptile 0") &&
+              count_of(text, "GFLOP/s at") == 2,
+          "only shapes and rungs measured on both sides: %s", text);
+    free(text);
+}
+
 static const char *csv_header =
     "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status\n";
 
@@ -860,6 +888,7 @@ int main(int argc, char **argv)
     test_usage();
     test_rates_and_staircase();
     test_table();
+    test_odd_shapes();
     test_csv();
     test_json();
     test_svg();

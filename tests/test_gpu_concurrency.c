@@ -213,7 +213,7 @@ int main(void)
     snprintf(good, sizeof good,
              "gemmladder-tuning 1\n"
              "sm_%d%d warptile small bm=64 bn=64 bk=16 wm=32 wn=32 wniter=2 tm=4 tn=4 threads=128\n"
-             "sm_%d%d autotuned small bm=128 bn=128 bk=8 tm=8 tn=8\n",
+             "sm_%d%d autotuned small bm=128 bn=128 bk=16 tm=8 tn=8\n",
              major, minor, major, minor);
     loader l = {write_table(good),
                 write_table("gemmladder-tuning 1\ndefault autotuned small bm=7 bn=64 bk=16 "

@@ -268,8 +268,8 @@ static void test_lookup(void)
                                          ROW_V("sm_80", "large", 128, 64, 16, 8)
                                          ROW_V("sm_86", "large", 64, 128, 16, 8)
                                          ROW_V("default", "large", 64, 64, 16, 4)
-                                         ROW_V("default", "small", 64, 64, 8, 4));
-    gl_tuning_table *over = table(HEAD ROW_V("sm_89", "large", 128, 128, 8, 8)
+                                         ROW_V("default", "small", 64, 128, 16, 8));
+    gl_tuning_table *over = table(HEAD ROW_V("sm_89", "large", 128, 128, 16, 8)
                                       ROW_V("default", "large", 128, 64, 16, 8));
     const gl_tuning_table *layers[2] = {over, builtin};
     const size_t lim = 227 * 1024;
@@ -288,7 +288,8 @@ static void test_lookup(void)
     r = gl_tuning_find(layers + 1, 1, 100, V, GL_CLASS_LARGE, lim, &layer);
     CHECK(r && r->arch == 0, "a newer GPU gets default rows, never sm_90's");
     r = gl_tuning_find(layers + 1, 1, 90, V, GL_CLASS_SMALL, lim, &layer);
-    CHECK(r && r->arch == 0 && r->tiles.bk == 8, "missing class at exact arch falls through");
+    CHECK(r && r->arch == 0 && r->tiles.bm == 64 && r->tiles.bn == 128,
+          "missing class at exact arch falls through");
     r = gl_tuning_find(layers + 1, 1, 90, V, GL_CLASS_MEDIUM, lim, &layer);
     CHECK(r == NULL, "no row anywhere: NULL");
     r = gl_tuning_find(layers + 1, 1, 90, GL_VARIANT_WARPTILE, GL_CLASS_LARGE, lim, &layer);

@@ -343,7 +343,8 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         static const br_shape quick_odd[] = {{1000, 1000, 1000}};
         static const br_shape medium_odd[] = {{1000, 1000, 1000}, {127, 4096, 4096}};
         static const br_shape full_odd[] = {{1000, 1000, 1000}, {4097, 4097, 4097},
-                                            {127, 4096, 4096}};
+                                            {127, 4096, 4096},  {128, 4096, 4096},
+                                            {4096, 127, 4096},  {4096, 128, 4096}};
         static const int64_t quick_sizes[] = {256, 1024, 2048};
         const int64_t *squares = quick_sizes;
         const br_shape *odd = quick_odd;
@@ -356,7 +357,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
                 doubling[nsquares++] = s;
             squares = doubling;
             odd = full ? full_odd : medium_odd;
-            nodd = full ? 3 : 2;
+            nodd = full ? 6 : 2;
         }
         for (int i = 0; i < nsquares; ++i)
             add_shape(o, (br_shape){squares[i], squares[i], squares[i]}, err, err_size);
@@ -421,10 +422,13 @@ void br_print_usage(FILE *out)
         "                   calls after 1; naive and coalesced only up to 1024^3.\n"
         "                   Takes seconds on an H100.\n"
         "  --full           square 128, 256, ..., 8192, then 1000x1000x1000,\n"
-        "                   4097x4097x4097 and 127x4096x4096; 10 after 2\n"
+        "                   4097x4097x4097, 127x4096x4096, 4096x127x4096 and their\n"
+        "                   neighbours 128x4096x4096, 4096x128x4096; 10 after 2\n"
         "  The odd shapes are not multiples of any tile: 1000 leaves edge tiles in\n"
         "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
-        "  multiple everywhere.\n"
+        "  multiple everywhere. For each odd shape whose nearest multiple of 128 ran\n"
+        "  too, the summary gives every rung's GFLOP/s there over its GFLOP/s on the\n"
+        "  multiple (the design's goal: at least 0.90).\n"
         "\n"
         "Shapes (any of these replaces the sweep's shapes; they run in the order\n"
         "given, --m/--n/--k combinations last):\n"
@@ -590,6 +594,52 @@ void br_table_row(FILE *out, const br_result *r)
             fmt_num(err, sizeof err, "%.1e", r->rel_error), br_status_name(r->status));
 }
 
+/* The nearest size that is a multiple of 128, the largest block tile. */
+static int64_t nearest_multiple(int64_t x)
+{
+    const int64_t r = (x + 64) / 128 * 128;
+    return r < 128 ? 128 : r;
+}
+
+static const br_result *find_result(const br_report *rep, br_shape s, int variant_id)
+{
+    for (size_t i = 0; i < rep->count; ++i)
+        if (same_shape(rep->results[i].shape, s) && rep->results[i].variant_id == variant_id)
+            return &rep->results[i];
+    return NULL;
+}
+
+/* For every shape that is not a multiple of 128 and whose nearest multiple was
+ * measured too (1000^3 and 1024^3, 4097^3 and 4096^3, 127x4096x4096 and
+ * 128x4096x4096): each rung's GFLOP/s there over its GFLOP/s on the multiple.
+ * The design's goal is at least 0.90: no cliff at the edges of tiles. */
+static void write_odd_shapes(FILE *out, const br_report *rep)
+{
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        const br_shape s = r->shape;
+        const br_shape near = {nearest_multiple(s.m), nearest_multiple(s.n), nearest_multiple(s.k)};
+        if (same_shape(s, near) || (i > 0 && same_shape(rep->results[i - 1].shape, s)))
+            continue; /* a multiple; or not the shape's first result (one line per shape) */
+        const char *sep = " ";
+        int any = 0;
+        for (size_t j = i; j < rep->count && same_shape(rep->results[j].shape, s); ++j) {
+            const br_result *a = &rep->results[j], *b = find_result(rep, near, a->variant_id);
+            if (!b || a->status != BR_OK || b->status != BR_OK || !(b->gflops > 0))
+                continue;
+            if (!any)
+                fprintf(out, "GFLOP/s at %" PRId64 "x%" PRId64 "x%" PRId64 " over %" PRId64
+                             "x%" PRId64 "x%" PRId64 ":",
+                        s.m, s.n, s.k, near.m, near.n, near.k);
+            fprintf(out, "%s%s %.2f", sep, a->variant, a->gflops / b->gflops);
+            sep = ", ";
+            any = 1;
+        }
+        if (any)
+            fputc('\n', out);
+    }
+}
+
 void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size)
 {
     br_shape s;
@@ -608,6 +658,7 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size)
         sep = ", ";
     }
     fputc('\n', out);
+    write_odd_shapes(out, rep);
 }
 
 /* ==== CSV and JSON ========================================================= */

@@ -31,9 +31,10 @@ __global__ __launch_bounds__(TILE * TILE) void shared_kernel(const gl_problem p)
     const gl_matrix_view A = gl_view_a(p), B = gl_view_b(p);
 
     float acc = 0.0f;
-    for (int k0 = 0; k0 < p.k; k0 += TILE) {
-        As[ty][tx] = (row < p.m && k0 + tx < p.k) ? A(row, k0 + tx) : 0.0f;
-        Bs[ty][tx] = (k0 + ty < p.k && col < p.n) ? B(k0 + ty, col) : 0.0f;
+    for (int slice = 0, slices = (p.k - 1) / TILE + 1; slice < slices; ++slice) {
+        const int k0 = slice * TILE; /* counting slices, not k0, cannot overflow near INT_MAX */
+        As[ty][tx] = (row < p.m && tx < p.k - k0) ? A(row, k0 + tx) : 0.0f;
+        Bs[ty][tx] = (ty < p.k - k0 && col < p.n) ? B(k0 + ty, col) : 0.0f;
         __syncthreads(); /* the slices are complete */
 
         for (int i = 0; i < TILE; ++i)

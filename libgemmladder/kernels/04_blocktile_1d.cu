@@ -33,7 +33,7 @@ __global__ __launch_bounds__(BM * BN / TM) void blocktile_1d_kernel(const gl_pro
     const bool active = row0 + tr < p.m && col0 + tc < p.n;
 
     float acc[TM] = {};
-    for (int k0 = 0; k0 < p.k; k0 += BK) {
+    for (int slice = 0, slices = (p.k - 1) / BK + 1; slice < slices; ++slice) {
         copy_a.copy(As);
         copy_b.copy(Bs);
         copy_a.move_right(BK);

@@ -34,7 +34,7 @@ __global__ __launch_bounds__(BM * BN / (TM * TN)) void blocktile_2d_kernel(const
 
     float acc[TM][TN] = {};
     float a[TM], b[TN];
-    for (int k0 = 0; k0 < p.k; k0 += BK) {
+    for (int slice = 0, slices = (p.k - 1) / BK + 1; slice < slices; ++slice) {
         copy_a.copy(As);
         copy_b.copy(Bs);
         copy_a.move_right(BK);

@@ -1,6 +1,7 @@
 /*
- * Rung 6, vectorized: rung 5 with 16-byte memory accesses and the A slice
- * stored transposed in shared memory.
+ * Rung 6, vectorized: rung 5 with 16-byte memory accesses, the A slice
+ * stored transposed in shared memory, and each slice's global loads issued
+ * one slice early.
  *
  * Copies from global memory move a float4 per instruction instead of a float
  * (gl_slice_loader in rung.h), and they go into shared memory k-major for
@@ -8,6 +9,14 @@
  * of A for step i are then TM consecutive floats, read as float4s like its TN
  * values of B, and C is written a float4 at a time. Fewer, wider
  * instructions for the same bytes.
+ *
+ * Splitting the copy in two (fetch: global memory to registers; stash:
+ * registers to shared memory) lets a thread start reading slice s + 1 right
+ * after the barrier that publishes slice s, and only wait for those loads
+ * when it stores them, after its math on slice s: the global-memory latency
+ * is spent doing FMAs instead of waiting at the barrier. Shared memory still
+ * holds one slice, so there are still two barriers per slice (rung 8 removes
+ * one).
  *
  * 16-byte accesses need 16-byte aligned matrices with leading dimensions that
  * are multiples of 4. When an operand is not like that, its copies fall back
@@ -56,14 +65,19 @@ void vectorized_kernel(const gl_problem p)
     const bool active = row0 + lane0 / (BN / TN) * TM < p.m && col0 + lane0 % (BN / TN) * TN < p.n;
     float acc[TM][TN] = {};
     float a[TM], b[TN];
-    for (int k0 = 0; k0 < p.k; k0 += BK) {
-        load_a.fetch();
-        load_b.fetch();
-        load_a.advance();
-        load_b.advance();
+    const int slices = (p.k - 1) / BK + 1;
+    load_a.fetch(); /* slice 0 */
+    load_b.fetch();
+    for (int s = 0; s < slices; ++s) {
         load_a.stash(As);
         load_b.stash(Bs);
         __syncthreads();
+        if (s + 1 < slices) { /* the next slice's loads travel during this slice's math */
+            load_a.advance();
+            load_b.advance();
+            load_a.fetch();
+            load_b.fetch();
+        }
 
         if (active) {
 #pragma unroll

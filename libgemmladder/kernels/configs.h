@@ -53,10 +53,8 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
 #define GL_VECTORIZED_CONFIGS(X) \
     X(64, 64, 16, 8, 4)          \
     X(128, 128, 16, 8, 8)        \
-    X(128, 128, 8, 8, 8)         \
     X(64, 128, 16, 8, 8)         \
-    X(128, 64, 16, 8, 8)         \
-    X(64, 64, 8, 8, 4)
+    X(128, 64, 16, 8, 8)
 
 /* The warptile kernel's configurations (rung 8), default first:
  * X(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS). Each warp owns a WM x WN
@@ -70,7 +68,8 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(128, 64, 16, 32, 64, 2, 4, 4, 128)       \
     X(128, 64, 16, 64, 32, 2, 4, 4, 128)       \
     X(64, 64, 16, 32, 32, 2, 4, 4, 128)        \
-    X(64, 64, 16, 32, 32, 1, 8, 4, 128)
+    X(64, 64, 16, 32, 32, 1, 8, 4, 128)        \
+    X(256, 128, 16, 64, 64, 4, 8, 4, 256)
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
