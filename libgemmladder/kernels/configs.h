@@ -69,7 +69,10 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(128, 64, 16, 64, 32, 2, 4, 4, 128)       \
     X(64, 64, 16, 32, 32, 2, 4, 4, 128)        \
     X(64, 64, 16, 32, 32, 1, 8, 4, 128)        \
-    X(256, 128, 16, 64, 64, 4, 8, 4, 256)
+    X(256, 128, 16, 64, 64, 4, 8, 4, 256)      \
+    X(64, 64, 32, 32, 32, 1, 8, 4, 128)        \
+    X(64, 128, 32, 32, 64, 2, 4, 4, 128)       \
+    X(64, 64, 16, 32, 16, 1, 4, 4, 256)
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
