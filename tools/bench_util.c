@@ -126,18 +126,26 @@ double bu_time_median(bu_run_fn run, void *ctx, int warmup, int repeats)
     bu_check_cuda(cudaEventCreate(&start), "cudaEventCreate");
     bu_check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
     double *ms = malloc(sizeof(double) * (size_t)repeats);
-    double result = -1.0;
-    int i = 0;
+    double result = -1.0, fastest = INFINITY;
+    int call = 0, batch = 1, i = 0;
     for (; i < warmup + repeats; ++i) {
+        if (i == warmup) /* samples of about BU_SAMPLE_MS each, from the fastest warm-up */
+            batch = isfinite(fastest) && fastest > 0 ? (int)fmin(fmax(BU_SAMPLE_MS / fastest, 1), 64) : 1;
+        const int calls = i < warmup ? 1 : batch;
         bu_check_cuda(cudaEventRecord(start, 0), "cudaEventRecord");
-        if (run(ctx, i) != 0)
+        int failed = 0;
+        for (int j = 0; j < calls && !failed; ++j)
+            failed = run(ctx, call++) != 0;
+        if (failed)
             break;
         bu_check_cuda(cudaEventRecord(stop, 0), "cudaEventRecord");
         bu_check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
         float t = 0;
         bu_check_cuda(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-        if (i >= warmup)
-            ms[i - warmup] = t;
+        if (i < warmup)
+            fastest = fmin(fastest, t);
+        else
+            ms[i - warmup] = t / calls;
     }
     if (i == warmup + repeats) {
         qsort(ms, (size_t)repeats, sizeof *ms, compare_double);

@@ -43,9 +43,16 @@ double bu_relative_error(const float *dC, const double *ref, int64_t count);
  * so it can rotate through several input sets. Returns 0 on success. */
 typedef int (*bu_run_fn)(void *ctx, int repetition);
 
-/* Median milliseconds of `repeats` timed calls after `warmup` untimed ones,
- * each timed with CUDA events on the default stream. Returns a negative
- * value if a call failed. */
+/* How long one timed sample lasts, about (see bu_time_median). */
+#define BU_SAMPLE_MS 2.0
+
+/* Median milliseconds per call over `repeats` timed samples, after `warmup`
+ * single calls. A sample is a batch of calls issued back to back between two
+ * CUDA events on the default stream, its time divided by the batch: the
+ * batch (1 to 64 calls) makes a sample last about BU_SAMPLE_MS judging by the
+ * fastest warm-up, so that a short product is not timed together with the
+ * host's launch work in front of it. Returns a negative value if a call
+ * failed. */
 double bu_time_median(bu_run_fn run, void *ctx, int warmup, int repeats);
 
 /* One line describing the device, clocks, driver and date, for reports. */

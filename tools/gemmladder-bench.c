@@ -9,9 +9,10 @@
  *
  * For each shape, every rung's result is first checked against a float64
  * reference (cuBLAS DGEMM on the same inputs); a rung that is wrong is
- * reported as wrong and not timed. Timing: CUDA events around each call,
- * warm-up first, the median of the repeats, and enough copies of the inputs
- * rotated that they never sit in L2 between calls. cuBLAS is timed in the
+ * reported as wrong and not timed. Timing: CUDA events around batches of
+ * calls (bu_time_median), warm-up first, the median of the repeats, and
+ * enough copies of the inputs rotated that they never sit in L2 between
+ * calls. cuBLAS is timed in the
  * same run, so "% cuBLAS" is a ratio from one device at one moment.
  *
  * This file holds what touches the GPU; the command line and the writers of
@@ -204,9 +205,10 @@ static int run_sweep(const br_options *o)
     int bad = 0;
 
     printf("device: %s\n", device);
-    printf("%d timed calls after %d warm-up, median; inputs uniform in [-1, 1), seed %llu; "
-           "checked against float64 first (tolerance %.0e)\n\n",
-           o->repeats, o->warmup, (unsigned long long)seed, BR_TOLERANCE);
+    printf("%d timed samples (batches of calls, about %.0f ms each) after %d warm-up, median; "
+           "inputs uniform in [-1, 1), seed %llu; checked against float64 first (tolerance "
+           "%.0e)\n\n",
+           o->repeats, BU_SAMPLE_MS, o->warmup, (unsigned long long)seed, BR_TOLERANCE);
     br_table_header(stdout);
     fflush(stdout);
 

@@ -53,7 +53,7 @@ static void usage(void)
            "       gemmladder-tune --check FILE\n"
            "  --output    where to write the tuning table (default gemmladder-tuning-sm_XY.txt)\n"
            "  --variants  which tuned rungs to search (default both)\n"
-           "  --repeats   timed calls per configuration and shape (default 7)\n"
+           "  --repeats   timed samples (batches of calls) per configuration and shape (default 7)\n"
            "  --full      also time 8192^3 for the large class (slower)\n"
            "  --check     validate a table file and exit (no GPU needed)\n"
            "A run takes about a minute on an H100 (about three with --full).\n");
