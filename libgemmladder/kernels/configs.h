@@ -71,7 +71,6 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(64, 64, 16, 32, 32, 1, 8, 4, 128)        \
     X(256, 128, 16, 64, 64, 4, 8, 4, 256)      \
     X(64, 64, 32, 32, 32, 1, 8, 4, 128)        \
-    X(64, 128, 32, 32, 64, 2, 4, 4, 128)       \
     X(64, 64, 16, 32, 16, 1, 4, 4, 256)
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,

@@ -277,15 +277,29 @@ struct gl_slice_loader {
     __device__ __forceinline__ void fetch()
     {
         /* Most slices lie wholly inside the matrix: then every float4 is read
-         * whole, with no per-element guards (a few instructions instead of
-         * about a dozen per float4, on every slice of an interior block). */
+         * whole, with no guards at all (on every slice of an interior block). */
         if (vec && rows_left >= (k_contiguous ? BX : BK) && cols_left >= (k_contiguous ? BK : BX)) {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i)
                 v[i] = *reinterpret_cast<const float4 *>(ptr + i * round_step);
             return;
         }
+        /* Otherwise a thread whose 4 columns are all inside needs only a test
+         * per row, whole float4s in or out; a float4 that straddles the edge
+         * (or every one, when the operand is not aligned for 16-byte loads)
+         * is read element by element. */
         const int valid_cols = min(max(cols_left - col, 0), 4);
+        if (valid_cols == 4) {
+#pragma unroll
+            for (int i = 0; i < LOADS; ++i) {
+                const float *p = ptr + i * round_step;
+                v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                if (row + i * row_step < rows_left)
+                    v[i] = vec ? *reinterpret_cast<const float4 *>(p)
+                               : make_float4(p[0], p[1], p[2], p[3]);
+            }
+            return;
+        }
 #pragma unroll
         for (int i = 0; i < LOADS; ++i)
             v[i] = gl_load4(ptr + i * round_step, row + i * row_step < rows_left ? valid_cols : 0,
