@@ -30,11 +30,16 @@ typedef struct shape {
 } shape;
 
 /* Representative shapes per size class (small: M*N <= 1536^2, medium: <=
- * 3072^2, large: above), including shapes that are not tile multiples. */
-static const shape small_shapes[] = {{1024, 1024, 1024}, {1000, 1000, 1000}, {127, 4096, 4096}};
+ * 3072^2, large: above), including shapes that are not tile multiples. The
+ * two skinny ones differ: 127 rows leave A aligned, 127 columns misalign B
+ * and C (their rows start at any 4-byte boundary), so both are weighed. */
+static const shape small_shapes[] = {
+    {1024, 1024, 1024}, {1000, 1000, 1000}, {127, 4096, 4096}, {4096, 127, 4096}};
 static const shape medium_shapes[] = {{2048, 2048, 2048}, {2000, 2000, 2000}};
 static const shape large_shapes[] = {{4096, 4096, 4096}, {4097, 4097, 4097}, {8192, 8192, 8192}};
 static const char *const class_names[3] = {"small", "medium", "large"};
+
+#define MAX_CLASS_SHAPES 4 /* the most shapes one class has */
 
 #define MAX_CONFIGS 64
 
@@ -42,7 +47,7 @@ typedef struct measured {
     gl_tiles tiles;
     const char *skipped;          /* why it was not timed, or NULL */
     char reason[256];
-    double gflops[3][3];          /* [class][shape] */
+    double gflops[3][MAX_CLASS_SHAPES]; /* [class][shape] */
     double score[3];              /* geometric mean of GFLOP/s per class */
 } measured;
 
@@ -221,8 +226,8 @@ int main(int argc, char **argv)
     uint64_t rng = (uint64_t)started;
 
     const shape *class_shapes[3] = {small_shapes, medium_shapes, large_shapes};
-    const int class_counts[3] = {3, 2, full ? 3 : 2};
-    prepared shapes[3][3];
+    const int class_counts[3] = {4, 2, full ? 3 : 2};
+    prepared shapes[3][MAX_CLASS_SHAPES];
     fprintf(stderr, "preparing inputs, references and cuBLAS timings...\n");
     for (int c = 0; c < 3; ++c)
         for (int s = 0; s < class_counts[c]; ++s)
