@@ -220,6 +220,19 @@ static void require_status_in_range(gl_status_t st) { REQUIRE((int)st >= 0 && (i
 
 static int variant_known(int32_t v) { return v >= 0 && v < gl_variant_count(); }
 
+/* A tuning call on a NULL handle: an unknown variant is reported first,
+ * otherwise the missing handle. */
+static void require_refused_without_handle(gl_status_t st, int32_t v)
+{
+    REQUIRE(st != GL_STATUS_SUCCESS);
+    const char *m = require_failure(st);
+    if (!variant_known(v))
+        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
+    else
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT && strstr(m, "handle is NULL"));
+    reset_message();
+}
+
 /* ---- the product's checks, as gemmladder.h documents them ------------------ */
 
 typedef struct expectation {
@@ -490,13 +503,7 @@ static void op_tuning_query(input *in)
 
     poison_message();
     const gl_status_t st = gl_tuning_query(NULL, (gl_variant_t)v, M, N, K, t);
-    REQUIRE(st != GL_STATUS_SUCCESS);
-    const char *m = require_failure(st);
-    if (!variant_known(v))
-        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
-    else
-        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT && strstr(m, "handle is NULL"));
-    reset_message();
+    require_refused_without_handle(st, v);
     free(t);
 }
 
@@ -514,13 +521,7 @@ static void op_set_tiles(input *in)
 
     poison_message();
     const gl_status_t st = gl_set_tiles(NULL, (gl_variant_t)v, t);
-    REQUIRE(st != GL_STATUS_SUCCESS);
-    const char *m = require_failure(st);
-    if (!variant_known(v))
-        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
-    else
-        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT && strstr(m, "handle is NULL"));
-    reset_message();
+    require_refused_without_handle(st, v);
     if (mode == 1)
         free(t);
 }
