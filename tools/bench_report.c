@@ -596,7 +596,8 @@ void br_table_row(FILE *out, const br_result *r)
             fmt_num(err, sizeof err, "%.1e", r->rel_error), br_status_name(r->status));
 }
 
-/* The nearest size that is a multiple of 128, the largest block tile. */
+/* The nearest size that is a multiple of 128, the yardstick of the design's
+ * odd-shape goal (most rungs' largest tile side). */
 static int64_t nearest_multiple(int64_t x)
 {
     const int64_t r = (x + 64) / 128 * 128;
