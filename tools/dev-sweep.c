@@ -8,57 +8,49 @@
  *   dev-sweep MxNxK [MxNxK...]
  */
 #include <cublas_v2.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench_util.h"
 #include "internal.h"
 
-#define CUDA(call)                                                                            \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_) {                                                                             \
-            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorString(e_));                       \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
+#define CUDA(call) bu_check_cuda((call), #call)
 
-static int cmp(const void *a, const void *b)
+/* One timed product: a rung's launcher on one configuration, or cuBLAS. */
+typedef struct timed {
+    int (*launch)(const gl_problem *, const gl_tile_params *, const gl_exec *); /* NULL: cuBLAS */
+    cublasHandle_t cb;
+    gl_problem *p;
+    int sets;
+    float **a, **b, **c;
+    const gl_tile_params *t;
+    const gl_exec *x;
+} timed;
+
+static int run_timed(void *ctx, int repetition)
 {
-    const float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+    const timed *w = ctx;
+    gl_problem *p = w->p;
+    const int s = repetition % w->sets;
+    p->a = w->a[s], p->b = w->b[s], p->c = w->c[s];
+    if (w->launch)
+        return w->launch(p, w->t, w->x);
+    return cublasSgemm(w->cb, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &p->alpha, p->b,
+                       (int)p->ldb, p->a, (int)p->lda, &p->beta, p->c, (int)p->ldc) !=
+           CUBLAS_STATUS_SUCCESS;
 }
 
-/* Median milliseconds of 9 calls after 2 warm-ups, rotating over `sets`. */
+/* Milliseconds per call, timed as the benchmark does (bu_time_median: batches
+ * of back-to-back calls, median of 9 after 2 warm-ups), rotating over `sets`. */
 static float time_it(int (*launch)(const gl_problem *, const gl_tile_params *, const gl_exec *),
                      cublasHandle_t cb, gl_problem *p, int sets, float **a, float **b, float **c,
                      const gl_tile_params *t, const gl_exec *x)
 {
-    cudaEvent_t e0, e1;
-    CUDA(cudaEventCreate(&e0));
-    CUDA(cudaEventCreate(&e1));
-    float ms[9];
-    for (int i = 0; i < 11; ++i) {
-        p->a = a[i % sets], p->b = b[i % sets], p->c = c[i % sets];
-        CUDA(cudaEventRecord(e0, 0));
-        if (launch) {
-            if (launch(p, t, x)) {
-                fprintf(stderr, "launch failed\n");
-                exit(1);
-            }
-        } else {
-            cublasSgemm(cb, CUBLAS_OP_N, CUBLAS_OP_N, p->n, p->m, p->k, &p->alpha, p->b, p->ldb,
-                        p->a, p->lda, &p->beta, p->c, p->ldc);
-        }
-        CUDA(cudaEventRecord(e1, 0));
-        CUDA(cudaEventSynchronize(e1));
-        if (i >= 2)
-            CUDA(cudaEventElapsedTime(&ms[i - 2], e0, e1));
-    }
-    qsort(ms, 9, sizeof ms[0], cmp);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    return ms[4];
+    timed w = {launch, cb, p, sets, a, b, c, t, x};
+    const double ms = bu_time_median(run_timed, &w, 2, 9);
+    if (ms < 0)
+        bu_die("a timed call failed");
+    return (float)ms;
 }
 
 static float *random_buffer(size_t n)
@@ -74,8 +66,9 @@ static float *random_buffer(size_t n)
 
 int main(int argc, char **argv)
 {
+    bu_tool = "dev-sweep";
     cublasHandle_t cb;
-    cublasCreate(&cb);
+    bu_check_cublas(cublasCreate(&cb), "cublasCreate");
     gl_handle_t h;
     if (gl_handle_create(&h)) {
         fprintf(stderr, "%s\n", gl_last_error(NULL));
