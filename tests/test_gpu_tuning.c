@@ -107,12 +107,21 @@ static void test_tables_choose(gl_handle_t h, int cc)
 }
 
 /* Every compiled configuration is correct: pinned one at a time (rungs 7
- * and 8), on odd shapes, transposes, alpha/beta. */
+ * and 8), on odd shapes, transposes, alpha/beta, through each of the copy
+ * paths the launchers choose between (rung.h, gl_copy_path): the first two
+ * cases are multiples of every compiled tile with operands aligned for
+ * 16-byte loads (the unguarded path), the next two aligned but with edge
+ * tiles in every dimension, the rest have leading dimensions that rule out
+ * 16-byte loads. */
 static int test_every_configuration(gl_handle_t h)
 {
     int ran = 0;
     const gl_variant_t tuned[2] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE};
     const gemm_case cases[] = {
+        {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 256, 256, 64, 1.0f, 0.0f, 64, 256, 256},
+        {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 512, 256, 96, -0.5f, 2.0f, 512, 96, 260},
+        {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 260, 132, 36, 1.0f, 0.0f, 36, 132, 132},
+        {GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 196, 68, 20, 1.5f, -1.0f, 196, 68, 72},
         {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 257, 263, 129, 1.0f, 0.0f, 129, 263, 263},
         {GL_COL_MAJOR, GL_OP_T, GL_OP_N, 130, 67, 300, -1.0f, 0.5f, 301, 303, 131},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 1, 1000, 17, 2.0f, 0.0f, 1, 17, 1000},

@@ -19,9 +19,11 @@
  * one).
  *
  * 16-byte accesses need 16-byte aligned matrices with leading dimensions that
- * are multiples of 4. When an operand is not like that, its copies fall back
- * to 4 scalar loads per float4 (correct, and about as fast as rung 5's
- * copies); tile edges are copied with per-element guards.
+ * are multiples of 4. The launcher checks that on the host and runs one of
+ * two compiled kernels (gl_copy_path in rung.h): one where both operands are
+ * aligned, and one where an operand that is not is read 4 floats with 4
+ * plain loads. Tile edges are copied with per-row or per-element guards;
+ * warps whose patches lie wholly outside C skip the math.
  *
  * This file also compiles the kernel for every configuration in
  * GL_VECTORIZED_CONFIGS: rung 7 runs this same kernel with the tuning
@@ -39,8 +41,10 @@ struct shape {
         GL_REGISTER_ESTIMATE(TM * TN, TM + TN, (BM + BN) * BK / (4 * THREADS));
 };
 
-/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
-template <int BM, int BN, int BK, int TM, int TN, class S = shape<BM, BN, BK, TM, TN>>
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM).
+ * PATH: how the operands are copied (gl_copy_path in rung.h). */
+template <gl_copy_path PATH, int BM, int BN, int BK, int TM, int TN,
+          class S = shape<BM, BN, BK, TM, TN>>
 __global__ __launch_bounds__(S::THREADS, gl_min_blocks(S::THREADS, S::REGISTERS))
 void vectorized_kernel(const gl_problem p)
 {
@@ -56,8 +60,8 @@ void vectorized_kernel(const gl_problem p)
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     const int tr = threadIdx.x / (BN / TN) * TM;
     const int tc = threadIdx.x % (BN / TN) * TN;
-    gl_slice_loader<BK, BM, THREADS> load_a = gl_loader_a<BK, BM, THREADS>(p, row0);
-    gl_slice_loader<BK, BN, THREADS> load_b = gl_loader_b<BK, BN, THREADS>(p, col0);
+    auto load_a = gl_loader_a<BK, BM, THREADS, PATH>(p, row0);
+    auto load_b = gl_loader_b<BK, BN, THREADS, PATH>(p, col0);
 
     /* Warps whose patches all lie outside C skip the math (see rung 4); the
      * warp's first lane has the smallest row and column. */
@@ -115,10 +119,20 @@ constexpr size_t smem_bytes()
     return GL_VECTORIZED_SMEM(BM, BN, BK);
 }
 
+/* Two of the three copy paths: interior problems take the edge-guarded one
+ * too (one test per slice), since the unguarded kernel of the 128 x 128
+ * configuration would spill registers here. */
+template <int BM, int BN, int BK, int TM, int TN>
+auto kernel_for(gl_copy_path path)
+{
+    return path == GL_COPY_ANY ? vectorized_kernel<GL_COPY_ANY, BM, BN, BK, TM, TN>
+                               : vectorized_kernel<GL_COPY_EDGES, BM, BN, BK, TM, TN>;
+}
+
 template <int BM, int BN, int BK, int TM, int TN>
 int launch(const gl_problem *p, cudaStream_t stream)
 {
-    vectorized_kernel<BM, BN, BK, TM, TN>
+    kernel_for<BM, BN, BK, TM, TN>(gl_copy_path_for(p, BM, BN, BK))
         <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), smem_bytes<BM, BN, BK, TM, TN>(),
            stream>>>(*p);
     return cudaGetLastError();
@@ -127,8 +141,11 @@ int launch(const gl_problem *p, cudaStream_t stream)
 template <int BM, int BN, int BK, int TM, int TN>
 cudaError_t prepare()
 {
-    return gl_allow_shared_memory(vectorized_kernel<BM, BN, BK, TM, TN>,
-                                  smem_bytes<BM, BN, BK, TM, TN>());
+    for (gl_copy_path path : {GL_COPY_EDGES, GL_COPY_ANY})
+        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<BM, BN, BK, TM, TN>(path),
+                                                           smem_bytes<BM, BN, BK, TM, TN>()))
+            return err;
+    return cudaSuccess;
 }
 
 #define GL_COMPILED(BM, BN, BK, TM, TN)                                                        \

@@ -16,6 +16,14 @@
  * every thread's loads of slice s + 1 are already on their way from global
  * memory (gl_slice_loader::fetch), and they are stored to the other buffer
  * only after the compute, so one barrier per slice suffices.
+ *
+ * Copies are compiled three ways (gl_copy_path in rung.h) and the launcher
+ * picks one per call: when the operands are aligned and the shape is a
+ * multiple of the tile, a kernel with no edge tests in its copies at all.
+ * (The warps still test whether they are inside C: besides skipping math
+ * outside it, that branch keeps the compiler from moving the next slice's
+ * loads down next to their use, after most of the FFMAs, where their
+ * latency would no longer be hidden.)
  */
 #include "configs.h"
 #include "rung.h"
@@ -29,9 +37,10 @@ struct shape {
         WMITER * TM * WNITER * TN, WMITER * TM + WNITER * TN, (BM + BN) * BK / (4 * THREADS));
 };
 
-/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS,
-          class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM).
+ * PATH: how the operands are copied (gl_copy_path in rung.h). */
+template <gl_copy_path PATH, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN,
+          int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
 __global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
 void warptile_kernel(const gl_problem p)
 {
@@ -56,8 +65,8 @@ void warptile_kernel(const gl_problem p)
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the block */
     const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
-    gl_slice_loader<BK, BM, THREADS> load_a = gl_loader_a<BK, BM, THREADS>(p, row0);
-    gl_slice_loader<BK, BN, THREADS> load_b = gl_loader_b<BK, BN, THREADS>(p, col0);
+    auto load_a = gl_loader_a<BK, BM, THREADS, PATH>(p, row0);
+    auto load_b = gl_loader_b<BK, BN, THREADS, PATH>(p, col0);
 
     const bool active = row0 + wr < p.m && col0 + wc < p.n; /* warps outside C skip the math */
     float acc[WMITER * TM][WNITER * TN] = {};
@@ -138,17 +147,27 @@ constexpr size_t smem_bytes()
 #define GL_WARPTILE_TEMPLATE \
     template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 
+GL_WARPTILE_TEMPLATE auto kernel_for(gl_copy_path path)
+{
+    return path == GL_COPY_INTERIOR ? warptile_kernel<GL_COPY_INTERIOR, GL_WARPTILE_ARGS>
+           : path == GL_COPY_EDGES  ? warptile_kernel<GL_COPY_EDGES, GL_WARPTILE_ARGS>
+                                    : warptile_kernel<GL_COPY_ANY, GL_WARPTILE_ARGS>;
+}
+
 GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 {
-    warptile_kernel<GL_WARPTILE_ARGS>
+    kernel_for<GL_WARPTILE_ARGS>(gl_copy_path_for(p, BM, BN, BK))
         <<<gl_tile_grid(p, BM, BN), THREADS, smem_bytes<GL_WARPTILE_ARGS>(), stream>>>(*p);
     return cudaGetLastError();
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
 {
-    return gl_allow_shared_memory(warptile_kernel<GL_WARPTILE_ARGS>,
-                                  smem_bytes<GL_WARPTILE_ARGS>());
+    for (gl_copy_path path : {GL_COPY_INTERIOR, GL_COPY_EDGES, GL_COPY_ANY})
+        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(path),
+                                                           smem_bytes<GL_WARPTILE_ARGS>()))
+            return err;
+    return cudaSuccess;
 }
 
 #define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \

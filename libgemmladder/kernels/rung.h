@@ -88,6 +88,8 @@ cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
 #ifdef __CUDACC__
 /* ---- device helpers shared by the rung files ---------------------------- */
 
+
+
 /* A read-only matrix seen through strides: element (i, j) is at
  * p[i * row_stride + j * col_stride]. The strides absorb the transpose, so the
  * simple rungs index op(A) and op(B) the same way whatever the layout. */
@@ -171,25 +173,31 @@ struct gl_window_copy {
 };
 
 /* 16-byte accesses need a 16-byte aligned base and a leading dimension that
- * keeps every row aligned. Rungs check this per call and otherwise take their
- * scalar path for the operand. */
-__device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
+ * keeps every row aligned. */
+__host__ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
 {
     return ((uintptr_t)p & 15) == 0 && ld % 4 == 0;
 }
 
-/* Loads p[0..3], of which only the first `valid` (0..4) may be read; the rest
- * come back as 0. One 16-byte load when all four are valid and vec allows. */
-__device__ __forceinline__ float4 gl_load4(const float *p, int valid, bool vec)
+/*
+ * The three ways rungs 6-8 copy their operands, each compiled as its own
+ * kernel and chosen per call on the host (gl_copy_path_for), so the kernel
+ * that runs carries no code for cases that cannot occur in it:
+ *   GL_COPY_INTERIOR  both operands aligned for 16-byte loads and m, n, k
+ *                     multiples of the tile: no edge tests at all;
+ *   GL_COPY_EDGES     both aligned, any shape: edge tiles are guarded;
+ *   GL_COPY_ANY       any alignment, any shape: an operand that cannot take
+ *                     16-byte loads is read 4 bytes at a time.
+ */
+enum gl_copy_path { GL_COPY_INTERIOR, GL_COPY_EDGES, GL_COPY_ANY };
+
+static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn, int bk)
 {
-    if (valid >= 4 && vec)
-        return *reinterpret_cast<const float4 *>(p);
-    float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    if (valid > 0) v.x = p[0];
-    if (valid > 1) v.y = p[1];
-    if (valid > 2) v.z = p[2];
-    if (valid > 3) v.w = p[3];
-    return v;
+    if (!gl_vec4_ok(p->a, p->lda) || !gl_vec4_ok(p->b, p->ldb))
+        return GL_COPY_ANY;
+    if (p->m % bm || p->n % bn || p->k % bk)
+        return GL_COPY_EDGES;
+    return GL_COPY_INTERIOR;
 }
 
 /* Writes four results of row `row`, columns col..col+3, through the BLAS
@@ -225,26 +233,29 @@ __device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int co
  * slice's BK x BX elements. The operand is op(A) with x = row of C, or op(B)
  * with x = column of C; in memory either k or x is the contiguous direction
  * (which one depends on the layout and transpose), and every thread copies
- * float4s along it. Elements outside the matrix arrive as zeros.
+ * groups of 4 neighbouring floats along it: a 16-byte load per group when
+ * the operand is aligned for that, else 4 plain loads (GL_COPY_ANY only).
+ * Elements outside the matrix arrive as zeros (not GL_COPY_INTERIOR, where
+ * there are none).
  *
  * The copy is split so it can overlap compute: fetch() reads global memory
  * into registers, stash() writes them to shared memory, advance() moves to
  * the next K slice. Introduced by rung 6; rung 8 double-buffers with it.
  */
-template <int BK, int BX, int THREADS>
+template <int BK, int BX, int THREADS, gl_copy_path PATH>
 struct gl_slice_loader {
-    static constexpr int LOADS = BK * BX / (4 * THREADS); /* float4s per thread per slice */
+    static constexpr int LOADS = BK * BX / (4 * THREADS); /* groups per thread per slice */
     static_assert(BK % 4 == 0 && BX % 4 == 0, "slices are copied 4 floats at a time");
     static_assert(LOADS >= 1 && (BK * BX) % (4 * THREADS) == 0,
                   "the block's threads must copy a slice in whole rounds of one float4 each");
     static_assert((4 * THREADS) % BK == 0 && (4 * THREADS) % BX == 0,
                   "each round of float4s must cover whole stored rows of the slice");
 
-    const float *ptr;   /* this thread's first float4 of the current slice */
-    int64_t round_step; /* from one of this thread's float4s to its next */
+    const float *ptr;   /* this thread's first group of the current slice */
+    int64_t round_step; /* from one of this thread's groups to its next */
     int64_t slice_step; /* from one K slice to the next */
-    int row, col;       /* this thread's first float4 in the slice, as stored */
-    int row_step;       /* stored rows between this thread's float4s */
+    int row, col;       /* this thread's first group in the slice, as stored */
+    int row_step;       /* stored rows between this thread's groups */
     int rows_left, cols_left; /* stored rows/columns from the slice origin to the edge */
     bool k_contiguous, vec;
     float4 v[LOADS];
@@ -253,13 +264,13 @@ struct gl_slice_loader {
      * k_size: the operand's extent in x and k. */
     __device__ gl_slice_loader(const float *base, int64_t ld, bool k_contig, int x0, int x_size,
                                int k_size)
-        : k_contiguous(k_contig), vec(gl_vec4_ok(base, ld))
+        : k_contiguous(k_contig), vec(PATH != GL_COPY_ANY || gl_vec4_ok(base, ld))
     {
         /* Stored as rows x cols = BX x BK (k contiguous) or BK x BX (x contiguous). */
-        const int vecs_per_row = (k_contig ? BK : BX) / 4;
-        row = threadIdx.x / vecs_per_row;
-        col = threadIdx.x % vecs_per_row * 4;
-        row_step = THREADS / vecs_per_row;
+        const int groups_per_row = (k_contig ? BK : BX) / 4;
+        row = threadIdx.x / groups_per_row;
+        col = threadIdx.x % groups_per_row * 4;
+        row_step = THREADS / groups_per_row;
         round_step = row_step * ld;
         if (k_contig) {
             ptr = base + (int64_t)(x0 + row) * ld + col;
@@ -276,34 +287,37 @@ struct gl_slice_loader {
 
     __device__ __forceinline__ void fetch()
     {
-        /* Most slices lie wholly inside the matrix: then every float4 is read
-         * whole, with no guards at all (on every slice of an interior block). */
-        if (vec && rows_left >= (k_contiguous ? BX : BK) && cols_left >= (k_contiguous ? BK : BX)) {
-#pragma unroll
-            for (int i = 0; i < LOADS; ++i)
-                v[i] = *reinterpret_cast<const float4 *>(ptr + i * round_step);
-            return;
-        }
-        /* Otherwise a thread whose 4 columns are all inside needs only a test
-         * per row, whole float4s in or out; a float4 that straddles the edge
-         * (or every one, when the operand is not aligned for 16-byte loads)
-         * is read element by element. */
-        const int valid_cols = min(max(cols_left - col, 0), 4);
-        if (valid_cols == 4) {
+        /* Most slices lie wholly inside the matrix (all of them on the
+         * interior path): then nothing is tested. */
+        const bool inside = PATH == GL_COPY_INTERIOR ||
+                            (k_contiguous ? rows_left >= BX && cols_left >= BK
+                                          : rows_left >= BK && cols_left >= BX);
+        if (inside) {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i) {
                 const float *p = ptr + i * round_step;
-                v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-                if (row + i * row_step < rows_left)
-                    v[i] = vec ? *reinterpret_cast<const float4 *>(p)
-                               : make_float4(p[0], p[1], p[2], p[3]);
+                v[i] = vec ? *reinterpret_cast<const float4 *>(p)
+                           : make_float4(p[0], p[1], p[2], p[3]);
             }
             return;
         }
+        /* At an edge a group is read whole when its row and its 4 columns
+         * are inside, element by element when it straddles the edge, and
+         * not at all when it is outside. */
+        const int valid_cols = cols_left - col;
 #pragma unroll
-        for (int i = 0; i < LOADS; ++i)
-            v[i] = gl_load4(ptr + i * round_step, row + i * row_step < rows_left ? valid_cols : 0,
-                            vec);
+        for (int i = 0; i < LOADS; ++i) {
+            const float *p = ptr + i * round_step;
+            const bool row_inside = row + i * row_step < rows_left;
+            if (vec && valid_cols >= 4)
+                v[i] = row_inside ? *reinterpret_cast<const float4 *>(p)
+                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            else
+                v[i] = make_float4(row_inside && valid_cols > 0 ? p[0] : 0.0f,
+                                   row_inside && valid_cols > 1 ? p[1] : 0.0f,
+                                   row_inside && valid_cols > 2 ? p[2] : 0.0f,
+                                   row_inside && valid_cols > 3 ? p[3] : 0.0f);
+        }
     }
 
     __device__ __forceinline__ void stash(float *dst) const
@@ -334,18 +348,18 @@ struct gl_slice_loader {
 };
 
 /* Loaders for the two operands of a block whose C tile starts at (row0, col0). */
-template <int BK, int BM, int THREADS>
-__device__ __forceinline__ gl_slice_loader<BK, BM, THREADS> gl_loader_a(const gl_problem &p,
-                                                                        int row0)
+template <int BK, int BM, int THREADS, gl_copy_path PATH>
+__device__ __forceinline__ gl_slice_loader<BK, BM, THREADS, PATH> gl_loader_a(const gl_problem &p,
+                                                                              int row0)
 {
-    return gl_slice_loader<BK, BM, THREADS>(p.a, p.lda, !p.trans_a, row0, p.m, p.k);
+    return gl_slice_loader<BK, BM, THREADS, PATH>(p.a, p.lda, !p.trans_a, row0, p.m, p.k);
 }
 
-template <int BK, int BN, int THREADS>
-__device__ __forceinline__ gl_slice_loader<BK, BN, THREADS> gl_loader_b(const gl_problem &p,
-                                                                        int col0)
+template <int BK, int BN, int THREADS, gl_copy_path PATH>
+__device__ __forceinline__ gl_slice_loader<BK, BN, THREADS, PATH> gl_loader_b(const gl_problem &p,
+                                                                              int col0)
 {
-    return gl_slice_loader<BK, BN, THREADS>(p.b, p.ldb, p.trans_b, col0, p.n, p.k);
+    return gl_slice_loader<BK, BN, THREADS, PATH>(p.b, p.ldb, p.trans_b, col0, p.n, p.k);
 }
 
 /* The configurations a rung file compiles, and how to run one of them. */
