@@ -107,12 +107,11 @@ static void test_tables_choose(gl_handle_t h, int cc)
 }
 
 /* Every compiled configuration is correct: pinned one at a time (rungs 7
- * and 8), on odd shapes, transposes, alpha/beta, through each of the copy
- * paths the launchers choose between (rung.h, gl_copy_path): the first two
- * cases are multiples of every compiled tile with operands aligned for
- * 16-byte loads (the unguarded path), the next two aligned but with edge
- * tiles in every dimension, the rest have leading dimensions that rule out
- * 16-byte loads. */
+ * and 8), on odd shapes, transposes, alpha/beta, through both copy paths
+ * the launchers choose between (rung.h, gl_copy_path): the first four cases
+ * have operands aligned for 16-byte loads (two are multiples of every
+ * compiled tile, two have edge tiles in every dimension), the rest have
+ * leading dimensions that rule out 16-byte loads. */
 static int test_every_configuration(gl_handle_t h)
 {
     int ran = 0;

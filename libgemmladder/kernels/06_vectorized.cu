@@ -119,20 +119,17 @@ constexpr size_t smem_bytes()
     return GL_VECTORIZED_SMEM(BM, BN, BK);
 }
 
-/* Two of the three copy paths: interior problems take the edge-guarded one
- * too (one test per slice), since the unguarded kernel of the 128 x 128
- * configuration would spill registers here. */
 template <int BM, int BN, int BK, int TM, int TN>
 auto kernel_for(gl_copy_path path)
 {
-    return path == GL_COPY_ANY ? vectorized_kernel<GL_COPY_ANY, BM, BN, BK, TM, TN>
-                               : vectorized_kernel<GL_COPY_EDGES, BM, BN, BK, TM, TN>;
+    return path == GL_COPY_ALIGNED ? vectorized_kernel<GL_COPY_ALIGNED, BM, BN, BK, TM, TN>
+                                   : vectorized_kernel<GL_COPY_ANY, BM, BN, BK, TM, TN>;
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
 int launch(const gl_problem *p, cudaStream_t stream)
 {
-    kernel_for<BM, BN, BK, TM, TN>(gl_copy_path_for(p, BM, BN, BK))
+    kernel_for<BM, BN, BK, TM, TN>(gl_copy_path_for(p))
         <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), smem_bytes<BM, BN, BK, TM, TN>(),
            stream>>>(*p);
     return cudaGetLastError();
@@ -141,7 +138,7 @@ int launch(const gl_problem *p, cudaStream_t stream)
 template <int BM, int BN, int BK, int TM, int TN>
 cudaError_t prepare()
 {
-    for (gl_copy_path path : {GL_COPY_EDGES, GL_COPY_ANY})
+    for (gl_copy_path path : {GL_COPY_ALIGNED, GL_COPY_ANY})
         if (const cudaError_t err = gl_allow_shared_memory(kernel_for<BM, BN, BK, TM, TN>(path),
                                                            smem_bytes<BM, BN, BK, TM, TN>()))
             return err;

@@ -180,24 +180,18 @@ __host__ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
 }
 
 /*
- * The three ways rungs 6-8 copy their operands, each compiled as its own
- * kernel and chosen per call on the host (gl_copy_path_for), so the kernel
- * that runs carries no code for cases that cannot occur in it:
- *   GL_COPY_INTERIOR  both operands aligned for 16-byte loads and m, n, k
- *                     multiples of the tile: no edge tests at all;
- *   GL_COPY_EDGES     both aligned, any shape: edge tiles are guarded;
- *   GL_COPY_ANY       any alignment, any shape: an operand that cannot take
- *                     16-byte loads is read 4 bytes at a time.
+ * The two ways rungs 6-8 copy their operands, each compiled as its own
+ * kernel and chosen per call on the host (gl_copy_path_for), so that the
+ * kernel that runs carries no code for a case that cannot occur in it:
+ *   GL_COPY_ALIGNED  both operands aligned for 16-byte loads;
+ *   GL_COPY_ANY      an operand that cannot take 16-byte loads reads each
+ *                    group of 4 floats with 4 plain loads.
  */
-enum gl_copy_path { GL_COPY_INTERIOR, GL_COPY_EDGES, GL_COPY_ANY };
+enum gl_copy_path { GL_COPY_ALIGNED, GL_COPY_ANY };
 
-static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn, int bk)
+static inline gl_copy_path gl_copy_path_for(const gl_problem *p)
 {
-    if (!gl_vec4_ok(p->a, p->lda) || !gl_vec4_ok(p->b, p->ldb))
-        return GL_COPY_ANY;
-    if (p->m % bm || p->n % bn || p->k % bk)
-        return GL_COPY_EDGES;
-    return GL_COPY_INTERIOR;
+    return gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb) ? GL_COPY_ALIGNED : GL_COPY_ANY;
 }
 
 /* Writes four results of row `row`, columns col..col+3, through the BLAS
@@ -235,8 +229,7 @@ __device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int co
  * (which one depends on the layout and transpose), and every thread copies
  * groups of 4 neighbouring floats along it: a 16-byte load per group when
  * the operand is aligned for that, else 4 plain loads (GL_COPY_ANY only).
- * Elements outside the matrix arrive as zeros (not GL_COPY_INTERIOR, where
- * there are none).
+ * Elements outside the matrix arrive as zeros.
  *
  * The copy is split so it can overlap compute: fetch() reads global memory
  * into registers, stash() writes them to shared memory, advance() moves to
@@ -287,12 +280,9 @@ struct gl_slice_loader {
 
     __device__ __forceinline__ void fetch()
     {
-        /* Most slices lie wholly inside the matrix (all of them on the
-         * interior path): then nothing is tested. */
-        const bool inside = PATH == GL_COPY_INTERIOR ||
-                            (k_contiguous ? rows_left >= BX && cols_left >= BK
-                                          : rows_left >= BK && cols_left >= BX);
-        if (inside) {
+        /* Most slices lie wholly inside the matrix (every slice of an
+         * interior block): then every group is read whole, unguarded. */
+        if (rows_left >= (k_contiguous ? BX : BK) && cols_left >= (k_contiguous ? BK : BX)) {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i) {
                 const float *p = ptr + i * round_step;
@@ -301,22 +291,30 @@ struct gl_slice_loader {
             }
             return;
         }
-        /* At an edge a group is read whole when its row and its 4 columns
-         * are inside, element by element when it straddles the edge, and
-         * not at all when it is outside. */
-        const int valid_cols = cols_left - col;
+        /* Otherwise a thread whose 4 columns are all inside needs only a test
+         * per row, whole groups in or out; a group that straddles the edge is
+         * read element by element. */
+        const int valid_cols = min(max(cols_left - col, 0), 4);
+        if (valid_cols == 4) {
+#pragma unroll
+            for (int i = 0; i < LOADS; ++i) {
+                const float *p = ptr + i * round_step;
+                v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+                if (row + i * row_step < rows_left)
+                    v[i] = vec ? *reinterpret_cast<const float4 *>(p)
+                               : make_float4(p[0], p[1], p[2], p[3]);
+            }
+            return;
+        }
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
-            const bool row_inside = row + i * row_step < rows_left;
-            if (vec && valid_cols >= 4)
-                v[i] = row_inside ? *reinterpret_cast<const float4 *>(p)
-                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            else
-                v[i] = make_float4(row_inside && valid_cols > 0 ? p[0] : 0.0f,
-                                   row_inside && valid_cols > 1 ? p[1] : 0.0f,
-                                   row_inside && valid_cols > 2 ? p[2] : 0.0f,
-                                   row_inside && valid_cols > 3 ? p[3] : 0.0f);
+            const int valid = row + i * row_step < rows_left ? valid_cols : 0;
+            v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (valid > 0) v[i].x = p[0];
+            if (valid > 1) v[i].y = p[1];
+            if (valid > 2) v[i].z = p[2];
+            if (valid > 3) v[i].w = p[3];
         }
     }
 
