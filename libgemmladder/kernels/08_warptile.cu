@@ -18,7 +18,12 @@
  * only after the compute, so one barrier per slice suffices.
  *
  * As in rung 6, the launcher runs the kernel compiled for aligned operands
- * or the one compiled for any alignment (gl_copy_path in rung.h).
+ * or the one compiled for any alignment (gl_copy_path in rung.h), and a
+ * third one, whose copies test nothing, when the shape is also a multiple
+ * of the tile. The warps still test whether they lie inside C there: that
+ * branch also keeps the compiler from moving the next slice's loads down
+ * next to their use, after most of the FFMAs, where their latency would no
+ * longer be hidden.
  */
 #include "configs.h"
 #include "rung.h"
@@ -144,20 +149,21 @@ constexpr size_t smem_bytes()
 
 GL_WARPTILE_TEMPLATE auto kernel_for(gl_copy_path path)
 {
-    return path == GL_COPY_ALIGNED ? warptile_kernel<GL_COPY_ALIGNED, GL_WARPTILE_ARGS>
-                                   : warptile_kernel<GL_COPY_ANY, GL_WARPTILE_ARGS>;
+    return path == GL_COPY_INTERIOR ? warptile_kernel<GL_COPY_INTERIOR, GL_WARPTILE_ARGS>
+           : path == GL_COPY_ALIGNED ? warptile_kernel<GL_COPY_ALIGNED, GL_WARPTILE_ARGS>
+                                     : warptile_kernel<GL_COPY_ANY, GL_WARPTILE_ARGS>;
 }
 
 GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 {
-    kernel_for<GL_WARPTILE_ARGS>(gl_copy_path_for(p))
+    kernel_for<GL_WARPTILE_ARGS>(gl_copy_path_for(p, BM, BN, BK))
         <<<gl_tile_grid(p, BM, BN), THREADS, smem_bytes<GL_WARPTILE_ARGS>(), stream>>>(*p);
     return cudaGetLastError();
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
 {
-    for (gl_copy_path path : {GL_COPY_ALIGNED, GL_COPY_ANY})
+    for (gl_copy_path path : {GL_COPY_INTERIOR, GL_COPY_ALIGNED, GL_COPY_ANY})
         if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(path),
                                                            smem_bytes<GL_WARPTILE_ARGS>()))
             return err;

@@ -180,19 +180,35 @@ __host__ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
 }
 
 /*
- * The two ways rungs 6-8 copy their operands, each compiled as its own
- * kernel and chosen per call on the host (gl_copy_path_for), so that the
- * kernel that runs carries no code for a case that cannot occur in it:
- *   GL_COPY_ALIGNED  both operands aligned for 16-byte loads;
- *   GL_COPY_ANY      an operand that cannot take 16-byte loads reads each
- *                    group of 4 floats with 4 plain loads.
+ * The ways rungs 6-8 copy their operands, each compiled as its own kernel
+ * and chosen per call on the host (gl_copy_path_for), so that the kernel
+ * that runs carries no code for a case that cannot occur in it:
+ *   GL_COPY_INTERIOR  both operands aligned for 16-byte loads and m, n, k
+ *                     multiples of the tile: no edge tests in the copies
+ *                     (rung 8; rung 6 runs GL_COPY_ALIGNED for these);
+ *   GL_COPY_ALIGNED   both aligned, any shape: edge tiles are guarded;
+ *   GL_COPY_ANY       an operand that cannot take 16-byte loads reads each
+ *                     group of 4 floats with 4 plain loads.
  */
-enum gl_copy_path { GL_COPY_ALIGNED, GL_COPY_ANY };
+enum gl_copy_path { GL_COPY_INTERIOR, GL_COPY_ALIGNED, GL_COPY_ANY };
 
-static inline gl_copy_path gl_copy_path_for(const gl_problem *p)
+static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn, int bk)
 {
-    return gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb) ? GL_COPY_ALIGNED : GL_COPY_ANY;
+    if (!gl_vec4_ok(p->a, p->lda) || !gl_vec4_ok(p->b, p->ldb))
+        return GL_COPY_ANY;
+    if (p->m % bm || p->n % bn || p->k % bk)
+        return GL_COPY_ALIGNED;
+    return GL_COPY_INTERIOR;
 }
+
+/* Whether the interior kernel's copies really go untested. On sm_80-sm_89
+ * the unguarded warptile kernel of the 128 x 128 configuration spills
+ * registers, so there it keeps the per-slice test of GL_COPY_ALIGNED. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GL_UNGUARDED_INTERIOR 0
+#else
+#define GL_UNGUARDED_INTERIOR 1
+#endif
 
 /* Writes four results of row `row`, columns col..col+3, through the BLAS
  * epilogue; columns at or past n and rows at or past m are skipped. */
@@ -282,7 +298,8 @@ struct gl_slice_loader {
     {
         /* Most slices lie wholly inside the matrix (every slice of an
          * interior block): then every group is read whole, unguarded. */
-        if (rows_left >= (k_contiguous ? BX : BK) && cols_left >= (k_contiguous ? BK : BX)) {
+        if ((PATH == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR) ||
+            (rows_left >= (k_contiguous ? BX : BK) && cols_left >= (k_contiguous ? BK : BX))) {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i) {
                 const float *p = ptr + i * round_step;
