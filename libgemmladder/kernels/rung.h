@@ -88,8 +88,6 @@ cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
 #ifdef __CUDACC__
 /* ---- device helpers shared by the rung files ---------------------------- */
 
-
-
 /* A read-only matrix seen through strides: element (i, j) is at
  * p[i * row_stride + j * col_stride]. The strides absorb the transpose, so the
  * simple rungs index op(A) and op(B) the same way whatever the layout. */
