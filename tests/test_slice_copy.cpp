@@ -181,11 +181,12 @@ static int64_t leading_dimension(int cols, bool aligned, int pad)
 template <int BM, int BN, int BK, int THREADS>
 static void run_config()
 {
-    /* Widths around each tile edge: 1-3 wide (a leading dimension below 4
-     * when tight), a partial group of 4, exactly the tile, one past it. */
-    const int ms[] = {2, BM - 3, BM, BM + 1};
-    const int ns[] = {3, BN + 6, 2 * BN};
-    const int ks[] = {5, 2 * BK, 2 * BK + 3};
+    /* Widths around each tile edge: 1 or 3 wide (a leading dimension below
+     * 4 when tight), a partial group of 4, one past the tile, two tiles; K
+     * a multiple of BK or one past (a last slice of one row). */
+    const int ms[] = {1, BM - 3, BM + 1};
+    const int ns[] = {1, 3, BN + 6, 2 * BN};
+    const int ks[] = {5, 2 * BK, 2 * BK + 1};
     for (int m : ms)
         for (int n : ns)
             for (int k : ks)
