@@ -30,6 +30,10 @@ static const shape shapes[] = {
     {300, 1, 517, 0},   {4099, 7, 33, 0},    {5, 3001, 29, 0},     {33, 37, 4097, 0},
     {129, 257, 65, 0},  {255, 129, 31, 0},   {1000, 1000, 1000, 1}, {1024, 1024, 1024, 1},
     {127, 2048, 1024, 1}, {2048, 127, 1024, 1}, {1025, 1023, 1027, 1},
+    /* K a multiple of every BK with edges in M and N: rungs 6-8 copy all but
+     * the last slice untested; n = 6 and n = 2 put a straddling group of B
+     * (and, transposed, of A) next to the end of the allocation. */
+    {61, 67, 64, 0},    {67, 6, 96, 0},      {70, 2, 64, 0},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

@@ -11,7 +11,8 @@
  * that ends inside a group of 4, tile multiples, K a multiple of BK or not).
  * After each slice it compares the block's shared-memory tiles with the
  * matrices: inside the matrix, the element itself; outside it, zero where
- * the copy promises zeros (every slice of these loaders).
+ * the copy promises zeros (the slices copied with fetch_edge), and anything
+ * but the sentinel elsewhere (gl_unguarded_slices).
  *
  * Every operand sits in a heap block of exactly its extent, NaN in its
  * padding and a distinct value in every element. Under AddressSanitizer (the
@@ -108,11 +109,14 @@ static void check_tile(const char *what, const std::vector<float> &tile, int bx,
         }
 }
 
-/* One slice into registers, the way the kernels do it. */
+/* Slice s into registers, the way the kernels do it. */
 template <class Loader>
-static void fetch_slice(Loader &l)
+static void fetch_slice(Loader &l, int s, int unguarded, int bk, int x_left, int k)
 {
-    l.fetch();
+    if (s < unguarded)
+        l.fetch(x_left);
+    else
+        l.fetch_edge(x_left, k - s * bk);
 }
 
 /* Plays the copies of the block whose C tile starts at (row0, col0), for
@@ -130,20 +134,23 @@ static void copy_block(const gl_problem &p, const stored &a, const stored &b, in
     }
     std::vector<float> as((size_t)BK * (BM + GL_SMEM_PAD)), bs((size_t)BK * (BN + GL_SMEM_PAD));
     const int slices = (p.k - 1) / BK + 1;
+    const int unguarded = PATH == GL_COPY_INTERIOR ? slices
+                                                   : gl_unguarded_slices(p, row0, col0, BM, BN, BK);
     for (int s = 0; s < slices; ++s) {
         std::fill(as.begin(), as.end(), SENTINEL);
         std::fill(bs.begin(), bs.end(), SENTINEL);
         for (unsigned t = 0; t < (unsigned)THREADS; ++t) {
             threadIdx.x = t;
-            fetch_slice(la[t]);
-            fetch_slice(lb[t]);
+            fetch_slice(la[t], s, unguarded, BK, p.m - row0, p.k);
+            fetch_slice(lb[t], s, unguarded, BK, p.n - col0, p.k);
             la[t].stash(as.data());
             lb[t].stash(bs.data());
             la[t].advance();
             lb[t].advance();
         }
-        check_tile("A", as, BM, BK, a, !p.trans_a, row0, p.m, s * BK, p.k, true, where);
-        check_tile("B", bs, BN, BK, b, p.trans_b, col0, p.n, s * BK, p.k, true, where);
+        const bool zeros = s >= unguarded;
+        check_tile("A", as, BM, BK, a, !p.trans_a, row0, p.m, s * BK, p.k, zeros, where);
+        check_tile("B", bs, BN, BK, b, p.trans_b, col0, p.n, s * BK, p.k, zeros, where);
     }
 }
 

@@ -22,8 +22,10 @@
  * are multiples of 4. The launcher checks that on the host and runs one of
  * two compiled kernels (gl_copy_path in rung.h): one where both operands are
  * aligned, and one where an operand that is not is read 4 floats with 4
- * plain loads. Tile edges are copied with per-row or per-element guards;
- * warps whose patches lie wholly outside C skip the math.
+ * plain loads. Only the last K slice is copied with per-row or per-element
+ * edge tests; the slices before it read past the edge of C's rows and
+ * columns into values that are never stored (gl_unguarded_slices). Warps
+ * whose patches lie wholly outside C skip the math.
  *
  * This file also compiles the kernel for every configuration in
  * GL_VECTORIZED_CONFIGS: rung 7 runs this same kernel with the tuning
@@ -70,8 +72,18 @@ void vectorized_kernel(const gl_problem p)
     float acc[TM][TN] = {};
     float a[TM], b[TN];
     const int slices = (p.k - 1) / BK + 1;
-    load_a.fetch(); /* slice 0 */
-    load_b.fetch();
+    const int unguarded = gl_unguarded_slices(p, row0, col0, BM, BN, BK);
+    /* Slice s into registers: with no tests, or with them (gl_unguarded_slices). */
+    const auto fetch = [&](int s) {
+        if (s < unguarded) {
+            load_a.fetch(p.m - row0);
+            load_b.fetch(p.n - col0);
+        } else {
+            load_a.fetch_edge(p.m - row0, p.k - s * BK);
+            load_b.fetch_edge(p.n - col0, p.k - s * BK);
+        }
+    };
+    fetch(0);
     for (int s = 0; s < slices; ++s) {
         load_a.stash(As);
         load_b.stash(Bs);
@@ -79,8 +91,7 @@ void vectorized_kernel(const gl_problem p)
         if (s + 1 < slices) { /* the next slice's loads travel during this slice's math */
             load_a.advance();
             load_b.advance();
-            load_a.fetch();
-            load_b.fetch();
+            fetch(s + 1);
         }
 
         if (active) {
@@ -119,8 +130,8 @@ constexpr size_t smem_bytes()
     return GL_VECTORIZED_SMEM(BM, BN, BK);
 }
 
-/* Interior problems take the aligned kernel too (one test per slice): the
- * unguarded kernel of the 128 x 128 configuration spilled registers. */
+/* Interior problems take the aligned kernel too: the unguarded kernel of
+ * the 128 x 128 configuration spilled registers. */
 template <int BM, int BN, int BK, int TM, int TN>
 auto kernel_for(gl_copy_path path)
 {

@@ -18,12 +18,11 @@
  * only after the compute, so one barrier per slice suffices.
  *
  * As in rung 6, the launcher runs the kernel compiled for aligned operands
- * or the one compiled for any alignment (gl_copy_path in rung.h), and a
- * third one, whose copies test nothing, when the shape is also a multiple
- * of the tile. The warps still test whether they lie inside C there: that
- * branch also keeps the compiler from moving the next slice's loads down
- * next to their use, after most of the FFMAs, where their latency would no
- * longer be hidden.
+ * or the one compiled for any alignment (gl_copy_path in rung.h), and every
+ * slice but the last is copied without edge tests (gl_unguarded_slices).
+ * The warps' test of whether they lie inside C also keeps the compiler from
+ * moving the next slice's loads down next to their use, after most of the
+ * FFMAs, where their latency would no longer be hidden.
  */
 #include "configs.h"
 #include "rung.h"
@@ -73,10 +72,22 @@ void warptile_kernel(const gl_problem p)
     float a[WMITER * TM], b[WNITER * TN];
 
     const int slices = (p.k - 1) / BK + 1;
-    load_a.fetch();
-    load_b.fetch();
-    load_a.advance();
-    load_b.advance();
+    const int unguarded = PATH == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR
+                              ? slices
+                              : gl_unguarded_slices(p, row0, col0, BM, BN, BK);
+    /* Slice s into registers: with no tests, or with them (gl_unguarded_slices). */
+    const auto fetch = [&](int s) {
+        if (s < unguarded) {
+            load_a.fetch(p.m - row0);
+            load_b.fetch(p.n - col0);
+        } else {
+            load_a.fetch_edge(p.m - row0, p.k - s * BK);
+            load_b.fetch_edge(p.n - col0, p.k - s * BK);
+        }
+        load_a.advance();
+        load_b.advance();
+    };
+    fetch(0);
     load_a.stash(buffers);
     load_b.stash(buffers + BK * SA);
     __syncthreads();
@@ -84,12 +95,8 @@ void warptile_kernel(const gl_problem p)
     for (int s = 0; s < slices; ++s) {
         const float *As = buffers + (s & 1) * STAGE, *Bs = As + BK * SA;
         const bool more = s + 1 < slices;
-        if (more) { /* slice s + 1 travels from global memory during the compute */
-            load_a.fetch();
-            load_b.fetch();
-            load_a.advance();
-            load_b.advance();
-        }
+        if (more) /* slice s + 1 travels from global memory during the compute */
+            fetch(s + 1);
 
         if (active) {
 #pragma unroll

@@ -75,10 +75,10 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
- * for addresses and indices; small tiles still need about 80 in all. The
+ * for addresses and indices; small tiles still need about 88 in all. The
  * kernels size their occupancy with it (measured against ptxas's counts),
  * and configurations needing more than a thread can have (255) are illegal. */
-#define GL_REGISTER_ESTIMATE_(r) ((r) > 80 ? (r) : 80)
+#define GL_REGISTER_ESTIMATE_(r) ((r) > 88 ? (r) : 88)
 #define GL_REGISTER_ESTIMATE(outputs, fragments, staged_float4s) \
     GL_REGISTER_ESTIMATE_((outputs) + (fragments) + 4 * (staged_float4s) + 32)
 

@@ -179,14 +179,13 @@ __host__ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
 
 /*
  * The ways rungs 6-8 copy their operands, each compiled as its own kernel
- * and chosen per call on the host (gl_copy_path_for), so that the kernel
- * that runs carries no code for a case that cannot occur in it:
+ * and chosen per call on the host (gl_copy_path_for):
  *   GL_COPY_INTERIOR  both operands aligned for 16-byte loads and m, n, k
- *                     multiples of the tile: no edge tests in the copies
+ *                     multiples of the tile: no tests at all in the copies
  *                     (rung 8; rung 6 runs GL_COPY_ALIGNED for these);
- *   GL_COPY_ALIGNED   both aligned, any shape: edge tiles are guarded;
- *   GL_COPY_ANY       an operand that cannot take 16-byte loads reads each
- *                     group of 4 floats with 4 plain loads.
+ *   GL_COPY_ALIGNED   both aligned, any shape;
+ *   GL_COPY_ANY       an operand that is not reads each group of 4 floats
+ *                     with 4 plain loads (the other keeps its 16-byte loads).
  */
 enum gl_copy_path { GL_COPY_INTERIOR, GL_COPY_ALIGNED, GL_COPY_ANY };
 
@@ -200,13 +199,35 @@ static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn,
 }
 
 /* Whether the interior kernel's copies really go untested. On sm_80-sm_89
- * the unguarded warptile kernel of the 128 x 128 configuration spills
- * registers, so there it keeps the per-slice test of GL_COPY_ALIGNED. */
+ * the unguarded warptile kernel of the 128 x 128 configuration spilled
+ * registers, so there it runs as GL_COPY_ALIGNED. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
 #define GL_UNGUARDED_INTERIOR 0
 #else
 #define GL_UNGUARDED_INTERIOR 1
 #endif
+
+/*
+ * How many K slices, from the first, the block whose C tile starts at
+ * (row0, col0) may copy with gl_slice_loader::fetch, which tests nothing;
+ * the rest go through fetch_edge. All of them when the block's tile lies
+ * inside C and K is a multiple of BK. Otherwise all but the last: it holds
+ * the end of K, where the zeros past it matter, and the last stored row of
+ * an operand whose x is contiguous, where a group that straddles the edge
+ * would read past the end of the matrix. None when such an operand's
+ * leading dimension is below 4, where earlier rows' straddling groups could
+ * too (x is then at most 3 wide).
+ */
+__device__ __forceinline__ int gl_unguarded_slices(const gl_problem &p, int row0, int col0, int bm,
+                                                   int bn, int bk)
+{
+    const int slices = (p.k - 1) / bk + 1;
+    if (p.k % bk == 0 && row0 + bm <= p.m && col0 + bn <= p.n)
+        return slices;
+    if ((p.trans_a && p.lda < 4) || (!p.trans_b && p.ldb < 4))
+        return 0;
+    return slices - 1;
+}
 
 /* Writes four results of row `row`, columns col..col+3, through the BLAS
  * epilogue; columns at or past n and rows at or past m are skipped. */
@@ -243,11 +264,15 @@ __device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int co
  * (which one depends on the layout and transpose), and every thread copies
  * groups of 4 neighbouring floats along it: a 16-byte load per group when
  * the operand is aligned for that, else 4 plain loads (GL_COPY_ANY only).
- * Elements outside the matrix arrive as zeros.
  *
- * The copy is split so it can overlap compute: fetch() reads global memory
- * into registers, stash() writes them to shared memory, advance() moves to
- * the next K slice. Introduced by rung 6; rung 8 double-buffers with it.
+ * The copy is split so it can overlap compute: fetch() or fetch_edge() reads
+ * global memory into registers, stash() writes them to shared memory,
+ * advance() moves to the next K slice. fetch(), for every slice but the
+ * last, only skips the groups that lie wholly past C's last row or column
+ * (their registers keep values that end up only in results that are never
+ * stored); fetch_edge() tests every group against both edges and reads
+ * zeros outside the matrix (gl_unguarded_slices says which slices need
+ * it). Introduced by rung 6; rung 8 double-buffers with it.
  */
 template <int BK, int BX, int THREADS, gl_copy_path PATH>
 struct gl_slice_loader {
@@ -263,14 +288,11 @@ struct gl_slice_loader {
     int64_t slice_step; /* from one K slice to the next */
     int row, col;       /* this thread's first group in the slice, as stored */
     int row_step;       /* stored rows between this thread's groups */
-    int rows_left, cols_left; /* stored rows/columns from the slice origin to the edge */
     bool k_contiguous, vec;
     float4 v[LOADS];
 
-    /* base/ld: the operand as stored; x0: first x of the block; x_size,
-     * k_size: the operand's extent in x and k. */
-    __device__ gl_slice_loader(const float *base, int64_t ld, bool k_contig, int x0, int x_size,
-                               int k_size)
+    /* base/ld: the operand as stored; x0: first x of the block. */
+    __device__ gl_slice_loader(const float *base, int64_t ld, bool k_contig, int x0)
         : k_contiguous(k_contig), vec(PATH != GL_COPY_ANY || gl_vec4_ok(base, ld))
     {
         /* Stored as rows x cols = BX x BK (k contiguous) or BK x BX (x contiguous). */
@@ -279,36 +301,43 @@ struct gl_slice_loader {
         col = threadIdx.x % groups_per_row * 4;
         row_step = THREADS / groups_per_row;
         round_step = row_step * ld;
-        if (k_contig) {
-            ptr = base + (int64_t)(x0 + row) * ld + col;
-            slice_step = BK;
-            rows_left = x_size - x0;
-            cols_left = k_size;
-        } else {
-            ptr = base + (int64_t)row * ld + x0 + col;
-            slice_step = BK * ld;
-            rows_left = k_size;
-            cols_left = x_size - x0;
+        ptr = k_contig ? base + (int64_t)(x0 + row) * ld + col : base + (int64_t)row * ld + x0 + col;
+        slice_step = k_contig ? BK : BK * ld;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) /* what fetch() leaves unread stays defined */
+            v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+
+    /* A slice before the last one (gl_unguarded_slices), of an operand
+     * whose extent from the block's first x is x_left: groups past x_left
+     * are not read, which leaves their registers holding an earlier slice's
+     * values; those land only in rows or columns of the block's tile that
+     * lie outside C, which are never stored, so they need no zeros. Nothing
+     * else is tested: a group that straddles x_left is read whole (in these
+     * slices that stays inside the matrix), and no slice reaches the end
+     * of K. */
+    __device__ __forceinline__ void fetch(int x_left)
+    {
+        constexpr bool interior = PATH == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const float *p = ptr + i * round_step;
+            if (interior || (k_contiguous ? row + i * row_step < x_left : col < x_left))
+                v[i] = vec ? *reinterpret_cast<const float4 *>(p)
+                           : make_float4(p[0], p[1], p[2], p[3]);
         }
     }
 
-    __device__ __forceinline__ void fetch()
+    /* Any slice: groups outside the matrix read as zeros. x_left, k_left:
+     * the matrix's extent from the slice's first x and k (the callers work
+     * them out again each time rather than keep them in registers through
+     * the K loop). A thread whose 4 columns are all inside needs only a test
+     * per row, whole groups in or out; a group that straddles the edge is
+     * read element by element. */
+    __device__ __forceinline__ void fetch_edge(int x_left, int k_left)
     {
-        /* Most slices lie wholly inside the matrix (every slice of an
-         * interior block): then every group is read whole, unguarded. */
-        if ((PATH == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR) ||
-            (rows_left >= (k_contiguous ? BX : BK) && cols_left >= (k_contiguous ? BK : BX))) {
-#pragma unroll
-            for (int i = 0; i < LOADS; ++i) {
-                const float *p = ptr + i * round_step;
-                v[i] = vec ? *reinterpret_cast<const float4 *>(p)
-                           : make_float4(p[0], p[1], p[2], p[3]);
-            }
-            return;
-        }
-        /* Otherwise a thread whose 4 columns are all inside needs only a test
-         * per row, whole groups in or out; a group that straddles the edge is
-         * read element by element. */
+        const int rows_left = k_contiguous ? x_left : k_left;
+        const int cols_left = k_contiguous ? k_left : x_left;
         const int valid_cols = min(max(cols_left - col, 0), 4);
         if (valid_cols == 4) {
 #pragma unroll
@@ -329,8 +358,8 @@ struct gl_slice_loader {
             if (valid > 0) v[i].x = p[0];
             if (valid > 1) v[i].y = p[1];
             if (valid > 2) v[i].z = p[2];
-            /* valid is at most 3 here; without this test ptxas spills
-             * registers in the 128 x 128 kernels for sm_80 (seen with CUDA 13.0). */
+            /* valid is at most 3 here; without this test ptxas spilled
+             * registers in the 128 x 128 kernels for sm_80 (CUDA 13.0). */
             if (valid > 3) v[i].w = p[3];
         }
     }
@@ -355,10 +384,6 @@ struct gl_slice_loader {
     __device__ __forceinline__ void advance()
     {
         ptr += slice_step;
-        if (k_contiguous)
-            cols_left -= BK;
-        else
-            rows_left -= BK;
     }
 };
 
@@ -367,14 +392,14 @@ template <int BK, int BM, int THREADS, gl_copy_path PATH>
 __device__ __forceinline__ gl_slice_loader<BK, BM, THREADS, PATH> gl_loader_a(const gl_problem &p,
                                                                               int row0)
 {
-    return gl_slice_loader<BK, BM, THREADS, PATH>(p.a, p.lda, !p.trans_a, row0, p.m, p.k);
+    return gl_slice_loader<BK, BM, THREADS, PATH>(p.a, p.lda, !p.trans_a, row0);
 }
 
 template <int BK, int BN, int THREADS, gl_copy_path PATH>
 __device__ __forceinline__ gl_slice_loader<BK, BN, THREADS, PATH> gl_loader_b(const gl_problem &p,
                                                                               int col0)
 {
-    return gl_slice_loader<BK, BN, THREADS, PATH>(p.b, p.ldb, p.trans_b, col0, p.n, p.k);
+    return gl_slice_loader<BK, BN, THREADS, PATH>(p.b, p.ldb, p.trans_b, col0);
 }
 
 /* The configurations a rung file compiles, and how to run one of them. */
