@@ -75,15 +75,8 @@ void warptile_kernel(const gl_problem p)
     const int unguarded = PATH == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR
                               ? slices
                               : gl_unguarded_slices(p, row0, col0, BM, BN, BK);
-    /* Slice s into registers: with no tests, or with them (gl_unguarded_slices). */
-    const auto fetch = [&](int s) {
-        if (s < unguarded) {
-            load_a.fetch(p.m - row0);
-            load_b.fetch(p.n - col0);
-        } else {
-            load_a.fetch_edge(p.m - row0, p.k - s * BK);
-            load_b.fetch_edge(p.n - col0, p.k - s * BK);
-        }
+    const auto fetch = [&](int s) { /* slice s into registers, then on to s + 1 */
+        gl_fetch_slice<BK>(load_a, load_b, p, row0, col0, s, unguarded);
         load_a.advance();
         load_b.advance();
     };

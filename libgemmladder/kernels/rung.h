@@ -387,6 +387,22 @@ struct gl_slice_loader {
     }
 };
 
+/* Slice s of both operands into the loaders' registers: untested while
+ * s < unguarded (gl_unguarded_slices), tested after. */
+template <int BK, class LoaderA, class LoaderB>
+__device__ __forceinline__ void gl_fetch_slice(LoaderA &load_a, LoaderB &load_b,
+                                               const gl_problem &p, int row0, int col0, int s,
+                                               int unguarded)
+{
+    if (s < unguarded) {
+        load_a.fetch(p.m - row0);
+        load_b.fetch(p.n - col0);
+    } else {
+        load_a.fetch_edge(p.m - row0, p.k - s * BK);
+        load_b.fetch_edge(p.n - col0, p.k - s * BK);
+    }
+}
+
 /* Loaders for the two operands of a block whose C tile starts at (row0, col0). */
 template <int BK, int BM, int THREADS, gl_copy_path PATH>
 __device__ __forceinline__ gl_slice_loader<BK, BM, THREADS, PATH> gl_loader_a(const gl_problem &p,
