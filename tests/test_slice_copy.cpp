@@ -109,16 +109,6 @@ static void check_tile(const char *what, const std::vector<float> &tile, int bx,
         }
 }
 
-/* Slice s into registers, the way the kernels do it. */
-template <class Loader>
-static void fetch_slice(Loader &l, int s, int unguarded, int bk, int x_left, int k)
-{
-    if (s < unguarded)
-        l.fetch(x_left);
-    else
-        l.fetch_edge(x_left, k - s * bk);
-}
-
 /* Plays the copies of the block whose C tile starts at (row0, col0), for
  * every K slice, as the kernels of rungs 6-8 run them. */
 template <int BM, int BN, int BK, int THREADS, gl_copy_path PATH>
@@ -134,15 +124,13 @@ static void copy_block(const gl_problem &p, const stored &a, const stored &b, in
     }
     std::vector<float> as((size_t)BK * (BM + GL_SMEM_PAD)), bs((size_t)BK * (BN + GL_SMEM_PAD));
     const int slices = (p.k - 1) / BK + 1;
-    const int unguarded = PATH == GL_COPY_INTERIOR ? slices
-                                                   : gl_unguarded_slices(p, row0, col0, BM, BN, BK);
+    const int unguarded = gl_unguarded_slices<PATH>(p, row0, col0, BM, BN, BK);
     for (int s = 0; s < slices; ++s) {
         std::fill(as.begin(), as.end(), SENTINEL);
         std::fill(bs.begin(), bs.end(), SENTINEL);
         for (unsigned t = 0; t < (unsigned)THREADS; ++t) {
             threadIdx.x = t;
-            fetch_slice(la[t], s, unguarded, BK, p.m - row0, p.k);
-            fetch_slice(lb[t], s, unguarded, BK, p.n - col0, p.k);
+            gl_fetch_slice<BK>(la[t], lb[t], p, row0, col0, s, unguarded);
             la[t].stash(as.data());
             lb[t].stash(bs.data());
             la[t].advance();

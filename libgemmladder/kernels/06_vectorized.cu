@@ -72,7 +72,7 @@ void vectorized_kernel(const gl_problem p)
     float acc[TM][TN] = {};
     float a[TM], b[TN];
     const int slices = (p.k - 1) / BK + 1;
-    const int unguarded = gl_unguarded_slices(p, row0, col0, BM, BN, BK);
+    const int unguarded = gl_unguarded_slices<PATH>(p, row0, col0, BM, BN, BK);
     const auto fetch = [&](int s) { /* slice s into registers */
         gl_fetch_slice<BK>(load_a, load_b, p, row0, col0, s, unguarded);
     };

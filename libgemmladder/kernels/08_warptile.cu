@@ -72,9 +72,7 @@ void warptile_kernel(const gl_problem p)
     float a[WMITER * TM], b[WNITER * TN];
 
     const int slices = (p.k - 1) / BK + 1;
-    const int unguarded = PATH == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR
-                              ? slices
-                              : gl_unguarded_slices(p, row0, col0, BM, BN, BK);
+    const int unguarded = gl_unguarded_slices<PATH>(p, row0, col0, BM, BN, BK);
     const auto fetch = [&](int s) { /* slice s into registers, then on to s + 1 */
         gl_fetch_slice<BK>(load_a, load_b, p, row0, col0, s, unguarded);
         load_a.advance();

@@ -207,22 +207,30 @@ static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn,
 #define GL_UNGUARDED_INTERIOR 1
 #endif
 
+/* Whether a kernel compiled for `path` copies with no tests at all. */
+__host__ __device__ constexpr bool gl_copies_untested(gl_copy_path path)
+{
+    return path == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR;
+}
+
 /*
  * How many K slices, from the first, the block whose C tile starts at
  * (row0, col0) may copy with gl_slice_loader::fetch, which tests nothing;
- * the rest go through fetch_edge. All of them when the block's tile lies
- * inside C and K is a multiple of BK. Otherwise all but the last: it holds
+ * the rest go through fetch_edge. All of them in a kernel whose copies are
+ * untested (gl_copies_untested), and when the block's tile lies inside C
+ * and K is a multiple of BK. Otherwise all but the last: it holds
  * the end of K, where the zeros past it matter, and the last stored row of
  * an operand whose x is contiguous, where a group that straddles the edge
  * would read past the end of the matrix. None when such an operand's
  * leading dimension is below 4, where earlier rows' straddling groups could
  * too (x is then at most 3 wide).
  */
+template <gl_copy_path PATH>
 __device__ __forceinline__ int gl_unguarded_slices(const gl_problem &p, int row0, int col0, int bm,
                                                    int bn, int bk)
 {
     const int slices = (p.k - 1) / bk + 1;
-    if (p.k % bk == 0 && row0 + bm <= p.m && col0 + bn <= p.n)
+    if (gl_copies_untested(PATH) || (p.k % bk == 0 && row0 + bm <= p.m && col0 + bn <= p.n))
         return slices;
     if ((p.trans_a && p.lda < 4) || (!p.trans_b && p.ldb < 4))
         return 0;
@@ -318,11 +326,10 @@ struct gl_slice_loader {
      * of K. */
     __device__ __forceinline__ void fetch(int x_left)
     {
-        constexpr bool interior = PATH == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR;
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
-            if (interior || (k_contiguous ? row + i * row_step < x_left : col < x_left))
+            if (gl_copies_untested(PATH) || (k_contiguous ? row + i * row_step < x_left : col < x_left))
                 v[i] = vec ? *reinterpret_cast<const float4 *>(p)
                            : make_float4(p[0], p[1], p[2], p[3]);
         }
