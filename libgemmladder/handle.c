@@ -24,6 +24,33 @@ static void decide_availability(struct gl_handle_s *h)
     }
 }
 
+/* The pool rungs 6-8 take scratch memory from, stream-ordered. A device
+ * without memory pools, or a failure here, leaves it NULL: those rungs then
+ * read unaligned operands in place, which is slower but not wrong. */
+static void create_scratch_pool(struct gl_handle_s *h)
+{
+    int supported = 0;
+    if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, h->device) ||
+        !supported) {
+        (void)cudaGetLastError();
+        return;
+    }
+    struct cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = h->device;
+    cudaMemPool_t pool = NULL;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    uint64_t keep = GL_SCRATCH_KEEP_BYTES;
+    (void)cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    (void)cudaGetLastError();
+    h->scratch = pool;
+}
+
 gl_status_t gl_handle_create(gl_handle_t *handle)
 {
     if (!handle)
@@ -86,10 +113,13 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
     }
     h->pointer_attributes = (gl_pointer_attributes_fn)fn;
 
+    create_scratch_pool(h);
     decide_availability(h);
     for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
         const gl_rung *r = gl_rung_find((gl_variant_t)v);
         if (h->available[v] == GL_STATUS_SUCCESS && r->prepare && (err = r->prepare())) {
+            if (h->scratch)
+                (void)cudaMemPoolDestroy(h->scratch);
             free(h);
             return gl_fail_cuda(NULL, "gl_handle_create: preparing the kernels", err);
         }
@@ -111,6 +141,10 @@ void gl_handle_destroy(gl_handle_t h)
         if (switch_device)
             (void)cudaSetDevice(current);
     }
+    /* Scratch still in use by queued work is freed by CUDA once that work
+     * is done (cudaMemPoolDestroy returns at once). */
+    if (h->scratch)
+        (void)cudaMemPoolDestroy(h->scratch);
     free(h);
 }
 

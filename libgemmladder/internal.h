@@ -15,6 +15,10 @@
 
 #define GL_MESSAGE_SIZE 512
 
+/* Scratch memory a handle keeps between calls once it has used it; more is
+ * handed back to CUDA at the next synchronisation. */
+#define GL_SCRATCH_KEEP_BYTES (256ull << 20)
+
 typedef CUresult (*gl_pointer_attributes_fn)(unsigned, CUpointer_attribute *, void **,
                                              CUdeviceptr);
 
@@ -26,6 +30,7 @@ struct gl_handle_s {
     char device_name[256];
     cudaStream_t stream;
     cublasHandle_t cublas;  /* created on first use */
+    cudaMemPool_t scratch;  /* rungs 6-8's aligned copies (gl_align_operands); may be NULL */
     gl_pointer_attributes_fn pointer_attributes; /* cuPointerGetAttributes */
     gl_status_t available[GL_VARIANT_LIMIT];     /* per variant, decided at creation */
     size_t smem_limit;                           /* shared memory a block may opt into */

@@ -50,9 +50,25 @@ static void test_registry(void)
               "registry and tuning agree which rungs are tuned (%d)", v);
 }
 
+/* The cost rule of rungs 6-8's aligned copies (gl_align_pays): where the
+ * 4-byte path stays, where a copy runs. */
+static void test_align_rule(void)
+{
+    CHECK(!gl_align_pays(1024, 1024, 1024, 1024 * 1024), "no copy at 1024^3");
+    CHECK(!gl_align_pays(64, 64, 64, 64 * 64), "no copy for a small product");
+    CHECK(gl_align_pays(2048, 2048, 2048, 2048 * 2048), "copies at 2048^3");
+    CHECK(gl_align_pays(4097, 4097, 4097, 4097LL * 4097), "copies at 4097^3");
+    CHECK(gl_align_pays(4096, 127, 4096, 127 * 4096), "copies the thin B of 4096 x 127 x 4096");
+    CHECK(!gl_align_pays(4096, 127, 4096, 4096LL * 4096), "but not its wide A");
+    CHECK(gl_align_pays(1537, 1539, 800, 1537 * 800) && gl_align_pays(3000, 127, 1500, 1500 * 127),
+          "the GPU test's copying shapes copy");
+    CHECK(gl_align_pays(INT32_MAX, INT32_MAX, INT32_MAX, INT64_MAX / 2), "no overflow");
+}
+
 int main(void)
 {
     test_arch_coverage();
     test_registry();
+    test_align_rule();
     return harness_finish("test_internal");
 }

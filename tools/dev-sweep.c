@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", gl_last_error(NULL));
         return 1;
     }
-    const gl_exec x = {0, NULL, h->cc, h->sm_count};
+    const gl_exec x = {0, NULL, h->cc, h->sm_count, NULL}; /* no scratch: always the in-place paths */
     printf("%-11s %5s %5s %5s  %-32s %9s %8s\n", "rung", "M", "N", "K", "tiles", "GFLOP/s",
            "%cuBLAS");
     for (int arg = 1; arg < argc; ++arg) {

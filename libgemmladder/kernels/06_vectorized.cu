@@ -22,7 +22,9 @@
  * are multiples of 4. The launcher checks that on the host and runs one of
  * two compiled kernels (gl_copy_path in rung.h): one where both operands are
  * aligned, and one where an operand that is not is read 4 floats with 4
- * plain loads. Only the last K slice is copied with per-row or per-element
+ * plain loads. In a big product it first copies such an operand into
+ * aligned scratch memory instead, which costs less than those loads
+ * (gl_align_operands). Only the last K slice is copied with per-row or per-element
  * edge tests; the slices before it read past the edge of C's rows and
  * columns into values that are never stored (gl_unguarded_slices). Warps
  * whose patches lie wholly outside C skip the math.
@@ -159,11 +161,19 @@ const gl_compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
 
 } // namespace
 
-/* Rung 6 runs the first configuration; rung 7 any of them (07_autotuned.cu). */
+/* Rung 6 runs the first configuration; rung 7 any of them (07_autotuned.cu).
+ * A big product whose operand cannot take 16-byte loads runs on an aligned
+ * copy of it (gl_align_operands). */
 extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
                                     const gl_exec *x)
 {
-    return gl_launch_config(configs, p, t, x->stream);
+    gl_problem aligned = *p;
+    void *scratch = NULL;
+    int rc = gl_align_operands(&aligned, x, &scratch);
+    if (rc == 0)
+        rc = gl_launch_config(configs, &aligned, t, x->stream);
+    gl_release_scratch(scratch, x);
+    return rc;
 }
 
 extern "C" cudaError_t gl_prepare_vectorized(void) { return gl_prepare_configs(configs); }

@@ -51,6 +51,7 @@ typedef struct gl_exec {
     cublasHandle_t cublas; /* set only for rungs whose registry row uses cuBLAS */
     int cc;                /* compute capability as major * 10 + minor */
     int sm_count;
+    cudaMemPool_t scratch; /* where gl_align_operands takes memory; NULL: nowhere */
 } gl_exec;
 
 /* The one launcher signature. Queues the product on x->stream and returns 0,
@@ -76,6 +77,33 @@ int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_ex
 cudaError_t gl_prepare_vectorized(void);
 cudaError_t gl_prepare_warptile(void);
 
+
+/*
+ * Not a rung: what rungs 6-8 do before their kernel (kernels/align.cu).
+ * Their 16-byte loads need an operand whose rows all start on 16 bytes
+ * (gl_vec4_ok); any other operand is read with 4 plain loads per 4 floats,
+ * which costs a tenth or more of the product's time. When the product is big
+ * enough to repay it (gl_align_pays), such an operand is first copied into
+ * scratch memory with rows padded to a multiple of 4 floats, and *p is
+ * pointed at the copy. *scratch receives the memory to hand to
+ * gl_release_scratch once the product's kernel is queued (NULL when nothing
+ * was copied). Scratch memory that cannot be had is not an error: *p stays
+ * as it was and the rung takes its 4-byte path. Returns 0 or the copy
+ * kernel's cudaError_t.
+ */
+int gl_align_operands(gl_problem *p, const gl_exec *x, void **scratch);
+void gl_release_scratch(void *scratch, const gl_exec *x);
+
+/* Whether copying an operand of `elements` floats pays off for an
+ * m x n x k product. The copy costs a launch and one read and write of the
+ * operand; it saves the 4-byte path's penalty, about a tenth of the product's
+ * time, which grows with m * n * k. At 40 TFLOP/s and 3 TB/s that is worth
+ * it when m * n * k exceeds about 2^28 plus 1024 per element copied: never
+ * at 1024^3, always at 2048^3 (docs/ladder.md, rung 6, has the measurements). */
+static inline bool gl_align_pays(int m, int n, int k, int64_t elements)
+{
+    return (double)m * (double)n * (double)k >= 0x1p28 + 1024.0 * (double)elements;
+}
 
 /* Not a rung: C = beta * C, for K == 0 or alpha == 0 (kernels/scale_c.cu). */
 cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
