@@ -133,39 +133,6 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
     return GL_STATUS_SUCCESS;
 }
 
-/* Rows m0 .. m0 + rows - 1 of C as a product of their own. */
-static gl_problem row_slice(const gl_problem *p, int m0, int rows)
-{
-    gl_problem slice = *p;
-    slice.m = rows;
-    slice.a = p->trans_a ? p->a + m0 : p->a + (int64_t)m0 * p->lda;
-    slice.c = p->c + (int64_t)m0 * p->ldc;
-    return slice;
-}
-
-/*
- * Where a tuned rung's last, partial row of tiles starts, when it should run
- * as a product of its own; p->m when not. The GPU schedules blocks row of
- * tiles by row, so that row runs last, alone on the GPU when C is many waves
- * of blocks deep, and each of its blocks costs a whole tile however few of
- * its rows lie inside C (at 4097^3, 33 blocks with one real row each). Run
- * separately, it gets the tiles the table names for its own, small size,
- * which are shallower and finish sooner. Fixed-tile rungs, pinned tiles and
- * shallow grids are left alone.
- */
-static int edge_rows_start(gl_handle_t h, const gl_rung *rung, const gl_problem *p,
-                           const gl_tile_params *tiles, gl_tile_params *edge_tiles)
-{
-    if (!rung->tuned || p->m % tiles->bm == 0 || p->m > MAX_ROWS_PER_LAUNCH)
-        return p->m;
-    const int full_rows = p->m - p->m % tiles->bm;
-    const int64_t full_blocks = (int64_t)(full_rows / tiles->bm) * ((p->n - 1) / tiles->bn + 1);
-    if (full_blocks < 4 * (int64_t)h->sm_count)
-        return p->m;
-    *edge_tiles = gl_resolve_tiles(h, rung, p->m - full_rows, p->n, NULL);
-    return edge_tiles->bm < tiles->bm ? full_rows : p->m;
-}
-
 /* Runs the rung on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
 static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem *p)
 {
@@ -177,14 +144,12 @@ static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem
         x.cublas = h->cublas;
     }
     const gl_tile_params tiles = gl_resolve_tiles(h, rung, p->m, p->n, NULL);
-    gl_tile_params edge_tiles = tiles;
-    const int edge_rows = edge_rows_start(h, rung, p, &tiles, &edge_tiles);
-    for (int m0 = 0; m0 < p->m;) {
-        const int end = m0 < edge_rows ? edge_rows : p->m;
-        const int rows = end - m0 < MAX_ROWS_PER_LAUNCH ? end - m0 : MAX_ROWS_PER_LAUNCH;
-        const gl_problem slice = row_slice(p, m0, rows);
-        const int rc = rung->launch(&slice, m0 < edge_rows ? &tiles : &edge_tiles, &x);
-        m0 += rows;
+    for (int m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
+        gl_problem slice = *p;
+        slice.m = p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH;
+        slice.a = p->trans_a ? p->a + m0 : p->a + (int64_t)m0 * p->lda;
+        slice.c = p->c + (int64_t)m0 * p->ldc;
+        const int rc = rung->launch(&slice, &tiles, &x);
         if (rc != 0) {
             char what[96];
             snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product",
@@ -286,9 +251,9 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
 
     /* Row-major problem. A column-major product is the row-major product of
      * the transposes, C^T = op(B)^T op(A)^T: swap the operands and M with N. */
-    gl_problem p = {(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc};
+    gl_problem p = {(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc, false};
     if (layout == GL_COL_MAJOR)
-        p = (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc};
+        p = (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc, false};
 
     int current = -1;
     cudaError_t err = cudaGetDevice(&current);

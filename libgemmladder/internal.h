@@ -30,7 +30,7 @@ struct gl_handle_s {
     char device_name[256];
     cudaStream_t stream;
     cublasHandle_t cublas;  /* created on first use */
-    cudaMemPool_t scratch;  /* rungs 6-8's aligned copies (gl_align_operands); may be NULL */
+    cudaMemPool_t scratch;  /* rungs 6-8's padded copies (gl_pack_operands); may be NULL */
     gl_pointer_attributes_fn pointer_attributes; /* cuPointerGetAttributes */
     gl_status_t available[GL_VARIANT_LIMIT];     /* per variant, decided at creation */
     size_t smem_limit;                           /* shared memory a block may opt into */

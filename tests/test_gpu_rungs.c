@@ -11,8 +11,8 @@
  *
  * GL_TEST_QUICK=1 (the memcheck setup) keeps to the small shapes and a sample
  * of the layout/transpose/alpha-beta/alignment combinations, plus the big
- * shapes where rungs 6-8 copy operands into aligned scratch or split off
- * C's last row of tiles, on those rungs only; GL_TEST_QUICK=2 (the slower
+ * shapes where rungs 6-8 copy operands into padded scratch, on those rungs
+ * only; GL_TEST_QUICK=2 (the slower
  * racecheck, initcheck and synccheck setups) samples less still.
  * Exits 77 where there is no GPU.
  */
@@ -39,10 +39,10 @@ static const shape shapes[] = {
      * the last slice untested; n = 6 and n = 2 put a straddling group of B
      * (and, transposed, of A) next to the end of the allocation. */
     {61, 67, 64, 0},    {67, 6, 96, 0},      {70, 2, 64, 0},
-    /* Big enough that rungs 6-8 copy unaligned operands into aligned
-     * scratch (both operands in the first, the thin one in the second), and
-     * that rung 8 runs the last, partial row of tiles with its own tiles. */
-    {1537, 1539, 800, 2}, {3000, 127, 1500, 2}, {3073, 3100, 64, 2},
+    /* Big enough that rungs 6-8 copy operands into padded, aligned scratch
+     * (gl_pack_operands): both (edges in M and N; in M, N and K), or only
+     * the thin B. */
+    {1537, 1539, 800, 2}, {2050, 2052, 1001, 2}, {3000, 127, 1536, 2},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

@@ -50,25 +50,32 @@ static void test_registry(void)
               "registry and tuning agree which rungs are tuned (%d)", v);
 }
 
-/* The cost rule of rungs 6-8's aligned copies (gl_align_pays): where the
- * 4-byte path stays, where a copy runs. */
-static void test_align_rule(void)
+/* The cost rule of rungs 6-8's padded copies (gl_pack_pays): where the
+ * kernels read operands in place, where a copy runs. */
+static void test_pack_rule(void)
 {
-    CHECK(!gl_align_pays(1024, 1024, 1024, 1024 * 1024), "no copy at 1024^3");
-    CHECK(!gl_align_pays(64, 64, 64, 64 * 64), "no copy for a small product");
-    CHECK(gl_align_pays(2048, 2048, 2048, 2048 * 2048), "copies at 2048^3");
-    CHECK(gl_align_pays(4097, 4097, 4097, 4097LL * 4097), "copies at 4097^3");
-    CHECK(gl_align_pays(4096, 127, 4096, 127 * 4096), "copies the thin B of 4096 x 127 x 4096");
-    CHECK(!gl_align_pays(4096, 127, 4096, 4096LL * 4096), "but not its wide A");
-    CHECK(gl_align_pays(1537, 1539, 800, 1537 * 800) && gl_align_pays(3000, 127, 1500, 1500 * 127),
-          "the GPU test's copying shapes copy");
-    CHECK(gl_align_pays(INT32_MAX, INT32_MAX, INT32_MAX, INT64_MAX / 2), "no overflow");
+    CHECK(!gl_pack_pays(1024, 1024, 1024, 1024 * 1024), "no copy at 1024^3");
+    CHECK(!gl_pack_pays(1000, 1000, 1000, 1024 * 1008), "nor at 1000^3");
+    CHECK(!gl_pack_pays(64, 64, 64, 64 * 64), "nor for a small product");
+    CHECK(gl_pack_pays(2048, 2048, 2048, 2048 * 2048), "copies at 2048^3");
+    CHECK(gl_pack_pays(4097, 4097, 4097, 4224LL * 4112), "copies at 4097^3");
+    CHECK(gl_pack_pays(4096, 127, 4096, 128 * 4096), "copies the thin B of 4096 x 127 x 4096");
+    CHECK(!gl_pack_pays(4096, 127, 4096, 4096LL * 4096), "but not its wide A");
+    /* The GPU test's shapes, with rung 8's biggest tiles for them. */
+    CHECK(gl_pack_pays(1537, 1539, 800, 1792 * 800) && gl_pack_pays(1537, 1539, 800, 800 * 1664),
+          "1537 x 1539 x 800 copies both operands");
+    CHECK(gl_pack_pays(2050, 2052, 1001, 2304 * 1008) &&
+              gl_pack_pays(2050, 2052, 1001, 1008 * 2176),
+          "2050 x 2052 x 1001 copies both operands");
+    CHECK(gl_pack_pays(3000, 127, 1536, 1536 * 128) && !gl_pack_pays(3000, 127, 1536, 3008 * 1536),
+          "3000 x 127 x 1536 copies B only");
+    CHECK(gl_pack_pays(INT32_MAX, INT32_MAX, INT32_MAX, INT64_MAX / 2), "no overflow");
 }
 
 int main(void)
 {
     test_arch_coverage();
     test_registry();
-    test_align_rule();
+    test_pack_rule();
     return harness_finish("test_internal");
 }

@@ -86,7 +86,7 @@ int main(int argc, char **argv)
         for (int s = 0; s < sets; ++s)
             a[s] = random_buffer((size_t)m * k), b[s] = random_buffer((size_t)k * n),
             c[s] = random_buffer((size_t)m * n);
-        gl_problem p = {m, n, k, 1.0f, 0.0f, a[0], k, false, b[0], n, false, c[0], n};
+        gl_problem p = {m, n, k, 1.0f, 0.0f, a[0], k, false, b[0], n, false, c[0], n, false};
         const double gflop = 2.0 * m * n * (double)k / 1e9;
         const float base = time_it(NULL, cb, &p, sets, a, b, c, NULL, &x);
         printf("%-11s %5d %5d %5d  %-32s %9.0f %7.1f%%\n", "cublas", m, n, k, "-", gflop / base * 1e3,

@@ -22,9 +22,9 @@
  * are multiples of 4. The launcher checks that on the host and runs one of
  * two compiled kernels (gl_copy_path in rung.h): one where both operands are
  * aligned, and one where an operand that is not is read 4 floats with 4
- * plain loads. In a big product it first copies such an operand into
- * aligned scratch memory instead, which costs less than those loads
- * (gl_align_operands). Only the last K slice is copied with per-row or per-element
+ * plain loads. In a big product the launcher first copies such an operand
+ * into aligned scratch memory, padded with zeros to whole tiles, which costs
+ * less than those loads and edge tests (gl_pack_operands). Only the last K slice is copied with per-row or per-element
  * edge tests; the slices before it read past the edge of C's rows and
  * columns into values that are never stored (gl_unguarded_slices). Warps
  * whose patches lie wholly outside C skip the math.
@@ -162,16 +162,16 @@ const gl_compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
 } // namespace
 
 /* Rung 6 runs the first configuration; rung 7 any of them (07_autotuned.cu).
- * A big product whose operand cannot take 16-byte loads runs on an aligned
- * copy of it (gl_align_operands). */
+ * A big product whose operands are not aligned or not whole tiles runs on
+ * copies that are (gl_pack_operands). */
 extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
                                     const gl_exec *x)
 {
-    gl_problem aligned = *p;
+    gl_problem q = *p;
     void *scratch = NULL;
-    int rc = gl_align_operands(&aligned, x, &scratch);
+    int rc = gl_pack_operands(&q, x, t->bm, t->bn, t->bk, &scratch);
     if (rc == 0)
-        rc = gl_launch_config(configs, &aligned, t, x->stream);
+        rc = gl_launch_config(configs, &q, t, x->stream);
     gl_release_scratch(scratch, x);
     return rc;
 }

@@ -177,15 +177,15 @@ const gl_compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 
 } // namespace
 
-/* As rung 6: a big product whose operand cannot take 16-byte loads runs on
- * an aligned copy of it. */
+/* As rung 6: a big product whose operands are not aligned or not whole
+ * tiles runs on copies that are, and then on the interior kernel. */
 extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    gl_problem aligned = *p;
+    gl_problem q = *p;
     void *scratch = NULL;
-    int rc = gl_align_operands(&aligned, x, &scratch);
+    int rc = gl_pack_operands(&q, x, t->bm, t->bn, t->bk, &scratch);
     if (rc == 0)
-        rc = gl_launch_config(configs, &aligned, t, x->stream);
+        rc = gl_launch_config(configs, &q, t, x->stream);
     gl_release_scratch(scratch, x);
     return rc;
 }

@@ -42,6 +42,8 @@ typedef struct gl_problem {
     bool trans_b;
     float *c;
     int64_t ldc;
+    bool padded; /* op(A) and op(B) hold whole tiles, zeros past m, n and k,
+                    aligned (gl_pack_operands): copies need no tests */
 } gl_problem;
 
 
@@ -51,7 +53,7 @@ typedef struct gl_exec {
     cublasHandle_t cublas; /* set only for rungs whose registry row uses cuBLAS */
     int cc;                /* compute capability as major * 10 + minor */
     int sm_count;
-    cudaMemPool_t scratch; /* where gl_align_operands takes memory; NULL: nowhere */
+    cudaMemPool_t scratch; /* where gl_pack_operands takes memory; NULL: nowhere */
 } gl_exec;
 
 /* The one launcher signature. Queues the product on x->stream and returns 0,
@@ -79,28 +81,33 @@ cudaError_t gl_prepare_warptile(void);
 
 
 /*
- * Not a rung: what rungs 6-8 do before their kernel (kernels/align.cu).
- * Their 16-byte loads need an operand whose rows all start on 16 bytes
- * (gl_vec4_ok); any other operand is read with 4 plain loads per 4 floats,
- * which costs a tenth or more of the product's time. When the product is big
- * enough to repay it (gl_align_pays), such an operand is first copied into
- * scratch memory with rows padded to a multiple of 4 floats, and *p is
- * pointed at the copy. *scratch receives the memory to hand to
- * gl_release_scratch once the product's kernel is queued (NULL when nothing
- * was copied). Scratch memory that cannot be had is not an error: *p stays
- * as it was and the rung takes its 4-byte path. Returns 0 or the copy
+ * Not a rung: what rungs 6-8 may do before their kernel (kernels/pack.cu).
+ * Their copies from global memory are cheapest when every row of an operand
+ * starts on 16 bytes (gl_vec4_ok: else 4 plain loads per 4 floats) and when
+ * the block's tiles lie wholly inside the operands (else each copy is
+ * tested against the edges, or, at the end of K, done element by element).
+ * When the product is big enough to repay it (gl_pack_pays), an operand
+ * that falls short is first copied into scratch memory with its rows
+ * aligned and its extents padded with zeros to whole tiles (BM or BN along
+ * C, BK along K; both operands when K is not a multiple of BK), and *p is
+ * pointed at the copies: p->k becomes the padded depth (the zeros add
+ * nothing), and p->padded says when no copy needs a test any more. *scratch
+ * receives the memory to hand to gl_release_scratch once the product's
+ * kernel is queued (NULL when nothing was copied). Scratch memory that
+ * cannot be had is not an error: *p stays as it was. Returns 0 or the copy
  * kernel's cudaError_t.
  */
-int gl_align_operands(gl_problem *p, const gl_exec *x, void **scratch);
+int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn, int bk, void **scratch);
 void gl_release_scratch(void *scratch, const gl_exec *x);
 
-/* Whether copying an operand of `elements` floats pays off for an
- * m x n x k product. The copy costs a launch and one read and write of the
- * operand; it saves the 4-byte path's penalty, about a tenth of the product's
- * time, which grows with m * n * k. At 40 TFLOP/s and 3 TB/s that is worth
- * it when m * n * k exceeds about 2^28 plus 1024 per element copied: never
- * at 1024^3, always at 2048^3 (docs/ladder.md, rung 6, has the measurements). */
-static inline bool gl_align_pays(int m, int n, int k, int64_t elements)
+/* Whether copying an operand into `elements` floats of scratch pays off for
+ * an m x n x k product. The copy costs a launch and one read and write of
+ * the operand; it saves the edge and 4-byte paths' penalty, 5-20% of the
+ * product's time, which grows with m * n * k. At 40 TFLOP/s and 3 TB/s that
+ * is worth it when m * n * k exceeds about 2^28 plus 1024 per element
+ * copied: never at 1024^3, always at 2048^3 (docs/ladder.md, rung 6, has
+ * the measurements). */
+static inline bool gl_pack_pays(int m, int n, int k, int64_t elements)
 {
     return (double)m * (double)n * (double)k >= 0x1p28 + 1024.0 * (double)elements;
 }
@@ -209,8 +216,9 @@ __host__ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
  * The ways rungs 6-8 copy their operands, each compiled as its own kernel
  * and chosen per call on the host (gl_copy_path_for):
  *   GL_COPY_INTERIOR  both operands aligned for 16-byte loads and m, n, k
- *                     multiples of the tile: no tests at all in the copies
- *                     (rung 8; rung 6 runs GL_COPY_ALIGNED for these);
+ *                     multiples of the tile, or operands padded to whole
+ *                     tiles (gl_pack_operands): no tests at all in the
+ *                     copies (rung 8; rung 6 runs GL_COPY_ALIGNED for these);
  *   GL_COPY_ALIGNED   both aligned, any shape;
  *   GL_COPY_ANY       an operand that is not reads each group of 4 floats
  *                     with 4 plain loads (the other keeps its 16-byte loads).
@@ -219,6 +227,8 @@ enum gl_copy_path { GL_COPY_INTERIOR, GL_COPY_ALIGNED, GL_COPY_ANY };
 
 static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn, int bk)
 {
+    if (p->padded)
+        return GL_COPY_INTERIOR;
     if (!gl_vec4_ok(p->a, p->lda) || !gl_vec4_ok(p->b, p->ldb))
         return GL_COPY_ANY;
     if (p->m % bm || p->n % bn || p->k % bk)
