@@ -1,27 +1,41 @@
 /*
  * test_gpu_faults.c - failures from below the library, and what stays true.
  *
- *  1. Device memory exhausted: the kernel rungs allocate nothing, so they
- *     still run; creating cuBLAS state (variant 0, lazily) fails with the
+ *  1. Device memory exhausted: the kernel rungs still run. Only rungs 6-8
+ *     allocate, and only for big products (scratch for packed operands,
+ *     gl_pack_operands); without it they read the operands in place, to the
+ *     same bits. Creating cuBLAS state (variant 0, lazily) fails with the
  *     allocation status (or cuBLAS's), never a crash; once memory is freed
  *     the same handle creates it and runs.
  *  2. A CUDA error inside a call: launching on the legacy default stream
  *     while another stream captures in global mode is refused by CUDA; the
  *     call reports GL_STATUS_CUDA_ERROR with CUDA's message and the handle
  *     works afterwards.
- *  3. Every rung can be captured into a CUDA graph (no allocation and no
- *     synchronisation inside a call), and the replayed graph is right.
+ *  3. Every rung can be captured into a CUDA graph (no synchronisation
+ *     inside a call, and rungs 6-8's scratch is stream-ordered, which a
+ *     graph holds as an allocation node), and the replayed graph is right,
+ *     for a big product that packs its operands too.
  * Runs alone (it fills the GPU's memory). Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
+#include <math.h>
 
 #include "harness.h"
 #include "reference.h"
 
 enum { M = 129, N = 67, K = 45 };
 
+/* A product big enough that rungs 6-8 pack both operands (K is not a
+ * multiple of any BK, M and N of no tile). */
+enum { PM = 2050, PN = 2052, PK = 1001 };
+#define PACKED_RUNGS 3 /* vectorized, autotuned, warptile */
+static const gl_variant_t packed_rungs[PACKED_RUNGS] = {GL_VARIANT_VECTORIZED, GL_VARIANT_AUTOTUNED,
+                                                       GL_VARIANT_WARPTILE};
+
 static rng r;
 static float hA[M * K], hB[K * N], hC[M * N];
+static float *pA, *pB;                   /* device inputs of the packed product */
+static float *packed_ref[PACKED_RUNGS]; /* each rung's result, run normally */
 static double ref[M * N];
 static gemm_case plain = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K, 1.0f, 0.0f, K, N, N};
 
@@ -37,10 +51,74 @@ static double run_and_check(gl_handle_t h, gl_variant_t v, const float *A, const
     return relative_error(&plain, hC, ref);
 }
 
+/* Rung v on the packed product into the device buffer C (PM x PN); the
+ * result's bits on the host. */
+static float *packed_run(gl_handle_t h, gl_variant_t v, float *C, gl_status_t *st)
+{
+    float *out = malloc(sizeof(float) * PM * PN);
+    CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * PM * PN));
+    *st = gl_sgemm(h, v, PM, PN, PK, pA, pB, C);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(out, C, sizeof(float) * PM * PN, cudaMemcpyDeviceToHost));
+    return out;
+}
+
+/* The packed product's inputs, and each of rungs 6-8's result with memory
+ * to spare, checked against cuBLAS. */
+static void packed_setup(gl_handle_t h)
+{
+    float *a = malloc(sizeof(float) * PM * PK), *b = malloc(sizeof(float) * PK * PN);
+    for (int i = 0; i < PM * PK; ++i)
+        a[i] = rng_uniform(&r);
+    for (int i = 0; i < PK * PN; ++i)
+        b[i] = rng_uniform(&r);
+    CHECK_CUDA(cudaMalloc((void **)&pA, sizeof(float) * PM * PK));
+    CHECK_CUDA(cudaMalloc((void **)&pB, sizeof(float) * PK * PN));
+    CHECK_CUDA(cudaMemcpy(pA, a, sizeof(float) * PM * PK, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(pB, b, sizeof(float) * PK * PN, cudaMemcpyHostToDevice));
+    free(a), free(b);
+    float *C = NULL;
+    CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * PM * PN));
+    gl_status_t st;
+    float *want = packed_run(h, GL_VARIANT_CUBLAS, C, &st);
+    CHECK(st == GL_STATUS_SUCCESS, "cuBLAS on %dx%dx%d: %s", PM, PN, PK, gl_last_error(h));
+    for (int i = 0; i < PACKED_RUNGS; ++i) {
+        packed_ref[i] = packed_run(h, packed_rungs[i], C, &st);
+        double num = 0, den = 0;
+        for (int64_t e = 0; e < (int64_t)PM * PN; ++e) {
+            const double d = (double)packed_ref[i][e] - want[e];
+            num += d * d, den += (double)want[e] * want[e];
+        }
+        const double err = sqrt(num / den);
+        CHECK(st == GL_STATUS_SUCCESS && err <= 1e-5, "%s on %dx%dx%d: %s, %.3g from cuBLAS",
+              gl_variant_name(packed_rungs[i]), PM, PN, PK, gl_status_string(st), err);
+    }
+    free(want);
+    cudaFree(C);
+}
+
+/* Rungs 6-8 on the packed product, into C, give the bits they gave in
+ * packed_setup. */
+static void packed_check(gl_handle_t h, float *C, const char *when)
+{
+    for (int i = 0; i < PACKED_RUNGS; ++i) {
+        gl_status_t st;
+        float *got = packed_run(h, packed_rungs[i], C, &st);
+        CHECK(st == GL_STATUS_SUCCESS &&
+                  memcmp(got, packed_ref[i], sizeof(float) * PM * PN) == 0,
+              "%s on %dx%dx%d %s: %s (%s), %s", gl_variant_name(packed_rungs[i]), PM, PN, PK,
+              when, gl_status_string(st), gl_last_error(h),
+              st == GL_STATUS_SUCCESS ? "different bits" : "failed");
+        free(got);
+    }
+}
+
 static void test_memory_exhausted(const float *A, const float *B, float *C)
 {
     gl_handle_t h = NULL;
     CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
+    float *packed_c = NULL; /* taken before the GPU is full */
+    CHECK_CUDA(cudaMalloc((void **)&packed_c, sizeof(float) * PM * PN));
     /* Take every byte we can, in shrinking chunks. */
     void *blocks[4096];
     int nblocks = 0;
@@ -62,6 +140,9 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
               "%s with the GPU's memory full: %s (%s), error %.3g", gl_variant_name(v),
               gl_status_string(st), gl_last_error(h), e);
     }
+    /* Rungs 6-8 find no scratch for the packed product's copies and read
+     * its operands in place: the same bits. */
+    packed_check(h, packed_c, "with the GPU's memory full");
     const gl_status_t st = gl_sgemm(h, GL_VARIANT_CUBLAS, M, N, K, A, B, C);
     CHECK(st == GL_STATUS_ALLOC_FAILED || st == GL_STATUS_CUBLAS_ERROR ||
               st == GL_STATUS_SUCCESS,
@@ -75,6 +156,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
 
     for (int i = 0; i < nblocks; ++i)
         cudaFree(blocks[i]);
+    cudaFree(packed_c);
     gl_status_t again;
     const double e = run_and_check(h, GL_VARIANT_CUBLAS, A, B, C, &again);
     CHECK(again == GL_STATUS_SUCCESS && e <= 1e-5, "cuBLAS once memory is back: %s (%s)",
@@ -155,6 +237,51 @@ static void test_graph_capture(gl_handle_t h, const float *A, const float *B)
     CHECK_CUDA(cudaStreamDestroy(s));
 }
 
+/* Rungs 6-8 on the packed product captured into a graph: the scratch
+ * becomes the graph's own allocation; the replay gives the same bits. */
+static void test_graph_capture_packed(gl_handle_t h)
+{
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CHECK_STATUS(h, gl_set_stream(h, s), GL_STATUS_SUCCESS, NULL);
+    float *outs[PACKED_RUNGS];
+    for (int i = 0; i < PACKED_RUNGS; ++i) {
+        CHECK_CUDA(cudaMalloc((void **)&outs[i], sizeof(float) * PM * PN));
+        CHECK_CUDA(cudaMemset(outs[i], 0xff, sizeof(float) * PM * PN));
+    }
+    cudaGraph_t graph = NULL;
+    CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < PACKED_RUNGS; ++i)
+        CHECK_STATUS(h, gl_sgemm(h, packed_rungs[i], PM, PN, PK, pA, pB, outs[i]),
+                     GL_STATUS_SUCCESS, NULL);
+    const cudaError_t ended = cudaStreamEndCapture(s, &graph);
+    CHECK(ended == cudaSuccess, "thread-local capture of %dx%dx%d: %s", PM, PN, PK,
+          cudaGetErrorString(ended));
+    if (ended == cudaSuccess) {
+        cudaGraphExec_t exec;
+        CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+        CHECK_CUDA(cudaGraphLaunch(exec, s));
+        CHECK_CUDA(cudaStreamSynchronize(s));
+        float *got = malloc(sizeof(float) * PM * PN);
+        for (int i = 0; i < PACKED_RUNGS; ++i) {
+            CHECK_CUDA(cudaMemcpy(got, outs[i], sizeof(float) * PM * PN, cudaMemcpyDeviceToHost));
+            CHECK(memcmp(got, packed_ref[i], sizeof(float) * PM * PN) == 0,
+                  "%s on %dx%dx%d replayed from a CUDA graph: different bits",
+                  gl_variant_name(packed_rungs[i]), PM, PN, PK);
+        }
+        free(got);
+        printf("rungs 6-8 on %dx%dx%d (packed operands) captured and replayed\n", PM, PN, PK);
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+    } else {
+        (void)cudaGetLastError();
+    }
+    for (int i = 0; i < PACKED_RUNGS; ++i)
+        cudaFree(outs[i]);
+    CHECK_STATUS(h, gl_set_stream(h, NULL), GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaStreamDestroy(s));
+}
+
 int main(void)
 {
     gl_handle_t h = NULL;
@@ -175,11 +302,15 @@ int main(void)
     CHECK_CUDA(cudaMemcpy(A, hA, sizeof hA, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(B, hB, sizeof hB, cudaMemcpyHostToDevice));
 
+    packed_setup(h);
     test_graph_capture(h, A, B);
+    test_graph_capture_packed(h);
     test_cuda_error_inside_a_call(h, A, B, C);
     test_memory_exhausted(A, B, C);
 
-    cudaFree(A), cudaFree(B), cudaFree(C);
+    cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(pA), cudaFree(pB);
+    for (int i = 0; i < PACKED_RUNGS; ++i)
+        free(packed_ref[i]);
     gl_handle_destroy(h);
     return harness_finish("test_gpu_faults");
 }

@@ -19,10 +19,10 @@ __global__ __launch_bounds__(THREADS) void pack_kernel(const float *src, int64_t
                                                        int src_cols, int rows, int cols,
                                                        float4 *dst, int64_t ld4)
 {
-    const int c = (blockIdx.x * THREADS + threadIdx.x) * 4;
+    const int64_t c = ((int64_t)blockIdx.x * THREADS + threadIdx.x) * 4;
     if (c >= cols)
         return;
-    for (int r = blockIdx.y; r < rows; r += gridDim.y) {
+    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
         float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         if (r < src_rows) {
             const float *s = src + (int64_t)r * ld + c;
@@ -35,7 +35,7 @@ __global__ __launch_bounds__(THREADS) void pack_kernel(const float *src, int64_t
     }
 }
 
-int round_up(int v, int to) { return (v + to - 1) / to * to; }
+int64_t round_up(int v, int to) { return ((int64_t)v + to - 1) / to * to; }
 
 /* One operand as stored, rows x cols, and the tile multiples its copy gets:
  * x is m (A) or n (B) and pads to bx; k pads to bk. */
@@ -57,7 +57,7 @@ extern "C" int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn,
     *scratch = NULL;
     if (!x->scratch || p->padded)
         return 0;
-    const int k_pad = round_up(p->k, bk);
+    const int64_t k_pad = round_up(p->k, bk);
     operand ops[2] = {
         {&p->a, &p->lda, p->trans_a, p->m, bm, 0, 0, false, 0},
         {&p->b, &p->ldb, !p->trans_b, p->n, bn, 0, 0, false, 0},
@@ -66,10 +66,12 @@ extern "C" int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn,
     size_t bytes = 0;
     bool all = true; /* every operand is, or will be, whole aligned tiles */
     for (operand &o : ops) {
-        const int x_pad = round_up(o.x, o.bx);
+        const int64_t x_pad = round_up(o.x, o.bx);
+        if (x_pad > INT32_MAX || k_pad > INT32_MAX) /* the kernels' int indices */
+            return 0;
         const bool short_of_tiles = k_edge || o.x != x_pad || !gl_vec4_ok(*o.ptr, *o.ld);
-        o.rows = o.k_rows ? k_pad : x_pad;
-        o.cols = o.k_rows ? x_pad : k_pad;
+        o.rows = (int)(o.k_rows ? k_pad : x_pad);
+        o.cols = (int)(o.k_rows ? x_pad : k_pad);
         o.copy = short_of_tiles && gl_pack_pays(p->m, p->n, p->k, (int64_t)o.rows * o.cols);
         all = all && (o.copy || !short_of_tiles);
         if (o.copy) {
@@ -102,7 +104,7 @@ extern "C" int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn,
         *o.ptr = reinterpret_cast<const float *>(dst);
         *o.ld = o.cols;
     }
-    p->k = k_pad;
+    p->k = (int)k_pad;
     p->padded = all;
     *scratch = mem;
     return 0;
