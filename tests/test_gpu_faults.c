@@ -4,7 +4,8 @@
  *  1. Device memory exhausted: the kernel rungs still run. Only rungs 6-8
  *     allocate, and only for big products (scratch for packed operands,
  *     gl_pack_operands); without it they read the operands in place, to the
- *     same bits. Creating cuBLAS state (variant 0, lazily) fails with the
+ *     same bits; with memory, a handle keeps their scratch until destroyed.
+ *     Creating cuBLAS state (variant 0, lazily) fails with the
  *     allocation status (or cuBLAS's), never a crash; once memory is freed
  *     the same handle creates it and runs.
  *  2. A CUDA error inside a call: launching on the legacy default stream
@@ -237,6 +238,36 @@ static void test_graph_capture(gl_handle_t h, const float *A, const float *B)
     CHECK_CUDA(cudaStreamDestroy(s));
 }
 
+/* The scratch a handle keeps: after rung 8 on the packed product the device
+ * has at least the two padded copies less free memory (which shows the copies
+ * were made: the handle keeps up to GL_SCRATCH_KEEP_BYTES between calls),
+ * and destroying the handle gives it back. */
+static void test_scratch_memory(void)
+{
+    const size_t copies = sizeof(float) * ((size_t)PM * 1008 + (size_t)1008 * PN); /* BK >= 16 */
+    gl_handle_t h = NULL;
+    CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
+    float *C = NULL;
+    CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * PM * PN));
+    size_t before = 0, held = 0, after = 0, total = 0;
+    CHECK_CUDA(cudaMemGetInfo(&before, &total));
+    gl_status_t st;
+    free(packed_run(h, GL_VARIANT_WARPTILE, C, &st));
+    CHECK(st == GL_STATUS_SUCCESS, "warptile on %dx%dx%d: %s", PM, PN, PK, gl_last_error(h));
+    CHECK_CUDA(cudaMemGetInfo(&held, &total));
+    gl_handle_destroy(h);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemGetInfo(&after, &total));
+    printf("scratch held after a packed product: %.1f MB (its copies: %.1f MB); %.1f MB back "
+           "after gl_handle_destroy\n",
+           ((double)before - held) / 1e6, copies / 1e6, ((double)after - held) / 1e6);
+    CHECK(before >= held + copies, "the handle holds the packed copies' scratch: free %zu -> %zu",
+          before, held);
+    CHECK(after >= held + copies * 9 / 10, "gl_handle_destroy gives the scratch back: %zu -> %zu",
+          held, after);
+    cudaFree(C);
+}
+
 /* Rungs 6-8 on the packed product captured into a graph: the scratch
  * becomes the graph's own allocation; the replay gives the same bits. */
 static void test_graph_capture_packed(gl_handle_t h)
@@ -305,6 +336,7 @@ int main(void)
     packed_setup(h);
     test_graph_capture(h, A, B);
     test_graph_capture_packed(h);
+    test_scratch_memory();
     test_cuda_error_inside_a_call(h, A, B, C);
     test_memory_exhausted(A, B, C);
 

@@ -22,12 +22,15 @@
  * are multiples of 4. The launcher checks that on the host and runs one of
  * two compiled kernels (gl_copy_path in rung.h): one where both operands are
  * aligned, and one where an operand that is not is read 4 floats with 4
- * plain loads. In a big product the launcher first copies such an operand
- * into aligned scratch memory, padded with zeros to whole tiles, which costs
- * less than those loads and edge tests (gl_pack_operands). Only the last K slice is copied with per-row or per-element
+ * plain loads. Only the last K slice is copied with per-row or per-element
  * edge tests; the slices before it read past the edge of C's rows and
  * columns into values that are never stored (gl_unguarded_slices). Warps
  * whose patches lie wholly outside C skip the math.
+ *
+ * In a big product, the launcher first copies an operand that is unaligned
+ * or not a whole number of tiles into scratch memory, aligned and padded
+ * with zeros to whole tiles (gl_pack_operands in rung.h): one read and write
+ * of the operand costs less than those 4-byte loads and edge tests.
  *
  * This file also compiles the kernel for every configuration in
  * GL_VECTORIZED_CONFIGS: rung 7 runs this same kernel with the tuning
