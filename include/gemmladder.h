@@ -123,7 +123,8 @@ GL_API const char *gl_version_string(void);
 
 /* ------------------------------------------------------------------------ */
 /* Handles. A handle binds the CUDA device that was current when it was
- * created, a stream, and lazily created cuBLAS state. A handle is used by one
+ * created, a stream, lazily created cuBLAS state, and a memory pool for the
+ * scratch memory of rungs 6-8 (see gl_sgemm_ex). A handle is used by one
  * thread at a time; separate handles may be used from separate threads. */
 
 typedef struct gl_handle_s *gl_handle_t;
@@ -142,9 +143,10 @@ typedef struct gl_handle_s *gl_handle_t;
  * On failure the message is read with gl_last_error(NULL). */
 GL_API gl_status_t gl_handle_create(gl_handle_t *handle);
 
-/* Destroys a handle and its cuBLAS state. Work already queued on its stream
- * is not waited for; the stream itself belongs to the caller and is left
- * alone. NULL is a no-op. */
+/* Destroys a handle, its cuBLAS state and its scratch memory pool. Work
+ * already queued on its stream is not waited for (scratch memory that work
+ * uses is released when it is done); the stream itself belongs to the
+ * caller and is left alone. NULL is a no-op. */
 GL_API void gl_handle_destroy(gl_handle_t handle);
 
 /* Sets the stream later calls run on: a cudaStream_t cast to void *, or NULL
@@ -222,7 +224,12 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  * the pointers may be NULL; K == 0 or alpha == 0 sets C = beta * C without
  * reading A or B (which may then be NULL). When beta == 0, C is only written,
  * never read, so it may hold NaN or garbage.
- * The call is asynchronous on the handle's stream.
+ * The call is asynchronous on the handle's stream. For big products, the
+ * vectorized, autotuned and warptile variants first copy A or B into
+ * scratch memory taken in stream order from the handle's pool (aligned and
+ * padded; same results); the handle keeps up to 256 MiB of it between calls
+ * and releases it in gl_handle_destroy. Without that memory they read A and
+ * B in place: it is never an error.
  * Returns GL_STATUS_SUCCESS;
  *   GL_STATUS_UNKNOWN_VARIANT for an unknown variant id;
  *   GL_STATUS_INVALID_ARGUMENT for a bad layout or transpose value, a size

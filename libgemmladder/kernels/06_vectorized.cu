@@ -27,11 +27,6 @@
  * columns into values that are never stored (gl_unguarded_slices). Warps
  * whose patches lie wholly outside C skip the math.
  *
- * In a big product, the launcher first copies an operand that is unaligned
- * or not a whole number of tiles into scratch memory, aligned and padded
- * with zeros to whole tiles (gl_pack_operands in rung.h): one read and write
- * of the operand costs less than those 4-byte loads and edge tests.
- *
  * This file also compiles the kernel for every configuration in
  * GL_VECTORIZED_CONFIGS: rung 7 runs this same kernel with the tuning
  * table's choice among them.
@@ -165,8 +160,10 @@ const gl_compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
 } // namespace
 
 /* Rung 6 runs the first configuration; rung 7 any of them (07_autotuned.cu).
- * A big product whose operands are not aligned or not whole tiles runs on
- * copies that are (gl_pack_operands). */
+ * In a big product, an operand that is unaligned or not a whole number of
+ * tiles is first copied into scratch memory, aligned and padded with zeros
+ * to whole tiles (gl_pack_operands in rung.h): one read and write of it
+ * costs less than the 4-byte loads and edge tests it saves. */
 extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
                                     const gl_exec *x)
 {
