@@ -167,13 +167,7 @@ const gl_compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
 extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
                                     const gl_exec *x)
 {
-    gl_problem q = *p;
-    void *scratch = NULL;
-    int rc = gl_pack_operands(&q, x, t->bm, t->bn, t->bk, &scratch);
-    if (rc == 0)
-        rc = gl_launch_config(configs, &q, t, x->stream);
-    gl_release_scratch(scratch, x);
-    return rc;
+    return gl_launch_config_packed(configs, p, t, x);
 }
 
 extern "C" cudaError_t gl_prepare_vectorized(void) { return gl_prepare_configs(configs); }

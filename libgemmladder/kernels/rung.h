@@ -481,6 +481,22 @@ int gl_launch_config(const gl_compiled_config (&list)[N], const gl_problem *p,
     return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
 }
 
+/* Rungs 6-8: the same, on copies of the operands packed into whole tiles
+ * when that pays (gl_pack_operands); the scratch is released, in stream
+ * order, once the kernel is queued. */
+template <size_t N>
+int gl_launch_config_packed(const gl_compiled_config (&list)[N], const gl_problem *p,
+                            const gl_tile_params *t, const gl_exec *x)
+{
+    gl_problem packed = *p;
+    void *scratch = NULL;
+    int rc = gl_pack_operands(&packed, x, t->bm, t->bn, t->bk, &scratch);
+    if (rc == 0)
+        rc = gl_launch_config(list, &packed, t, x->stream);
+    gl_release_scratch(scratch, x);
+    return rc;
+}
+
 template <size_t N>
 cudaError_t gl_prepare_configs(const gl_compiled_config (&list)[N])
 {
