@@ -98,7 +98,7 @@ extern "C" int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn,
         pack_kernel<<<grid, THREADS, 0, x->stream>>>(*o.ptr, *o.ld, src_rows, src_cols, o.rows,
                                                      o.cols, dst, o.cols / 4);
         if (const cudaError_t err = cudaGetLastError()) {
-            (void)cudaFreeAsync(mem, x->stream);
+            gl_release_scratch(mem, x);
             return err;
         }
         *o.ptr = reinterpret_cast<const float *>(dst);
@@ -112,6 +112,9 @@ extern "C" int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn,
 
 extern "C" void gl_release_scratch(void *scratch, const gl_exec *x)
 {
-    if (scratch)
-        (void)cudaFreeAsync(scratch, x->stream);
+    /* A failure here (none is known to happen on a stream that just took
+     * the kernel) would leave the memory to the pool until the handle is
+     * destroyed; it must not become the next launch's error. */
+    if (scratch && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
+        (void)cudaGetLastError();
 }
