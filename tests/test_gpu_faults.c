@@ -19,7 +19,6 @@
  * Runs alone (it fills the GPU's memory). Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
-#include <math.h>
 
 #include "harness.h"
 #include "reference.h"
@@ -81,19 +80,19 @@ static void packed_setup(gl_handle_t h)
     float *C = NULL;
     CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * PM * PN));
     gl_status_t st;
-    float *want = packed_run(h, GL_VARIANT_CUBLAS, C, &st);
+    float *cublas = packed_run(h, GL_VARIANT_CUBLAS, C, &st);
     CHECK(st == GL_STATUS_SUCCESS, "cuBLAS on %dx%dx%d: %s", PM, PN, PK, gl_last_error(h));
+    double *want = malloc(sizeof(double) * PM * PN);
+    for (int64_t e = 0; e < (int64_t)PM * PN; ++e)
+        want[e] = cublas[e];
+    const gemm_case packed = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, PM, PN, PK, 1.0f, 0.0f, PK, PN, PN};
     for (int i = 0; i < PACKED_RUNGS; ++i) {
         packed_ref[i] = packed_run(h, packed_rungs[i], C, &st);
-        double num = 0, den = 0;
-        for (int64_t e = 0; e < (int64_t)PM * PN; ++e) {
-            const double d = (double)packed_ref[i][e] - want[e];
-            num += d * d, den += (double)want[e] * want[e];
-        }
-        const double err = sqrt(num / den);
+        const double err = relative_error(&packed, packed_ref[i], want);
         CHECK(st == GL_STATUS_SUCCESS && err <= 1e-5, "%s on %dx%dx%d: %s, %.3g from cuBLAS",
               gl_variant_name(packed_rungs[i]), PM, PN, PK, gl_status_string(st), err);
     }
+    free(cublas);
     free(want);
     cudaFree(C);
 }
