@@ -107,11 +107,13 @@ static void test_tables_choose(gl_handle_t h, int cc)
 }
 
 /* Every compiled configuration is correct: pinned one at a time (rungs 7
- * and 8), on odd shapes, transposes, alpha/beta, through both copy paths
- * the launchers choose between (rung.h, gl_copy_path): the first four cases
+ * and 8), on odd shapes, transposes, alpha/beta, through every copy path
+ * the launchers choose between (rung.h, gl_copy_path): the first five cases
  * have operands aligned for 16-byte loads (two are multiples of every
- * compiled tile, two have edge tiles in every dimension), the rest have
- * leading dimensions that rule out 16-byte loads. */
+ * compiled tile; three have edge tiles in every dimension, and extents
+ * that are multiples of 4, which rung 8 computes with shifted edge tiles
+ * wherever they are at least a tile), the rest have leading dimensions
+ * that rule out 16-byte loads. */
 static int test_every_configuration(gl_handle_t h)
 {
     int ran = 0;
@@ -121,6 +123,7 @@ static int test_every_configuration(gl_handle_t h)
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 512, 256, 96, -0.5f, 2.0f, 512, 96, 260},
         {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 260, 132, 36, 1.0f, 0.0f, 36, 132, 132},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 196, 68, 20, 1.5f, -1.0f, 196, 68, 72},
+        {GL_ROW_MAJOR, GL_OP_N, GL_OP_T, 264, 140, 44, 0.5f, 1.0f, 44, 48, 140},
         {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 257, 263, 129, 1.0f, 0.0f, 129, 263, 263},
         {GL_COL_MAJOR, GL_OP_T, GL_OP_N, 130, 67, 300, -1.0f, 0.5f, 301, 303, 131},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 1, 1000, 17, 2.0f, 0.0f, 1, 17, 1000},

@@ -38,7 +38,7 @@ static uint3 threadIdx; /* the thread being played */
 #include "rung.h"
 #undef __CUDACC__
 
-static long long checks, failures;
+static long long checks, failures, shifted_products;
 
 #define EXPECT(cond, ...)                                                                      \
     do {                                                                                       \
@@ -110,35 +110,47 @@ static void check_tile(const char *what, const std::vector<float> &tile, int bx,
 }
 
 /* Plays the copies of the block whose C tile starts at (row0, col0), for
- * every K slice, as the kernels of rungs 6-8 run them. */
+ * every K slice, as the kernels of rungs 6-8 run them: the block copies the
+ * window gl_window_start gives, and slice s holds K from k0 on, the first
+ * slice gl_first_slice_depth deep. */
 template <int BM, int BN, int BK, int THREADS, gl_copy_path PATH>
 static void copy_block(const gl_problem &p, const stored &a, const stored &b, int row0, int col0,
                        const char *where)
 {
+    const int wr0 = gl_window_start<PATH>(row0, p.m, BM), wc0 = gl_window_start<PATH>(col0, p.n, BN);
+    EXPECT(wr0 >= 0 && wc0 >= 0 && wr0 <= row0 && wc0 <= col0 && wr0 % 4 == 0 && wc0 % 4 == 0,
+           "%s: window at (%d, %d) for the tile at (%d, %d)", where, wr0, wc0, row0, col0);
     std::vector<gl_slice_loader<BK, BM, THREADS, PATH>> la;
     std::vector<gl_slice_loader<BK, BN, THREADS, PATH>> lb;
     for (unsigned t = 0; t < (unsigned)THREADS; ++t) {
         threadIdx.x = t;
-        la.push_back(gl_loader_a<BK, BM, THREADS, PATH>(p, row0));
-        lb.push_back(gl_loader_b<BK, BN, THREADS, PATH>(p, col0));
+        la.push_back(gl_loader_a<BK, BM, THREADS, PATH>(p, wr0));
+        lb.push_back(gl_loader_b<BK, BN, THREADS, PATH>(p, wc0));
     }
     std::vector<float> as((size_t)BK * (BM + GL_SMEM_PAD)), bs((size_t)BK * (BN + GL_SMEM_PAD));
     const int slices = (p.k - 1) / BK + 1;
-    const int unguarded = gl_unguarded_slices<PATH>(p, row0, col0, BM, BN, BK);
-    for (int s = 0; s < slices; ++s) {
+    const int unguarded = gl_unguarded_slices<PATH>(p, wr0, wc0, BM, BN, BK);
+    const int first = gl_first_slice_depth<PATH>(p.k, BK);
+    EXPECT(PATH == GL_COPY_SHIFTED ? first >= 1 && first <= BK && (p.k - first) % BK == 0
+                                   : first == BK,
+           "%s: first slice %d deep", where, first);
+    for (int s = 0, k0 = 0; s < slices; k0 += s == 0 ? first : BK, ++s) {
         std::fill(as.begin(), as.end(), SENTINEL);
         std::fill(bs.begin(), bs.end(), SENTINEL);
         for (unsigned t = 0; t < (unsigned)THREADS; ++t) {
             threadIdx.x = t;
-            gl_fetch_slice<BK>(la[t], lb[t], p, row0, col0, s, unguarded);
+            gl_fetch_slice<BK, PATH>(la[t], lb[t], p, wr0, wc0, s, unguarded);
             la[t].stash(as.data());
             lb[t].stash(bs.data());
-            la[t].advance();
-            lb[t].advance();
+            gl_advance_slice<BK, PATH>(la[t], lb[t], p, s);
         }
-        const bool zeros = s >= unguarded;
-        check_tile("A", as, BM, BK, a, !p.trans_a, row0, p.m, s * BK, p.k, zeros, where);
-        check_tile("B", bs, BN, BK, b, p.trans_b, col0, p.n, s * BK, p.k, zeros, where);
+        /* Zeros are promised where a slice is tested; the ragged first slice
+         * of GL_COPY_SHIFTED has them past its depth. */
+        const bool ragged = PATH == GL_COPY_SHIFTED && s == 0;
+        const bool zeros = ragged || s >= unguarded;
+        const int k_end = ragged ? first : p.k;
+        check_tile("A", as, BM, BK, a, !p.trans_a, wr0, p.m, k0, k_end, zeros, where);
+        check_tile("B", bs, BN, BK, b, p.trans_b, wc0, p.n, k0, k_end, zeros, where);
     }
 }
 
@@ -159,6 +171,10 @@ static void copy_product(const gl_problem &p, const stored &a, const stored &b, 
             case GL_COPY_ANY:
                 copy_block<BM, BN, BK, THREADS, GL_COPY_ANY>(p, a, b, row0, col0, where);
                 break;
+            case GL_COPY_SHIFTED:
+                ++shifted_products;
+                copy_block<BM, BN, BK, THREADS, GL_COPY_SHIFTED>(p, a, b, row0, col0, where);
+                break;
             }
 }
 
@@ -177,11 +193,13 @@ template <int BM, int BN, int BK, int THREADS>
 static void run_config()
 {
     /* Widths around each tile edge: 1 or 3 wide (a leading dimension below
-     * 4 when tight), a partial group of 4, one past the tile, two tiles; K
-     * a multiple of BK or one past (a last slice of one row). */
-    const int ms[] = {1, BM - 3, BM + 1};
-    const int ns[] = {1, 3, BN + 6, 2 * BN};
-    const int ks[] = {5, 2 * BK, 2 * BK + 1};
+     * 4 when tight), a partial group of 4, one or four past the tile, two
+     * tiles; K a multiple of BK, or one or four past (a last slice of one
+     * row; a ragged first slice of four when everything is a multiple of 4
+     * and aligned: GL_COPY_SHIFTED). */
+    const int ms[] = {1, BM - 3, BM + 1, BM + 4};
+    const int ns[] = {1, 3, BN + 4, BN + 6, 2 * BN};
+    const int ks[] = {5, 2 * BK, 2 * BK + 1, 2 * BK + 4};
     for (int m : ms)
         for (int n : ns)
             for (int k : ks)
@@ -219,7 +237,9 @@ int main(void)
     (run_config<BM, BN, BK, THREADS>(), ++configs);
     GL_WARPTILE_CONFIGS(WARPTILE)
 #undef WARPTILE
-    printf("slice copies of %d tile configurations: %lld checks, %lld failed\n", configs, checks,
-           failures);
+    EXPECT(shifted_products > 0, "no product took GL_COPY_SHIFTED");
+    printf("slice copies of %d tile configurations: %lld checks (%lld blocks of shifted "
+           "windows), %lld failed\n",
+           configs, checks, shifted_products, failures);
     return failures ? 1 : 0;
 }

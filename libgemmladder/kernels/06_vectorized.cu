@@ -74,7 +74,7 @@ void vectorized_kernel(const gl_problem p)
     const int slices = (p.k - 1) / BK + 1;
     const int unguarded = gl_unguarded_slices<PATH>(p, row0, col0, BM, BN, BK);
     const auto fetch = [&](int s) { /* slice s into registers */
-        gl_fetch_slice<BK>(load_a, load_b, p, row0, col0, s, unguarded);
+        gl_fetch_slice<BK, PATH>(load_a, load_b, p, row0, col0, s, unguarded);
     };
     fetch(0);
     for (int s = 0; s < slices; ++s) {
@@ -82,8 +82,7 @@ void vectorized_kernel(const gl_problem p)
         load_b.stash(Bs);
         __syncthreads();
         if (s + 1 < slices) { /* the next slice's loads travel during this slice's math */
-            load_a.advance();
-            load_b.advance();
+            gl_advance_slice<BK, PATH>(load_a, load_b, p, s);
             fetch(s + 1);
         }
 

@@ -60,23 +60,28 @@ void warptile_kernel(const gl_problem p)
     extern __shared__ float4 smem[];
     float *const buffers = reinterpret_cast<float *>(smem);
 
+    /* The block stores C's rows [row0, +BM) and columns [col0, +BN) that
+     * exist; it computes the window starting at (wr0, wc0), the same but in
+     * GL_COPY_SHIFTED at C's far edges (gl_window_start). */
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    const int wr0 = gl_window_start<PATH>(row0, p.m, BM), wc0 = gl_window_start<PATH>(col0, p.n, BN);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the block */
+    const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
     const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
-    auto load_a = gl_loader_a<BK, BM, THREADS, PATH>(p, row0);
-    auto load_b = gl_loader_b<BK, BN, THREADS, PATH>(p, col0);
+    auto load_a = gl_loader_a<BK, BM, THREADS, PATH>(p, wr0);
+    auto load_b = gl_loader_b<BK, BN, THREADS, PATH>(p, wc0);
 
-    const bool active = row0 + wr < p.m && col0 + wc < p.n; /* warps outside C skip the math */
+    /* Warps with nothing to store skip the math. */
+    const bool active = wr0 + wr < p.m && wc0 + wc < p.n &&
+                        (PATH != GL_COPY_SHIFTED || (wr0 + wr + WM > row0 && wc0 + wc + WN > col0));
     float acc[WMITER * TM][WNITER * TN] = {};
     float a[WMITER * TM], b[WNITER * TN];
 
     const int slices = (p.k - 1) / BK + 1;
-    const int unguarded = gl_unguarded_slices<PATH>(p, row0, col0, BM, BN, BK);
+    const int unguarded = gl_unguarded_slices<PATH>(p, wr0, wc0, BM, BN, BK);
     const auto fetch = [&](int s) { /* slice s into registers, then on to s + 1 */
-        gl_fetch_slice<BK>(load_a, load_b, p, row0, col0, s, unguarded);
-        load_a.advance();
-        load_b.advance();
+        gl_fetch_slice<BK, PATH>(load_a, load_b, p, wr0, wc0, s, unguarded);
+        gl_advance_slice<BK, PATH>(load_a, load_b, p, s);
     };
     fetch(0);
     load_a.stash(buffers);
@@ -130,8 +135,10 @@ void warptile_kernel(const gl_problem p)
 #pragma unroll
                 for (int u = 0; u < TN; u += 4) {
                     const float *r = &acc[wm * TM + t][wn * TN + u];
-                    gl_store_c4(p, row0 + wr + wm * WSUBM + lr + t, col0 + wc + wn * WSUBN + lc + u,
-                                make_float4(r[0], r[1], r[2], r[3]), vec);
+                    const int row = wr0 + wr + wm * WSUBM + lr + t;
+                    const int col = wc0 + wc + wn * WSUBN + lc + u;
+                    if (PATH != GL_COPY_SHIFTED || (row >= row0 && col >= col0)) /* its own */
+                        gl_store_c4(p, row, col, make_float4(r[0], r[1], r[2], r[3]), vec);
                 }
 }
 
@@ -148,6 +155,7 @@ constexpr size_t smem_bytes()
 GL_WARPTILE_TEMPLATE auto kernel_for(gl_copy_path path)
 {
     return path == GL_COPY_INTERIOR ? warptile_kernel<GL_COPY_INTERIOR, GL_WARPTILE_ARGS>
+           : path == GL_COPY_SHIFTED ? warptile_kernel<GL_COPY_SHIFTED, GL_WARPTILE_ARGS>
            : path == GL_COPY_ALIGNED ? warptile_kernel<GL_COPY_ALIGNED, GL_WARPTILE_ARGS>
                                      : warptile_kernel<GL_COPY_ANY, GL_WARPTILE_ARGS>;
 }
@@ -161,7 +169,7 @@ GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
 {
-    for (gl_copy_path path : {GL_COPY_INTERIOR, GL_COPY_ALIGNED, GL_COPY_ANY})
+    for (gl_copy_path path : {GL_COPY_INTERIOR, GL_COPY_SHIFTED, GL_COPY_ALIGNED, GL_COPY_ANY})
         if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(path),
                                                            smem_bytes<GL_WARPTILE_ARGS>()))
             return err;

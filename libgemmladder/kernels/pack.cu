@@ -1,6 +1,7 @@
 /*
  * Not a rung: rungs 6-8 copy operands that their copies into shared memory
- * cannot read at full speed into scratch memory first, when that pays
+ * cannot read at full speed (unaligned, or not whole tiles with an extent
+ * that is not a multiple of 4) into scratch memory first, when that pays
  * (rung.h, gl_pack_operands). A copy keeps the operand's layout; its rows
  * start on 16 bytes, and both its extents are padded with zeros to whole
  * tiles, so the kernel's copies need no tests and the end of K no special
@@ -56,6 +57,11 @@ extern "C" int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn,
 {
     *scratch = NULL;
     if (!x->scratch || p->padded)
+        return 0;
+    /* Aligned operands with extents that are multiples of 4 are read in
+     * place at (nearly) full speed: rung 8 moves its edge tiles inside them
+     * (GL_COPY_SHIFTED), rung 6 tests only its edge blocks and last slice. */
+    if (gl_copy_path_for(p, bm, bn, bk) == GL_COPY_SHIFTED)
         return 0;
     const int64_t k_pad = round_up(p->k, bk);
     operand ops[2] = {

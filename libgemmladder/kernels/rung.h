@@ -219,11 +219,18 @@ __host__ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
  *                     multiples of the tile, or operands padded to whole
  *                     tiles (gl_pack_operands): no tests at all in the
  *                     copies (rung 8; rung 6 runs GL_COPY_ALIGNED for these);
+ *   GL_COPY_SHIFTED   both aligned, m, n and k multiples of 4 and m, n at
+ *                     least a tile: a block at C's far edge copies the tile
+ *                     that ends at the edge instead (gl_window_start), and
+ *                     the first K slice, not the last, holds the part of K
+ *                     left over by whole slices (gl_first_slice_depth), so
+ *                     every slice after the first is copied untested (rung 8;
+ *                     rung 6 runs GL_COPY_ALIGNED for these);
  *   GL_COPY_ALIGNED   both aligned, any shape;
  *   GL_COPY_ANY       an operand that is not reads each group of 4 floats
  *                     with 4 plain loads (the other keeps its 16-byte loads).
  */
-enum gl_copy_path { GL_COPY_INTERIOR, GL_COPY_ALIGNED, GL_COPY_ANY };
+enum gl_copy_path { GL_COPY_INTERIOR, GL_COPY_ALIGNED, GL_COPY_ANY, GL_COPY_SHIFTED };
 
 static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn, int bk)
 {
@@ -231,9 +238,11 @@ static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn,
         return GL_COPY_INTERIOR;
     if (!gl_vec4_ok(p->a, p->lda) || !gl_vec4_ok(p->b, p->ldb))
         return GL_COPY_ANY;
-    if (p->m % bm || p->n % bn || p->k % bk)
-        return GL_COPY_ALIGNED;
-    return GL_COPY_INTERIOR;
+    if (p->m % bm == 0 && p->n % bn == 0 && p->k % bk == 0)
+        return GL_COPY_INTERIOR;
+    if (p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 && p->m >= bm && p->n >= bn)
+        return GL_COPY_SHIFTED;
+    return GL_COPY_ALIGNED;
 }
 
 /* Whether the interior kernel's copies really go untested. On sm_80-sm_89
@@ -245,10 +254,36 @@ static inline gl_copy_path gl_copy_path_for(const gl_problem *p, int bm, int bn,
 #define GL_UNGUARDED_INTERIOR 1
 #endif
 
-/* Whether a kernel compiled for `path` copies with no tests at all. */
+/* Whether a kernel compiled for `path` copies with no tests at all (but
+ * the ragged first slice of GL_COPY_SHIFTED). */
 __host__ __device__ constexpr bool gl_copies_untested(gl_copy_path path)
 {
-    return path == GL_COPY_INTERIOR && GL_UNGUARDED_INTERIOR;
+    return (path == GL_COPY_INTERIOR || path == GL_COPY_SHIFTED) && GL_UNGUARDED_INTERIOR;
+}
+
+/*
+ * GL_COPY_SHIFTED. The first row (or column) of the window of C a block
+ * computes, for the block whose own tile starts at x0 in an extent of
+ * `extent` >= bx: its own tile's, except at the far edge, where the window
+ * is moved back to end at the edge. It overlaps its neighbour's tile there,
+ * but reads only rows and columns inside the operands, so none of its copies
+ * needs a test; it stores only the part that is its own (x >= x0). The
+ * move keeps 16-byte alignment, since extent and bx are multiples of 4.
+ */
+template <gl_copy_path PATH>
+__device__ __forceinline__ int gl_window_start(int x0, int extent, int bx)
+{
+    return PATH == GL_COPY_SHIFTED ? min(x0, extent - bx) : x0;
+}
+
+/* How deep K slice 0 is: bk, or in GL_COPY_SHIFTED the part of K that whole
+ * slices leave over (1 to bk, a multiple of 4), read with zeros after it, so
+ * that every slice after it is whole. The products are still added in the
+ * order of k, so the result is the same to the bit. */
+template <gl_copy_path PATH>
+__device__ __forceinline__ int gl_first_slice_depth(int k, int bk)
+{
+    return PATH == GL_COPY_SHIFTED ? k - (k - 1) / bk * bk : bk;
 }
 
 /*
@@ -268,7 +303,8 @@ __device__ __forceinline__ int gl_unguarded_slices(const gl_problem &p, int row0
                                                    int bn, int bk)
 {
     const int slices = (p.k - 1) / bk + 1;
-    if (gl_copies_untested(PATH) || (p.k % bk == 0 && row0 + bm <= p.m && col0 + bn <= p.n))
+    if (gl_copies_untested(PATH) || PATH == GL_COPY_SHIFTED ||
+        (p.k % bk == 0 && row0 + bm <= p.m && col0 + bn <= p.n))
         return slices;
     if ((p.trans_a && p.lda < 4) || (!p.trans_b && p.ldb < 4))
         return 0;
@@ -426,25 +462,50 @@ struct gl_slice_loader {
         }
     }
 
+    /* On to the next K slice, `depth` further along K. */
     __device__ __forceinline__ void advance()
     {
         ptr += slice_step;
     }
+    __device__ __forceinline__ void advance(int depth)
+    {
+        ptr += slice_step / BK * depth;
+    }
 };
 
-/* Slice s of both operands into the loaders' registers: untested while
- * s < unguarded (gl_unguarded_slices), tested after. */
-template <int BK, class LoaderA, class LoaderB>
+/* Slice s of both operands into the loaders' registers, for the block whose
+ * window starts at (row0, col0): untested while s < unguarded
+ * (gl_unguarded_slices), tested after; in GL_COPY_SHIFTED, slice 0 holds
+ * the ragged part of K (gl_first_slice_depth) and the rest are untested. */
+template <int BK, gl_copy_path PATH, class LoaderA, class LoaderB>
 __device__ __forceinline__ void gl_fetch_slice(LoaderA &load_a, LoaderB &load_b,
                                                const gl_problem &p, int row0, int col0, int s,
                                                int unguarded)
 {
-    if (s < unguarded) {
+    if (PATH == GL_COPY_SHIFTED && s == 0) {
+        const int depth = gl_first_slice_depth<PATH>(p.k, BK);
+        load_a.fetch_edge(p.m - row0, depth);
+        load_b.fetch_edge(p.n - col0, depth);
+    } else if (s < unguarded) {
         load_a.fetch(p.m - row0);
         load_b.fetch(p.n - col0);
     } else {
         load_a.fetch_edge(p.m - row0, p.k - s * BK);
         load_b.fetch_edge(p.n - col0, p.k - s * BK);
+    }
+}
+
+/* From slice s of both operands on to slice s + 1. */
+template <int BK, gl_copy_path PATH, class LoaderA, class LoaderB>
+__device__ __forceinline__ void gl_advance_slice(LoaderA &load_a, LoaderB &load_b,
+                                                 const gl_problem &p, int s)
+{
+    if (PATH == GL_COPY_SHIFTED && s == 0) {
+        load_a.advance(gl_first_slice_depth<PATH>(p.k, BK));
+        load_b.advance(gl_first_slice_depth<PATH>(p.k, BK));
+    } else {
+        load_a.advance();
+        load_b.advance();
     }
 }
 
