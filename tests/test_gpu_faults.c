@@ -5,6 +5,8 @@
  *     allocate, and only for big products (scratch for packed operands,
  *     gl_pack_operands); without it they read the operands in place, to the
  *     same bits; with memory, a handle keeps their scratch until destroyed.
+ *     Operands that rung 8 reads in place with shifted edge tiles take no
+ *     scratch, and give the bits the packed copies give.
  *     Creating cuBLAS state (variant 0, lazily) fails with the
  *     allocation status (or cuBLAS's), never a crash; once memory is freed
  *     the same handle creates it and runs.
@@ -267,6 +269,74 @@ static void test_scratch_memory(void)
     cudaFree(C);
 }
 
+/* Rung 8 reads aligned operands whose extents are multiples of 4 in place,
+ * edge tiles shifted inside C (GL_COPY_SHIFTED), when every row starts on
+ * 32 bytes, and packs them when A's rows start on 16 bytes only. The first
+ * takes no scratch however big the product; both add the products in the
+ * same order of k, so they give the same bits; and those are right. */
+static void test_shifted_in_place(void)
+{
+    enum { SM = 2000, SN = 1000, SK = 1000, LDA16 = SK + 4 }; /* 1000 % 8 == 0, 1004 % 8 == 4 */
+    /* half of what padded copies of A and B would take */
+    const size_t half_copies = sizeof(float) * ((size_t)2048 * 1008 + (size_t)1008 * 1024) / 2;
+    float *a = malloc(sizeof(float) * SM * LDA16), *b = malloc(sizeof(float) * SK * SN);
+    float *c_in_place = malloc(sizeof(float) * SM * SN), *c_packed = malloc(sizeof(float) * SM * SN);
+    for (int i = 0; i < SM * LDA16; ++i)
+        a[i] = i % LDA16 < SK ? rng_uniform(&r) : poison_value();
+    for (int i = 0; i < SK * SN; ++i)
+        b[i] = rng_uniform(&r);
+    float *dA16 = NULL, *dA32 = NULL, *dB = NULL, *dC = NULL;
+    CHECK_CUDA(cudaMalloc((void **)&dA16, sizeof(float) * SM * LDA16));
+    CHECK_CUDA(cudaMalloc((void **)&dA32, sizeof(float) * SM * SK));
+    CHECK_CUDA(cudaMalloc((void **)&dB, sizeof(float) * SK * SN));
+    CHECK_CUDA(cudaMalloc((void **)&dC, sizeof(float) * SM * SN));
+    CHECK_CUDA(cudaMemcpy(dA16, a, sizeof(float) * SM * LDA16, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy2D(dA32, sizeof(float) * SK, a, sizeof(float) * LDA16, sizeof(float) * SK,
+                            SM, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dB, b, sizeof(float) * SK * SN, cudaMemcpyHostToDevice));
+
+    gl_handle_t h = NULL;
+    for (int pass = 0; pass < 2; ++pass) { /* the first loads the kernel, then a fresh handle */
+        CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
+        size_t before = 0, held = 0, total = 0;
+        CHECK_CUDA(cudaMemGetInfo(&before, &total));
+        CHECK_CUDA(cudaMemset(dC, 0xff, sizeof(float) * SM * SN));
+        CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_WARPTILE, SM, SN, SK, dA32, dB, dC),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemGetInfo(&held, &total));
+        if (pass == 1)
+            CHECK(held + half_copies > before, "in place, no scratch: free %zu -> %zu", before,
+                  held);
+        gl_handle_destroy(h);
+    }
+    CHECK_CUDA(cudaMemcpy(c_in_place, dC, sizeof(float) * SM * SN, cudaMemcpyDeviceToHost));
+    CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaMemset(dC, 0xff, sizeof(float) * SM * SN));
+    CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_CUBLAS, SM, SN, SK, dA32, dB, dC), GL_STATUS_SUCCESS,
+                 NULL);
+    CHECK_CUDA(cudaMemcpy(c_packed, dC, sizeof(float) * SM * SN, cudaMemcpyDeviceToHost));
+    double *want = malloc(sizeof(double) * SM * SN);
+    for (int64_t e = 0; e < (int64_t)SM * SN; ++e)
+        want[e] = c_packed[e];
+    const gemm_case shifted = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK, 1.0f, 0.0f, SK, SN, SN};
+    const double err = relative_error(&shifted, c_in_place, want);
+    CHECK(err <= 1e-5, "warptile in place on %dx%dx%d: %.3g from cuBLAS", SM, SN, SK, err);
+    CHECK_CUDA(cudaMemset(dC, 0xff, sizeof(float) * SM * SN));
+    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_WARPTILE, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
+                                1.0f, dA16, LDA16, dB, SN, 0.0f, dC, SN),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaMemcpy(c_packed, dC, sizeof(float) * SM * SN, cudaMemcpyDeviceToHost));
+    CHECK(memcmp(c_in_place, c_packed, sizeof(float) * SM * SN) == 0,
+          "warptile on %dx%dx%d: in place (lda %d) and packed (lda %d) differ", SM, SN, SK, SK,
+          LDA16);
+    printf("warptile on %dx%dx%d: in place with no scratch, and packed, to the same bits\n", SM, SN,
+           SK);
+    gl_handle_destroy(h);
+    cudaFree(dA16), cudaFree(dA32), cudaFree(dB), cudaFree(dC);
+    free(a), free(b), free(c_in_place), free(c_packed), free(want);
+}
+
 /* Rungs 6-8 on the packed product captured into a graph: the scratch
  * becomes the graph's own allocation; the replay gives the same bits. */
 static void test_graph_capture_packed(gl_handle_t h)
@@ -336,6 +406,7 @@ int main(void)
     test_graph_capture(h, A, B);
     test_graph_capture_packed(h);
     test_scratch_memory();
+    test_shifted_in_place();
     test_cuda_error_inside_a_call(h, A, B, C);
     test_memory_exhausted(A, B, C);
 

@@ -42,8 +42,9 @@ static const shape shapes[] = {
     /* Aligned, every extent a multiple of 4 and at least a tile, but not
      * whole tiles: rung 8 moves its edge tiles back inside C and reads the
      * ragged part of K first (GL_COPY_SHIFTED); with k = 4 that is all of
-     * K. Big ones too: they are read in place rather than packed. */
-    {132, 68, 36, 0},   {260, 200, 4, 0},    {68, 1000, 92, 0},    {2000, 1000, 1004, 1},
+     * K. Big ones too, whose rows start on 32 bytes: they are read in place
+     * rather than packed. */
+    {132, 68, 36, 0},   {260, 200, 4, 0},    {68, 1000, 92, 0},    {2000, 1000, 1000, 1},
     /* Big enough that rungs 6-8 copy operands into padded, aligned scratch
      * (gl_pack_operands): both (edges in M and N; in M, N and K), or only
      * the thin B. */

@@ -1,11 +1,12 @@
 /*
  * Not a rung: rungs 6-8 copy operands that their copies into shared memory
- * cannot read at full speed (unaligned, or not whole tiles with an extent
- * that is not a multiple of 4) into scratch memory first, when that pays
- * (rung.h, gl_pack_operands). A copy keeps the operand's layout; its rows
- * start on 16 bytes, and both its extents are padded with zeros to whole
- * tiles, so the kernel's copies need no tests and the end of K no special
- * case. The zeros add nothing to any result.
+ * cannot read at full speed (unaligned, or not whole tiles unless every
+ * extent is a multiple of 4 and every row starts on 32 bytes) into scratch
+ * memory first, when that pays (rung.h, gl_pack_operands). A copy keeps
+ * the operand's layout; its rows start on 16 bytes, and both its extents
+ * are padded with zeros to whole tiles, so the kernel's copies need no
+ * tests and the end of K no special case. The zeros add nothing to any
+ * result.
  */
 #include "rung.h"
 
@@ -38,6 +39,9 @@ __global__ __launch_bounds__(THREADS) void pack_kernel(const float *src, int64_t
 
 int64_t round_up(int v, int to) { return ((int64_t)v + to - 1) / to * to; }
 
+/* Every row of the matrix starts on a 32-byte sector. */
+bool on_sectors(const float *p, int64_t ld) { return ((uintptr_t)p & 31) == 0 && ld % 8 == 0; }
+
 /* One operand as stored, rows x cols, and the tile multiples its copy gets:
  * x is m (A) or n (B) and pads to bx; k pads to bk. */
 struct operand {
@@ -58,10 +62,13 @@ extern "C" int gl_pack_operands(gl_problem *p, const gl_exec *x, int bm, int bn,
     *scratch = NULL;
     if (!x->scratch || p->padded)
         return 0;
-    /* Aligned operands with extents that are multiples of 4 are read in
-     * place at (nearly) full speed: rung 8 moves its edge tiles inside them
-     * (GL_COPY_SHIFTED), rung 6 tests only its edge blocks and last slice. */
-    if (gl_copy_path_for(p, bm, bn, bk) == GL_COPY_SHIFTED)
+    /* Operands with extents that are multiples of 4 and rows that start on
+     * 32 bytes (whole sectors) are read in place at nearly full speed: rung
+     * 8 moves its edge tiles inside them (GL_COPY_SHIFTED), rung 6 tests
+     * only its edge blocks and last slice. Rows on 16 bytes only cost more
+     * sectors per load than the copy (4096 x 4096 x 4100, docs/ladder.md). */
+    if (gl_copy_path_for(p, bm, bn, bk) == GL_COPY_SHIFTED && on_sectors(p->a, p->lda) &&
+        on_sectors(p->b, p->ldb))
         return 0;
     const int64_t k_pad = round_up(p->k, bk);
     operand ops[2] = {

@@ -87,7 +87,9 @@ cudaError_t gl_prepare_warptile(void);
  * the block's tiles lie wholly inside the operands (else each copy is
  * tested against the edges, or, at the end of K, done element by element).
  * When the product is big enough to repay it (gl_pack_pays), an operand
- * that falls short is first copied into scratch memory with its rows
+ * that falls short (but not when every extent is a multiple of 4 and every
+ * row starts on 32 bytes: rung 8 reads those in place with shifted edge
+ * tiles, GL_COPY_SHIFTED) is first copied into scratch memory with its rows
  * aligned and its extents padded with zeros to whole tiles (BM or BN along
  * C, BK along K; both operands when K is not a multiple of BK), and *p is
  * pointed at the copies: p->k becomes the padded depth (the zeros add
