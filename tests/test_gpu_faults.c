@@ -280,7 +280,8 @@ static void test_shifted_in_place(void)
     /* half of what padded copies of A and B would take */
     const size_t half_copies = sizeof(float) * ((size_t)2048 * 1008 + (size_t)1008 * 1024) / 2;
     float *a = malloc(sizeof(float) * SM * LDA16), *b = malloc(sizeof(float) * SK * SN);
-    float *c_in_place = malloc(sizeof(float) * SM * SN), *c_packed = malloc(sizeof(float) * SM * SN);
+    float *c_in_place = malloc(sizeof(float) * SM * SN);
+    float *c_packed = malloc(sizeof(float) * SM * SN);
     for (int i = 0; i < SM * LDA16; ++i)
         a[i] = i % LDA16 < SK ? rng_uniform(&r) : poison_value();
     for (int i = 0; i < SK * SN; ++i)

@@ -117,7 +117,8 @@ template <int BM, int BN, int BK, int THREADS, gl_copy_path PATH>
 static void copy_block(const gl_problem &p, const stored &a, const stored &b, int row0, int col0,
                        const char *where)
 {
-    const int wr0 = gl_window_start<PATH>(row0, p.m, BM), wc0 = gl_window_start<PATH>(col0, p.n, BN);
+    const int wr0 = gl_window_start<PATH>(row0, p.m, BM);
+    const int wc0 = gl_window_start<PATH>(col0, p.n, BN);
     EXPECT(wr0 >= 0 && wc0 >= 0 && wr0 <= row0 && wc0 <= col0 && wr0 % 4 == 0 && wc0 % 4 == 0,
            "%s: window at (%d, %d) for the tile at (%d, %d)", where, wr0, wc0, row0, col0);
     std::vector<gl_slice_loader<BK, BM, THREADS, PATH>> la;

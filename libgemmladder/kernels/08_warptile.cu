@@ -64,7 +64,8 @@ void warptile_kernel(const gl_problem p)
      * exist; it computes the window starting at (wr0, wc0), the same but in
      * GL_COPY_SHIFTED at C's far edges (gl_window_start). */
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    const int wr0 = gl_window_start<PATH>(row0, p.m, BM), wc0 = gl_window_start<PATH>(col0, p.n, BN);
+    const int wr0 = gl_window_start<PATH>(row0, p.m, BM);
+    const int wc0 = gl_window_start<PATH>(col0, p.n, BN);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
     const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
