@@ -82,7 +82,8 @@ void vectorized_kernel(const gl_problem p)
         load_b.stash(Bs);
         __syncthreads();
         if (s + 1 < slices) { /* the next slice's loads travel during this slice's math */
-            gl_advance_slice<BK, PATH>(load_a, load_b, p, s);
+            load_a.advance();
+            load_b.advance();
             fetch(s + 1);
         }
 

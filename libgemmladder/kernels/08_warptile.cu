@@ -20,6 +20,11 @@
  * As in rung 6, the launcher runs the kernel compiled for aligned operands
  * or the one compiled for any alignment (gl_copy_path in rung.h), and every
  * slice but the last is copied without edge tests (gl_unguarded_slices).
+ * Two more kernels copy with no tests at all: one for whole tiles
+ * (GL_COPY_INTERIOR), and one for aligned operands whose extents are
+ * multiples of 4 (GL_COPY_SHIFTED), where a block at C's far edge computes
+ * the tile that ends at the edge, overlapping its neighbour's, and stores
+ * only its own part, and where the first K slice holds the ragged part of K.
  * The warps' test of whether they lie inside C also keeps the compiler from
  * moving the next slice's loads down next to their use, after most of the
  * FFMAs, where their latency would no longer be hidden.
