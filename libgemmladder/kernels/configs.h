@@ -43,8 +43,11 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
 /* Rungs 4 and 5: X(BM, BN, BK, TM, TN), threads = BM * BN / (TM * TN); they
  * run their one entry. 64 x 64 tiles for rung 5 (not the seeds' 128 x 128):
  * on an H200 they are faster at every size from 1024 to 8192, and they fill
- * the GPU at 1024^2 where 128 x 128 tiles leave half the SMs idle. */
-#define GL_BLOCKTILE_1D_CONFIGS(X) X(64, 64, 8, 8, 1)
+ * the GPU at 1024^2 where 128 x 128 tiles leave half the SMs idle. Slices
+ * 16 deep for rung 4 too (not the seeds' 8): with 8, each row of A arrived
+ * in 32-byte pieces, and where rows are not a multiple of 64 bytes long
+ * (1000^3) the H200 took 5% longer per product (docs/ladder.md, rung 4). */
+#define GL_BLOCKTILE_1D_CONFIGS(X) X(64, 64, 16, 8, 1)
 #define GL_BLOCKTILE_2D_CONFIGS(X) X(64, 64, 16, 8, 4)
 
 /* The vectorized kernel: X(BM, BN, BK, TM, TN). Rung 6 runs the first entry
