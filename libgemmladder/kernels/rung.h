@@ -298,7 +298,8 @@ __device__ __forceinline__ int gl_first_slice_depth(int k, int bk)
  * an operand whose x is contiguous, where a group that straddles the edge
  * would read past the end of the matrix. None when such an operand's
  * leading dimension is below 4, where earlier rows' straddling groups could
- * too (x is then at most 3 wide).
+ * too (x is then at most 3 wide). In GL_COPY_SHIFTED all of them: there the
+ * tested slice is the first (gl_fetch_slice), not the last.
  */
 template <gl_copy_path PATH>
 __device__ __forceinline__ int gl_unguarded_slices(const gl_problem &p, int row0, int col0, int bm,
@@ -464,7 +465,9 @@ struct gl_slice_loader {
         }
     }
 
-    /* On to the next K slice, `depth` further along K. */
+    /* On to the next K slice: BK further along K, or `depth` further (after
+     * the ragged first slice of GL_COPY_SHIFTED; kept apart so that the K
+     * loop's advance stays one addition). */
     __device__ __forceinline__ void advance()
     {
         ptr += slice_step;
