@@ -266,6 +266,8 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * environment variable GEMMLADDER_TUNING (read once, when the first handle is
  * created). docs/tuning.md describes the file format. A handle can also pin
  * one configuration for a variant (gl_set_tiles), which wins over any table.
+ * A table's tiles give way to the rung's small "fill" tiles for a problem on
+ * which they would leave most SMs idle in the grid's last round of blocks.
  *
  * Problems fall into size classes by M * N: "small" up to 1536 * 1536,
  * "medium" up to 3072 * 3072, "large" above. */
@@ -276,7 +278,11 @@ typedef enum gl_tiles_origin {
     GL_TILES_BUILTIN = 1,  /* a row of the built-in table */
     GL_TILES_OVERRIDE = 2, /* a row of the loaded override table */
     GL_TILES_PINNED = 3,   /* pinned on the handle with gl_set_tiles */
-    GL_TILES_DEFAULT = 4   /* no row applies: the rung's first configuration */
+    GL_TILES_DEFAULT = 4,  /* no row applies: the rung's first configuration */
+    GL_TILES_FILL = 5      /* the row (or default) named by the other fields
+                              would leave most SMs idle in the grid's last
+                              round of blocks: the rung's small fill tiles
+                              run instead (docs/tuning.md) */
 } gl_tiles_origin_t;
 
 /* One tile configuration. Fields a rung does not use are 0. Before passing
@@ -312,7 +318,7 @@ GL_API gl_status_t gl_variant_config(gl_variant_t variant, int32_t index, gl_til
 
 /* The tile configuration gl_sgemm_ex(handle, variant, ..., M, N, K, ...)
  * would run now, and where it came from (pinned, override row, built-in row,
- * fixed, or default). Sizes follow gl_sgemm_ex (any layout: M and N are C's).
+ * fixed, default, or the fill tiles in place of a row). Sizes follow gl_sgemm_ex (any layout: M and N are C's).
  * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
  * GL_STATUS_INVALID_ARGUMENT for a NULL handle or out, out->size too small,
  * sizes outside 0 .. 2147483647, or variant cublas (no tiles). */

@@ -162,7 +162,6 @@ int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, c
     if (threads % 32)
         return fail(why, why_size, "%d threads is not a whole number of warps", threads);
 
-    int outputs = bm * bn / threads, fragments = tm + tn;
     switch (v) {
     case GL_VARIANT_BLOCKTILE_1D:
     case GL_VARIANT_BLOCKTILE_2D:
@@ -223,7 +222,6 @@ int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, c
         if (!slice_copy_ok("A", bk, bm, threads, why, why_size) ||
             !slice_copy_ok("B", bk, bn, threads, why, why_size))
             return 0;
-        fragments = wmiter * tm + wniter * tn;
         break;
     }
     default:
@@ -234,14 +232,83 @@ int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, c
     if (smem > smem_limit)
         return fail(why, why_size, "needs %zu bytes of shared memory; the limit is %zu", smem,
                     smem_limit);
-    const int staged = (v == GL_VARIANT_BLOCKTILE_1D || v == GL_VARIANT_BLOCKTILE_2D)
-                           ? 0
-                           : (bm + bn) * bk / (4 * threads);
-    const int registers = GL_REGISTER_ESTIMATE(outputs, fragments, staged);
+    const int registers = gl_tiles_registers(v, t);
     if (registers > 255)
         return fail(why, why_size, "needs about %d registers a thread; the limit is 255",
                     registers);
     return 1;
+}
+
+int gl_tiles_registers(gl_variant_t v, const gl_tile_params *t)
+{
+    const int outputs = t->bm * t->bn / t->threads; /* accumulators */
+    int fragments = t->tm + t->tn;
+    if (v == GL_VARIANT_WARPTILE) {
+        const int wmiter = t->wm * t->wn / (32 * t->tm * t->tn * t->wniter);
+        fragments = wmiter * t->tm + t->wniter * t->tn;
+    }
+    const int staged = (v == GL_VARIANT_BLOCKTILE_1D || v == GL_VARIANT_BLOCKTILE_2D)
+                           ? 0
+                           : (t->bm + t->bn) * t->bk / (4 * t->threads);
+    return GL_REGISTER_ESTIMATE(outputs, fragments, staged);
+}
+
+/* ---- filling the GPU ----------------------------------------------------- */
+
+int gl_tiles_resident(gl_variant_t v, const gl_tile_params *t, size_t smem_limit)
+{
+    int blocks = 65536 / (t->threads * gl_tiles_registers(v, t)); /* gl_min_blocks in rung.h */
+    const int by_threads = 2048 / t->threads;
+    const int by_smem = (int)((smem_limit + 1024) / (gl_tiles_smem(v, t) + 1024));
+    if (blocks > by_threads)
+        blocks = by_threads;
+    if (blocks > by_smem)
+        blocks = by_smem;
+    return blocks > 1 ? blocks : 1;
+}
+
+/* How long an m x n grid of the tiles takes, in units of one element of C
+ * computed by one SM: the GPU holds resident * sms blocks at once, so the
+ * grid runs in ceil(blocks / (resident * sms)) rounds, and in each round an
+ * SM computes resident tiles of bm x bn. It counts a part-full last round
+ * as a whole one, and takes every tile element to cost the same, which
+ * flatters small tiles; the margin below takes that back. */
+static double grid_cost(gl_variant_t v, const gl_tile_params *t, int64_t m, int64_t n, int sms,
+                        size_t smem_limit)
+{
+    const int64_t blocks = ((m - 1) / t->bm + 1) * ((n - 1) / t->bn + 1);
+    const int64_t resident = gl_tiles_resident(v, t, smem_limit), at_once = resident * sms;
+    const int64_t rounds = (blocks - 1) / at_once + 1;
+    return (double)rounds * (double)resident * t->bm * t->bn;
+}
+
+/* The fill tiles must promise at least this fraction less time. Where both
+ * fill the GPU, the tables' 128 x 128 warptiles compute 18% more per tile
+ * element than the 64 x 64 fill tiles (46.1 against 37.8 TFLOP/s at 2048^3
+ * on an H200); 0.75 keeps them wherever their last round is at least a
+ * sixth full (3072^3, 4097^3) and drops them where it holds a few blocks
+ * (1537^3, 2049^3, 2300^3). docs/tuning.md has the measurements. */
+#define GL_FILL_MARGIN 0.75
+
+static const gl_tile_params autotuned_fill[] = {GL_AUTOTUNED_FILL_CONFIG(GL_ROW)};
+static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARP_ROW)};
+
+const gl_tile_params *gl_fill_config(gl_variant_t v)
+{
+    return v == GL_VARIANT_AUTOTUNED ? autotuned_fill
+           : v == GL_VARIANT_WARPTILE ? warptile_fill
+                                      : NULL;
+}
+
+const gl_tile_params *gl_fill_tiles(gl_variant_t v, const gl_tile_params *t, int64_t m,
+                                    int64_t n, int sms, size_t smem_limit)
+{
+    const gl_tile_params *fill = gl_fill_config(v);
+    if (!fill || sms < 1 || gl_tile_params_equal(fill, t) ||
+        !gl_tiles_legal(v, fill, smem_limit, NULL, 0))
+        return NULL;
+    const double keep = grid_cost(v, t, m, n, sms, smem_limit);
+    return grid_cost(v, fill, m, n, sms, smem_limit) < GL_FILL_MARGIN * keep ? fill : NULL;
 }
 
 /* ---- parsing ------------------------------------------------------------- */

@@ -55,6 +55,29 @@ size_t gl_tiles_smem(gl_variant_t v, const gl_tile_params *t);
 int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, char *why,
                    size_t why_size);
 
+/* The registers a thread of the configuration needs, estimated as the
+ * kernels' launch bounds do (GL_REGISTER_ESTIMATE in configs.h). Only for
+ * configurations whose divisibility rules hold. */
+int gl_tiles_registers(gl_variant_t v, const gl_tile_params *t);
+
+/* ---- filling the GPU ----------------------------------------------------- */
+
+/* Blocks of the configuration one SM holds at once on a device whose blocks
+ * may use smem_limit bytes of shared memory: what the launch bounds ask of
+ * the compiler (65536 registers over the estimate), at most 2048 threads,
+ * and the shared memory (1 KB more per block, which the runtime keeps). */
+int gl_tiles_resident(gl_variant_t v, const gl_tile_params *t, size_t smem_limit);
+
+/* Rungs 7 and 8: the rung's fill configuration (configs.h), or NULL. */
+const gl_tile_params *gl_fill_config(gl_variant_t v);
+
+/* The fill configuration when running it instead of *t on an m x n grid
+ * promises at least a quarter less time on a device of `sms` SMs (rounds of
+ * resident blocks, counted whole); NULL to keep *t, and always when sms < 1,
+ * the variant has no fill configuration, it is *t, or it is illegal here. */
+const gl_tile_params *gl_fill_tiles(gl_variant_t v, const gl_tile_params *t, int64_t m,
+                                    int64_t n, int sms, size_t smem_limit);
+
 /* The largest shared memory a block may opt into on an architecture
  * (major * 10 + minor; 0 means "any": the smallest of the supported ones). */
 size_t gl_arch_smem_limit(int cc);

@@ -166,9 +166,13 @@ gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_rung *rung
     const gl_tuning_row *row = gl_tuning_find(layers, nlayers, h->cc, rung->id, c,
                                               h->smem_limit, &layer);
     gl_tile_params tiles = row ? row->tiles : list[0];
+    gl_tiles_origin_t origin = !row ? GL_TILES_DEFAULT
+                               : layer == 0 ? GL_TILES_OVERRIDE : GL_TILES_BUILTIN;
+    const gl_tile_params *fill = gl_fill_tiles(rung->id, &tiles, m, n, h->sm_count, h->smem_limit);
+    if (fill)
+        tiles = *fill, origin = GL_TILES_FILL;
     if (info) {
-        describe(info, &tiles, !row ? GL_TILES_DEFAULT
-                               : layer == 0 ? GL_TILES_OVERRIDE : GL_TILES_BUILTIN);
+        describe(info, &tiles, origin);
         snprintf(info->size_class, sizeof info->size_class, "%s", gl_size_class_name(c));
         if (row) {
             info->line = row->line;

@@ -152,6 +152,30 @@ static int test_every_configuration(gl_handle_t h)
     return ran;
 }
 
+/* Where the table's tiles would leave most SMs idle in the grid's last round,
+ * rungs 7 and 8 run their fill tiles (docs/tuning.md), and the product is
+ * as right as any other. On 132 SMs (H100, H200) the 128 x 128 rows of
+ * sm_90.txt give way at 2049 x 2049 (289 blocks, 264 at once) but not at
+ * 2048 x 2048 (256). */
+static void test_fill(gl_handle_t h, int cc)
+{
+    int sms = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gl_handle_device(h)));
+    const gl_variant_t tuned[2] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE};
+    for (int i = 0; i < 2; ++i) {
+        const gl_tiles fit = query(h, tuned[i], 2048, 2048), odd = query(h, tuned[i], 2049, 2049);
+        printf("%s on %d SMs: 2048^2 -> %dx%d (origin %d), 2049^2 -> %dx%d (origin %d)\n",
+               gl_variant_name(tuned[i]), sms, fit.bm, fit.bn, fit.origin, odd.bm, odd.bn,
+               odd.origin);
+        if (cc == 90 && sms == 132 && tuned[i] == GL_VARIANT_WARPTILE)
+            CHECK(fit.origin == GL_TILES_BUILTIN && fit.bm == 128 && odd.origin == GL_TILES_FILL &&
+                      odd.bm == 64 && odd.line == fit.line,
+                  "warptile: the medium row at 2048^2, the fill tiles in its place at 2049^2");
+        const gemm_case c = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 2049, 2049, 97, 1.0f, 0.5f, 97, 2049, 2049};
+        check_case(h, tuned[i], &c, "2049 x 2049 x 97 on the tiles the query named");
+    }
+}
+
 int main(void)
 {
     gl_handle_t h = NULL;
@@ -165,6 +189,7 @@ int main(void)
     CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, gl_handle_device(h)));
     CHECK_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, gl_handle_device(h)));
     test_tables_choose(h, major * 10 + minor);
+    test_fill(h, major * 10 + minor);
     printf("%d pinned-configuration runs checked\n", test_every_configuration(h));
     gl_handle_destroy(h);
     return harness_finish("test_gpu_tuning");

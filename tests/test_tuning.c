@@ -433,6 +433,99 @@ static void test_public_loader(void)
                  "shared memory");
 }
 
+/* ---- filling the GPU ----------------------------------------------------- */
+
+static bool in_list(gl_variant_t v, const gl_tile_params *t)
+{
+    int count = 0;
+    const gl_tile_params *list = gl_configs_of(v, &count);
+    for (int i = 0; i < count; ++i)
+        if (gl_tile_params_equal(&list[i], t))
+            return true;
+    return false;
+}
+
+static void test_fill(void)
+{
+    const size_t sm90 = gl_arch_smem_limit(90);
+    const gl_variant_t W = GL_VARIANT_WARPTILE, A = GL_VARIANT_AUTOTUNED;
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256}, a128 = {128, 128, 16, 8, 8,
+                                                                                0, 0, 0, 256};
+    const gl_tile_params *wfill = gl_fill_config(W), *afill = gl_fill_config(A);
+    CHECK(wfill && afill && !gl_fill_config(GL_VARIANT_VECTORIZED), "rungs 7 and 8 fill, 6 not");
+    CHECK(wfill && in_list(W, wfill) && afill && in_list(A, afill),
+          "the fill tiles are compiled configurations");
+    CHECK(in_list(W, &w128) && in_list(A, &a128), "the 128 x 128 tiles below are compiled");
+
+    /* Resident blocks as ptxas's counts give them on sm_90 (cuobjdump
+     * --dump-resource-usage): 128 registers x 256 threads -> 2 blocks; the fill
+     * tiles at 94-96 registers x 128 threads -> 5; 64 x 64 x 32 warptiles at
+     * 126-128 -> 4. */
+    const gl_tile_params w64k32 = {64, 64, 32, 8, 4, 32, 32, 1, 128};
+    CHECK(gl_tiles_resident(W, &w128, sm90) == 2, "128 x 128 warptile: %d blocks an SM",
+          gl_tiles_resident(W, &w128, sm90));
+    CHECK(gl_tiles_resident(W, wfill, sm90) == 5, "fill warptile: %d blocks an SM",
+          gl_tiles_resident(W, wfill, sm90));
+    CHECK(gl_tiles_resident(W, &w64k32, sm90) == 4, "64 x 64 x 32 warptile: %d blocks an SM",
+          gl_tiles_resident(W, &w64k32, sm90));
+    CHECK(gl_tiles_resident(A, &a128, sm90) == 2 && gl_tiles_resident(A, afill, sm90) == 5,
+          "rung 7: 2 and 5 blocks an SM");
+    const gl_tile_params w256 = {256, 128, 16, 8, 4, 64, 64, 4, 256};
+    CHECK(gl_tiles_resident(W, &w256, sm90) == 1, "256 x 128 warptile: one block an SM");
+
+    /* 132 SMs (H100, H200). 128 x 128 tiles hold 264 blocks at once. */
+    const struct { int64_t m, n; const gl_tile_params *t; bool fill; const char *why; } cases[] = {
+        {2048, 2048, &w128, false, "256 blocks: one round"},
+        {2049, 2049, &w128, true, "289 blocks: a second round of 25"},
+        {1537, 1537, &w128, true, "169 blocks leave 95 SMs with one; 625 fill blocks fit"},
+        {2300, 2300, &w128, true, "324 blocks: a second round of 60"},
+        {3072, 3072, &w128, false, "576 blocks: the third round is 48 of 264, the fill's fourth 324 of 660"},
+        {4096, 4096, &w128, false, "1024 blocks: four rounds, nearly full"},
+        {4097, 4097, &w128, false, "1089 blocks: five rounds against the fill's seven"},
+        {1536, 1536, &w64k32, true, "576 blocks of 64 x 64 x 32 at 4 an SM: 528 and then 48"},
+        {1024, 1024, &w64k32, false, "256 blocks: one round either way"},
+        {127, 4096, &w64k32, false, "128 blocks: one round either way"},
+        {1, 1, &w128, true, "one block either way, a quarter of the work in the fill tile"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const gl_tile_params *got = gl_fill_tiles(W, cases[i].t, cases[i].m, cases[i].n, 132, sm90);
+        CHECK((got != NULL) == cases[i].fill && (!got || got == wfill),
+              "%lld x %lld on %dx%d tiles: fill %d, want %d (%s)", (long long)cases[i].m,
+              (long long)cases[i].n, cases[i].t->bm, cases[i].t->bn, got != NULL, cases[i].fill,
+              cases[i].why);
+    }
+    CHECK(!gl_fill_tiles(W, &w128, 2049, 2049, 0, sm90), "no SM count (no device): no fill");
+    CHECK(!gl_fill_tiles(W, wfill, 2049, 2049, 132, sm90), "the fill tiles never replace themselves");
+    CHECK(!gl_fill_tiles(GL_VARIANT_VECTORIZED, &a128, 2049, 2049, 132, sm90), "rung 6 is fixed");
+    CHECK(gl_fill_tiles(A, &a128, 2049, 2049, 132, sm90) == afill, "rung 7 fills too");
+
+    /* Through gl_resolve_tiles (what gl_tuning_query and the calls use): the
+     * fill replaces table rows, says which row it replaced, and never a pin. */
+    struct gl_handle_s h = {0};
+    h.cc = 90, h.smem_limit = sm90, h.sm_count = 132;
+    const char *table = write_file(HEAD "sm_90 autotuned medium bm=128 bn=128 bk=16 tm=8 tn=8\n");
+    CHECK_STATUS(NULL, gl_tuning_load(table), GL_STATUS_SUCCESS, NULL);
+    gl_tiles t = query(&h, A, 2048, 2048);
+    CHECK(t.origin == GL_TILES_OVERRIDE && t.bm == 128, "2048^2: the row (origin %d)", t.origin);
+    t = query(&h, A, 2049, 2049);
+    CHECK(t.origin == GL_TILES_FILL && t.bm == afill->bm && t.bn == afill->bn &&
+              t.tn == afill->tn && t.line == 2 && strcmp(t.size_class, "medium") == 0 &&
+              strstr(t.source, "gl_tuning_"),
+          "2049^2: fill tiles in place of line 2 (origin %d, %dx%d, line %d)", t.origin, t.bm,
+          t.bn, t.line);
+    h.sm_count = 0;
+    CHECK(query(&h, A, 2049, 2049).origin == GL_TILES_OVERRIDE, "no SM count: the row");
+    h.sm_count = 132;
+    gl_tiles pin = {.size = sizeof(gl_tiles), .bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8,
+                    .threads = 256};
+    CHECK_STATUS(&h, gl_set_tiles(&h, A, &pin), GL_STATUS_SUCCESS, NULL);
+    t = query(&h, A, 2049, 2049);
+    CHECK(t.origin == GL_TILES_PINNED && t.bm == 128, "a pin is run as pinned");
+    CHECK_STATUS(&h, gl_set_tiles(&h, A, NULL), GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(NULL, gl_tuning_load(NULL), GL_STATUS_SUCCESS, NULL);
+    unlink(table);
+}
+
 static void test_config_enumeration(void)
 {
     CHECK(gl_variant_config_count(GL_VARIANT_CUBLAS) == 0, "cublas has no tiles");
@@ -463,6 +556,7 @@ int main(void)
     test_size_classes();
     test_lookup();
     test_public_loader();
+    test_fill();
     test_config_enumeration();
     return harness_finish("test_tuning");
 }

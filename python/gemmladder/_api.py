@@ -31,6 +31,7 @@ class TilesOrigin(enum.IntEnum):
     OVERRIDE = 2
     PINNED = 3
     DEFAULT = 4
+    FILL = 5
 
 
 DEFAULT_VARIANT = Variant.WARPTILE

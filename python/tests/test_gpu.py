@@ -361,7 +361,7 @@ class Tuning(GpuTest):
                 continue
             chosen = self.handle.tuning_query(name, 1024, 1024, 1024)
             self.assertIn(chosen.origin, (gemmladder.TilesOrigin.BUILTIN, gemmladder.TilesOrigin.OVERRIDE,
-                                          gemmladder.TilesOrigin.DEFAULT))
+                                          gemmladder.TilesOrigin.DEFAULT, gemmladder.TilesOrigin.FILL))
             for tiles in gemmladder.variant_configs(name):
                 with self.subTest(variant=name, tiles=tiles):
                     try:
