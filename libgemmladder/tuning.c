@@ -282,12 +282,12 @@ static double grid_cost(gl_variant_t v, const gl_tile_params *t, int64_t m, int6
     return (double)rounds * (double)resident * t->bm * t->bn;
 }
 
-/* The fill tiles must promise at least this fraction less time. Where both
- * fill the GPU, the tables' 128 x 128 warptiles compute 18% more per tile
- * element than the 64 x 64 fill tiles (46.1 against 37.8 TFLOP/s at 2048^3
- * on an H200); 0.75 keeps them wherever their last round is at least a
- * sixth full (3072^3, 4097^3) and drops them where it holds a few blocks
- * (1537^3, 2049^3, 2300^3). docs/tuning.md has the measurements. */
+/* The fill tiles must promise at least a quarter less time. Where both
+ * fill the GPU, the tables' 128 x 128 warptiles compute 22% more per second
+ * than the 64 x 64 fill tiles (46.1 against 37.8 TFLOP/s at 2048^3 on an
+ * H200); 0.75 keeps them wherever their last round is at least a sixth full
+ * (3072^3, 4097^3) and drops them where it holds a few blocks (1537^3,
+ * 2049^3, 2300^3). docs/tuning.md has the measurements. */
 #define GL_FILL_MARGIN 0.75
 
 static const gl_tile_params autotuned_fill[] = {GL_AUTOTUNED_FILL_CONFIG(GL_ROW)};
