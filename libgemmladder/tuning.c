@@ -73,6 +73,15 @@ const gl_tile_params *gl_configs_of(gl_variant_t v, int *count)
     }
 }
 
+bool gl_tiles_compiled(gl_variant_t v, const gl_tile_params *t, int *count)
+{
+    const gl_tile_params *list = gl_configs_of(v, count);
+    for (int i = 0; i < *count; ++i)
+        if (gl_tile_params_equal(&list[i], t))
+            return true;
+    return false;
+}
+
 int gl_variant_is_tuned(gl_variant_t v)
 {
     return v == GL_VARIANT_AUTOTUNED || v == GL_VARIANT_WARPTILE;
@@ -304,8 +313,7 @@ const gl_tile_params *gl_fill_tiles(gl_variant_t v, const gl_tile_params *t, int
                                     int64_t n, int sms, size_t smem_limit)
 {
     const gl_tile_params *fill = gl_fill_config(v);
-    if (!fill || sms < 1 || gl_tile_params_equal(fill, t) ||
-        !gl_tiles_legal(v, fill, smem_limit, NULL, 0))
+    if (!fill || sms < 1 || gl_tile_params_equal(fill, t))
         return NULL;
     const double keep = grid_cost(v, t, m, n, sms, smem_limit);
     return grid_cost(v, fill, m, n, sms, smem_limit) < GL_FILL_MARGIN * keep ? fill : NULL;
@@ -444,11 +452,7 @@ static gl_status_t parse_row(const parser *p, char **field, int fields, gl_tunin
     if (!gl_tiles_legal(row->variant, t, gl_arch_smem_limit(row->arch), why, sizeof why))
         return parse_error(p, "illegal %s configuration: %s", field[1], why);
     int count = 0;
-    const gl_tile_params *list = gl_configs_of(row->variant, &count);
-    int compiled = 0;
-    for (int i = 0; i < count && !compiled; ++i)
-        compiled = gl_tile_params_equal(&list[i], t);
-    if (!compiled)
+    if (!gl_tiles_compiled(row->variant, t, &count))
         return parse_error(p, "this %s configuration is legal but not compiled into the "
                               "library (it builds the %d listed in kernels/configs.h)",
                            field[1], count);

@@ -38,6 +38,10 @@ const char *gl_size_class_name(gl_size_class c);
  * cublas and unknown ids. */
 const gl_tile_params *gl_configs_of(gl_variant_t v, int *count);
 
+/* Whether *t is one of the configurations compiled for the variant; the
+ * number of them in *count. */
+bool gl_tiles_compiled(gl_variant_t v, const gl_tile_params *t, int *count);
+
 /* Whether a variant chooses its tiles per device and size (7 and 8). */
 int gl_variant_is_tuned(gl_variant_t v);
 
@@ -74,7 +78,8 @@ const gl_tile_params *gl_fill_config(gl_variant_t v);
 /* The fill configuration when running it instead of *t on an m x n grid
  * promises at least a quarter less time on a device of `sms` SMs (rounds of
  * resident blocks, counted whole); NULL to keep *t, and always when sms < 1,
- * the variant has no fill configuration, it is *t, or it is illegal here. */
+ * the variant has no fill configuration, or it is *t. (The fill tiles fit
+ * every GPU: their shared memory is under 48 KB, which the tests check.) */
 const gl_tile_params *gl_fill_tiles(gl_variant_t v, const gl_tile_params *t, int64_t m,
                                     int64_t n, int sms, size_t smem_limit);
 

@@ -277,11 +277,8 @@ gl_status_t gl_set_tiles(gl_handle_t h, gl_variant_t variant, const gl_tiles *ti
         return st;
     const gl_tile_params t = {tiles->bm, tiles->bn, tiles->bk,     tiles->tm,     tiles->tn,
                               tiles->wm, tiles->wn, tiles->wniter, tiles->threads};
-    int count = 0, compiled = 0;
-    const gl_tile_params *list = gl_configs_of(variant, &count);
-    for (int i = 0; i < count && !compiled; ++i)
-        compiled = gl_tile_params_equal(&list[i], &t);
-    if (!compiled)
+    int count = 0;
+    if (!gl_tiles_compiled(variant, &t, &count))
         return gl_fail(h, GL_STATUS_TUNING_ERROR,
                        "gl_set_tiles: bm=%d bn=%d bk=%d tm=%d tn=%d wm=%d wn=%d wniter=%d "
                        "threads=%d is not one of the %d compiled %s configurations",

@@ -435,16 +435,6 @@ static void test_public_loader(void)
 
 /* ---- filling the GPU ----------------------------------------------------- */
 
-static bool in_list(gl_variant_t v, const gl_tile_params *t)
-{
-    int count = 0;
-    const gl_tile_params *list = gl_configs_of(v, &count);
-    for (int i = 0; i < count; ++i)
-        if (gl_tile_params_equal(&list[i], t))
-            return true;
-    return false;
-}
-
 static void test_fill(void)
 {
     const size_t sm90 = gl_arch_smem_limit(90);
@@ -453,9 +443,15 @@ static void test_fill(void)
                                                                                 0, 0, 0, 256};
     const gl_tile_params *wfill = gl_fill_config(W), *afill = gl_fill_config(A);
     CHECK(wfill && afill && !gl_fill_config(GL_VARIANT_VECTORIZED), "rungs 7 and 8 fill, 6 not");
-    CHECK(wfill && in_list(W, wfill) && afill && in_list(A, afill),
+    int count = 0;
+    CHECK(wfill && gl_tiles_compiled(W, wfill, &count) && afill &&
+              gl_tiles_compiled(A, afill, &count),
           "the fill tiles are compiled configurations");
-    CHECK(in_list(W, &w128) && in_list(A, &a128), "the 128 x 128 tiles below are compiled");
+    CHECK(wfill && afill && gl_tiles_smem(W, wfill) <= 48 * 1024 &&
+              gl_tiles_smem(A, afill) <= 48 * 1024,
+          "the fill tiles fit any GPU's shared memory without opting in");
+    CHECK(gl_tiles_compiled(W, &w128, &count) && gl_tiles_compiled(A, &a128, &count),
+          "the 128 x 128 tiles below are compiled");
 
     /* Resident blocks as ptxas's counts give them on sm_90 (cuobjdump
      * --dump-resource-usage): 128 registers x 256 threads -> 2 blocks; the fill
