@@ -112,7 +112,7 @@ static void test_legality_filter(void)
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 128}, big, 0, "one per warp");
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 64, 2, 128}, big, 1, NULL);
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 3, 256}, big, 0, NULL);
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256}, big, 0, "at least 1");
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256}, big, 0, "wm = 0 is outside 1..4096");
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 250}, big, 0, "warps");
     expect_legal(GL_VARIANT_CUBLAS, (gl_tile_params){128, 128, 16, 4, 4, 0, 0, 0, 256}, big, 0,
                  "no tile parameters");
@@ -166,7 +166,7 @@ static void test_parser(void)
     expect_rejected("# only a comment\n", "t.txt", "no format line");
     expect_rejected(GOOD_V, "t.txt:1:", "format line");
     expect_rejected("gemmladder-tuning 2\n" GOOD_V, "t.txt:1:", "version '2'");
-    expect_rejected("gemmladder-tuning\n", "t.txt:1:", "version ''");
+    expect_rejected("gemmladder-tuning\n", "t.txt:1:", "names no version");
     expect_rejected(HEAD HEAD, "t.txt:2:", "second format line");
     expect_rejected(HEAD GOOD_V "sm_9 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:3:",
                     "unknown architecture 'sm_9'");
