@@ -122,6 +122,93 @@ static void test_legality_filter(void)
                  "one column");
 }
 
+/* Every value the parser accepts (1..4096) for every field, as powers of two
+ * and their neighbours, one field and every pair of fields at a time around
+ * each compiled configuration, and all fields equal: the filter answers
+ * (under the sanitizer builds: without an overflow or a division by zero),
+ * and a rejection always says why. */
+static void test_legality_sweep(void)
+{
+    int values[64], nvalues = 0;
+    for (int p = 1; p <= 4096; p *= 2)
+        for (int d = -1; d <= 1; ++d)
+            if (p + d >= 1 && p + d <= 4096 && (nvalues == 0 || values[nvalues - 1] < p + d))
+                values[nvalues++] = p + d;
+    const gl_variant_t variants[] = {GL_VARIANT_BLOCKTILE_1D, GL_VARIANT_BLOCKTILE_2D,
+                                     GL_VARIANT_VECTORIZED, GL_VARIANT_AUTOTUNED,
+                                     GL_VARIANT_WARPTILE};
+    long calls = 0, legal = 0, unexplained = 0;
+    for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; ++vi) {
+        const gl_variant_t v = variants[vi];
+        int count = 0;
+        const gl_tile_params *list = gl_configs_of(v, &count);
+        for (int base = 0; base < count + nvalues; ++base) {
+            gl_tile_params b;
+            if (base < count) {
+                b = list[base];
+            } else {
+                const int x = values[base - count];
+                b = (gl_tile_params){x, x, x, x, x, x, x, x, x};
+            }
+            int *field[9] = {&b.bm, &b.bn, &b.bk, &b.tm, &b.tn, &b.wm, &b.wn, &b.wniter,
+                             &b.threads};
+            for (int f = 0; f < 9; ++f)
+                for (int g = f; g < 9; ++g) {
+                    if (g != f && base >= count)
+                        continue; /* pairs around the compiled configurations only */
+                    const int keep_f = *field[f], keep_g = *field[g];
+                    for (int i = 0; i < nvalues; ++i)
+                        for (int j = 0; j < (g == f ? 1 : nvalues); ++j) {
+                            *field[f] = values[i];
+                            if (g != f)
+                                *field[g] = values[j];
+                            char why[256] = "";
+                            const int ok = gl_tiles_legal(v, &b, gl_arch_smem_limit(90), why,
+                                                          sizeof why);
+                            ++calls;
+                            legal += ok;
+                            unexplained += !ok && why[0] == '\0';
+                        }
+                    *field[f] = keep_f, *field[g] = keep_g;
+                }
+        }
+    }
+    CHECK(unexplained == 0, "%ld of %ld rejections gave no reason", unexplained, calls);
+    CHECK(calls > 500000 && legal > 0, "%ld configurations judged, %ld legal", calls, legal);
+
+    /* The same values through the parser, one field at a time around the
+     * compiled warptile configurations: each row is accepted or rejected
+     * with its line and a reason. */
+    int count = 0;
+    const gl_tile_params *list = gl_configs_of(GL_VARIANT_WARPTILE, &count);
+    long rows = 0, wrong = 0;
+    for (int base = 0; base < count; ++base)
+        for (int f = 0; f < 9; ++f)
+            for (int i = 0; i < nvalues; ++i) {
+                gl_tile_params b = list[base];
+                int *field[9] = {&b.bm, &b.bn, &b.bk, &b.tm, &b.tn, &b.wm, &b.wn, &b.wniter,
+                                 &b.threads};
+                *field[f] = values[i];
+                char text[256], err[512] = "";
+                snprintf(text, sizeof text,
+                         "gemmladder-tuning 1\nsm_90 warptile large bm=%d bn=%d bk=%d wm=%d "
+                         "wn=%d wniter=%d tm=%d tn=%d threads=%d\n",
+                         b.bm, b.bn, b.bk, b.wm, b.wn, b.wniter, b.tm, b.tn, b.threads);
+                gl_tuning_table *t = NULL;
+                const gl_status_t st = parse(text, &t, err, sizeof err);
+                ++rows;
+                int compiled_count = 0;
+                const bool compiled = gl_tiles_compiled(GL_VARIANT_WARPTILE, &b, &compiled_count);
+                wrong += st == GL_STATUS_SUCCESS ? !compiled || !t
+                                                 : st != GL_STATUS_TUNING_ERROR || t ||
+                                                       strncmp(err, "t.txt:2: ", 9) != 0 ||
+                                                       strlen(err) < 20;
+                gl_tuning_free(t);
+            }
+    CHECK(wrong == 0, "%ld of %ld rows were not accepted (compiled) or rejected with a line "
+                      "and a reason", wrong, rows);
+}
+
 /* ---- parsing ------------------------------------------------------------- */
 
 #define HEAD "gemmladder-tuning 1\n"
@@ -548,6 +635,7 @@ int main(void)
     test_builtin_tables();
     test_config_lists_are_legal();
     test_legality_filter();
+    test_legality_sweep();
     test_parser();
     test_size_classes();
     test_lookup();
