@@ -38,14 +38,24 @@ static struct {
     bool env_settled;                      /* applied, found unset, or superseded */
 } state = {PTHREAD_MUTEX_INITIALIZER, false, {0}, 0, NULL, PTHREAD_MUTEX_INITIALIZER, false};
 
-/* "<path>: <what>: <errno text>". strerror_r: strerror may share a buffer
- * between threads. */
+/* errno's text, from strerror_r (strerror may share its buffer between
+ * threads), whichever of its two forms the C library declares: POSIX's
+ * fills buf and returns 0, GNU's (under _GNU_SOURCE) returns the text. */
+static const char *posix_text(int rc, char *buf) { return rc == 0 ? buf : NULL; }
+static const char *gnu_text(const char *text, char *buf) { return (void)buf, text; }
+#define error_text(e, buf, size) \
+    _Generic(strerror_r(e, buf, size), int: posix_text, default: gnu_text)(strerror_r(e, buf, size), buf)
+
+/* "<path>: <what>: <errno text>". */
 static gl_status_t file_error(char *err, size_t size, const char *path, const char *what,
                               int errnum)
 {
-    char text[128] = "";
-    if (errnum && strerror_r(errnum, text, sizeof text) != 0)
-        snprintf(text, sizeof text, "error %d", errnum);
+    char buf[128] = "";
+    const char *text = errnum ? error_text(errnum, buf, sizeof buf) : "";
+    if (!text) {
+        snprintf(buf, sizeof buf, "error %d", errnum);
+        text = buf;
+    }
     gl_table_error(err, size, path, 0, "%s%s%s", what, errnum ? ": " : "", text);
     return GL_STATUS_TUNING_ERROR;
 }
