@@ -436,7 +436,7 @@ static void test_table_files(void)
     const pid_t pid = fork();
     if (pid == 0) {
         if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
-            _exit(2);
+            _exit(3); /* a container that cannot drop root: nothing to test */
         const gl_status_t st = gl_tuning_check(locked);
         _exit(st == GL_STATUS_TUNING_ERROR &&
                       strstr(gl_last_error(NULL), "locked.txt: cannot open: Permission denied")
@@ -445,8 +445,11 @@ static void test_table_files(void)
     }
     int status = -1;
     waitpid(pid, &status, 0);
-    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-          "an unreadable file: cannot open: Permission denied (child status %d)", status);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+        printf("note: could not drop root to test an unreadable file\n");
+    else
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "an unreadable file: cannot open: Permission denied (child status %d)", status);
     unlink(locked);
     unlink(path);
     for (int i = 2; i >= 0; --i) {
