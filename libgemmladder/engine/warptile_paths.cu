@@ -26,7 +26,7 @@ constexpr bool tests_kept = false;
 struct interior_edges {
     __device__ static int window(int x0, int, int) { return x0; }
     __device__ static int first_depth(int, int bk) { return bk; }
-    __device__ static bool tested(int, bool, int, int) { return tests_kept; }
+    __device__ static bool tested(int) { return tests_kept; }
     __device__ static bool owns(int, int) { return true; }
 };
 
@@ -45,7 +45,7 @@ struct interior_edges {
 struct window_edges {
     __device__ static int window(int x0, int extent, int bx) { return min(x0, extent - bx); }
     __device__ static int first_depth(int k, int bk) { return k - (k - 1) / bk * bk; }
-    __device__ static bool tested(int s, bool, int, int) { return s == 0 || tests_kept; }
+    __device__ static bool tested(int s) { return s == 0 || tests_kept; }
     __device__ static bool owns(int x, int x0) { return x >= x0; }
 };
 

@@ -77,30 +77,34 @@ struct slice_copy {
     }
 
     /* The slice into registers. x_left, k_left: how far the matrix reaches
-     * from the slice's first x and k. A group wholly inside is one load; one
-     * across the edge is read float by float; zeros outside. */
+     * from the slice's first x and k. Where the slice's contiguous direction
+     * lies inside the matrix (every slice of a block inside C but a short
+     * last one), each group is one load, or zeros for rows past the edge;
+     * otherwise groups are read float by float, zeros outside. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
         const int cols_left = k_contiguous ? k_left : x_left;
+        if (cols_left >= (k_contiguous ? BK : BX)) {
+#pragma unroll
+            for (int i = 0; i < LOADS; ++i)
+                v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
+                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            return;
+        }
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
-            const int r = row + i * row_step;
             v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (r >= rows_left)
+            if (row + i * row_step >= rows_left)
                 continue;
-            if (col < cols_left - 3) {
-                v[i] = load4(p);
-            } else {
-                if (col < cols_left) v[i].x = p[0];
-                if (col + 1 < cols_left) v[i].y = p[1];
-                if (col + 2 < cols_left) v[i].z = p[2];
-            }
+            if (col < cols_left) v[i].x = p[0];
+            if (col + 1 < cols_left) v[i].y = p[1];
+            if (col + 2 < cols_left) v[i].z = p[2];
+            if (col + 3 < cols_left) v[i].w = p[3];
         }
     }
 
-    /* Registers into shared memory, k-major. */
     __device__ __forceinline__ void stash(float *dst) const
     {
         constexpr int STRIDE = BX + GL_SMEM_PAD;

@@ -82,26 +82,32 @@ struct slice_copy {
             v[i] = load4(ptr + i * round_step);
     }
 
-    /* Any slice: x_left, k_left are how far the matrix reaches from the
-     * slice's first x and k; groups outside read as zeros. */
+    /* The slice into registers. x_left, k_left: how far the matrix reaches
+     * from the slice's first x and k. Where the slice's contiguous direction
+     * lies inside the matrix (every slice of a block inside C but a short
+     * last one), each group is one load, or zeros for rows past the edge;
+     * otherwise groups are read float by float, zeros outside. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
         const int cols_left = k_contiguous ? k_left : x_left;
+        if (cols_left >= (k_contiguous ? BK : BX)) {
+#pragma unroll
+            for (int i = 0; i < LOADS; ++i)
+                v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
+                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            return;
+        }
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
-            const int r = row + i * row_step;
             v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (r >= rows_left)
+            if (row + i * row_step >= rows_left)
                 continue;
-            if (col < cols_left - 3) {
-                v[i] = load4(p);
-            } else {
-                if (col < cols_left) v[i].x = p[0];
-                if (col + 1 < cols_left) v[i].y = p[1];
-                if (col + 2 < cols_left) v[i].z = p[2];
-            }
+            if (col < cols_left) v[i].x = p[0];
+            if (col + 1 < cols_left) v[i].y = p[1];
+            if (col + 2 < cols_left) v[i].z = p[2];
+            if (col + 3 < cols_left) v[i].w = p[3];
         }
     }
 
@@ -132,20 +138,17 @@ struct slice_copy {
  *                           the block whose own tile starts at x0 computes;
  *   first_depth(k, bk)      how deep K slice 0 is (the others are bk deep,
  *                           but a short last one);
- *   tested(...)             whether slice s must be copied with tests;
+ *   tested(s)               whether slice s is copied with tests at the
+ *                           edges (else it lies wholly inside the matrices);
  *   owns(x, x0)             whether row (column) x of its window is the
  *                           block's to store.
- * Rung 8's own: the window is the block's tile, slices start at k = 0, and a
- * slice is copied untested when the window lies inside C and the slice is
- * whole.
+ * Rung 8's own: the window is the block's tile, slices start at k = 0, every
+ * slice is copied with the tests, and the block stores what lies inside C.
  */
 struct plain_edges {
     __device__ static int window(int x0, int, int) { return x0; }
     __device__ static int first_depth(int, int bk) { return bk; }
-    __device__ static bool tested(int, bool window_inside, int k_left, int bk)
-    {
-        return !window_inside || k_left < bk;
-    }
+    __device__ static bool tested(int) { return true; }
     __device__ static bool owns(int, int) { return true; }
 };
 
@@ -160,7 +163,7 @@ struct shape {
 template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
           int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
 __global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS + (ALIGNED ? 0 : 16)))
-void warptile_kernel(const gl_problem p)
+void warptile_kernel(const gl_problem p) /* (unaligned: reading float by float takes 16 more registers) */
 {
     constexpr int WMITER = S::WMITER;
     constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
@@ -197,13 +200,9 @@ void warptile_kernel(const gl_problem p)
 
     const int slices = (p.k - 1) / BK + 1;
     const int depth0 = Edges::first_depth(p.k, BK);
-    /* The kernel for unaligned operands always tests, and is given 16 more
-     * registers (fewer blocks an SM): reading groups float by float, the
-     * smaller configurations spilled registers without both. */
-    const bool window_inside = wr0 + BM <= p.m && wc0 + BN <= p.n;
     const auto fetch = [&](int s) { /* slice s into registers, then on to slice s + 1 */
         const int k_left = s == 0 ? min(depth0, p.k) : p.k - depth0 - (s - 1) * BK;
-        if (!ALIGNED || Edges::tested(s, window_inside, k_left, BK)) {
+        if (!ALIGNED || Edges::tested(s)) {
             copy_a.fetch(p.m - wr0, k_left);
             copy_b.fetch(p.n - wc0, k_left);
         } else {
