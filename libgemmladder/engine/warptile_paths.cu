@@ -1,8 +1,9 @@
 /*
- * warptile_paths.cu - auto's launcher: rung 8's kernel, run on the path the
- * plan chose (engine.h), with two edge policies of the engine's own beside
- * the rung's plain one. The kernel is the rung's, instantiated here; no
- * part of its algorithm is written again.
+ * warptile_paths.cu - auto's launcher: rung 8's kernels, run on the path the
+ * plan chose (engine.h): the rung's own (its kernel for whole tiles, for
+ * whole tiles and for padded copies of the operands; its tested ones
+ * otherwise), and, for edge windows, rung 8's kernel instantiated here with
+ * an edge policy of the engine's. No part of the kernel is written again.
  */
 #define GL_WARPTILE_KERNEL_ONLY
 #include "kernels/08_warptile.cu"
@@ -13,22 +14,13 @@
 namespace {
 
 /* On sm_80 the untested copies of the 128 x 128 kernels spilled registers
- * (ptxas of CUDA 13.0); there the engine's kernels keep testing every
- * slice. Their windows always pass the tests, so only speed differs. */
+ * (ptxas of CUDA 13.0); there the edge windows keep testing every slice.
+ * The windows always pass the tests, so only speed differs. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 860
 constexpr bool tests_kept = true;
 #else
 constexpr bool tests_kept = false;
 #endif
-
-/* Operands that are whole aligned tiles (tile multiples, or copies padded
- * to them): no copy is ever tested. */
-struct interior_edges {
-    __device__ static int window(int x0, int, int) { return x0; }
-    __device__ static int first_depth(int, int bk) { return bk; }
-    __device__ static bool tested(int) { return tests_kept; }
-    __device__ static bool owns(int, int) { return true; }
-};
 
 /*
  * Edge windows, for aligned operands whose extents are multiples of 4 and
@@ -53,52 +45,39 @@ struct window_edges {
 #define GL_WARPTILE_TEMPLATE \
     template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 
-/* The kernels of the engine's own paths; GL_PATH_RUNG runs the rung's. */
-GL_WARPTILE_TEMPLATE auto kernel_for(gl_path_t path)
+/* The kernel of the engine's own path (the others are the rung's). */
+GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 {
-    return path == GL_PATH_EDGE_WINDOWS ? warptile_kernel<window_edges, true, GL_WARPTILE_ARGS>
-                                        : warptile_kernel<interior_edges, true, GL_WARPTILE_ARGS>;
-}
-
-GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, gl_path_t path, cudaStream_t stream)
-{
-    kernel_for<GL_WARPTILE_ARGS>(path)
+    warptile_kernel<window_edges, true, GL_WARPTILE_ARGS>
         <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
     return cudaGetLastError();
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
 {
-    for (gl_path_t path : {GL_PATH_INTERIOR, GL_PATH_EDGE_WINDOWS})
-        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(path),
-                                                           GL_WARPTILE_SMEM(BM, BN, BK)))
-            return err;
-    return cudaSuccess;
+    return gl_allow_shared_memory(warptile_kernel<window_edges, true, GL_WARPTILE_ARGS>,
+                                  GL_WARPTILE_SMEM(BM, BN, BK));
 }
-
-struct engine_config {
-    gl_tile_params tiles;
-    int (*launch)(const gl_problem *, gl_path_t, cudaStream_t);
-    cudaError_t (*prepare)();
-};
 
 #define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
     {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
      launch<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                                      \
      prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
-const engine_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
+const gl_compiled_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 #undef GL_COMPILED
 
 /* The plan's kernel for problem p (the operands' copies, when it made any). */
 int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan,
         const gl_exec *x)
 {
-    if (plan->path == GL_PATH_RUNG)
+    switch (plan->path) {
+    case GL_PATH_EDGE_WINDOWS:
+        return gl_launch_config(edge_windows, p, t, x->stream);
+    case GL_PATH_PACKED:
+        return gl_launch_warptile_whole(p, t, x);
+    default: /* GL_PATH_INTERIOR, GL_PATH_RUNG: the rung's launcher picks its kernel */
         return gl_launch_warptile(p, t, x);
-    for (const engine_config &c : configs)
-        if (gl_tile_params_equal(&c.tiles, t))
-            return c.launch(p, plan->path, x->stream);
-    return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
+    }
 }
 
 } // namespace
@@ -129,10 +108,4 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     return rc;
 }
 
-extern "C" cudaError_t gl_prepare_auto(void)
-{
-    for (const engine_config &c : configs)
-        if (const cudaError_t err = c.prepare())
-            return err;
-    return cudaSuccess;
-}
+extern "C" cudaError_t gl_prepare_auto(void) { return gl_prepare_configs(edge_windows); }

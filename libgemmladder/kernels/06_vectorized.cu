@@ -18,9 +18,11 @@
  * on FFMAs instead of at the barrier.
  *
  * 16-byte loads need 16-byte aligned rows. The launcher checks the operands
- * on the host and runs one of two kernels: ALIGNED, or one that reads each
- * group of 4 floats with 4 plain loads. Groups that lie past the edge of a
- * matrix (the last tiles of C, the end of K) are tested and read as zeros.
+ * on the host and runs one of three kernels: for aligned operands of whole
+ * tiles, copies without tests; for aligned operands, copies that test the
+ * edges of the matrices (the last tiles of C, the end of K) and read zeros
+ * past them; for any others, the same with each group of 4 floats read in 4
+ * plain loads.
  *
  * What stays slow: one slice in shared memory means two barriers per slice,
  * and a warp's reads of the slices are strided across its 32 threads; rung 8
@@ -76,20 +78,26 @@ struct slice_copy {
         return ALIGNED ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
     }
 
-    /* The slice into registers. x_left, k_left: how far the matrix reaches
-     * from the slice's first x and k. Where the slice's contiguous direction
-     * lies inside the matrix (every slice of a block inside C but a short
-     * last one), each group is one load, or zeros for rows past the edge;
-     * otherwise groups are read float by float, zeros outside. */
+    /* A slice whose contiguous direction lies inside the matrix: each group
+     * is one load, or zeros in rows past its edge (rows_left: how far the
+     * matrix reaches from the slice's first stored row). */
+    __device__ __forceinline__ void fetch_rows(int rows_left)
+    {
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i)
+            v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
+                                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+
+    /* Any slice: x_left, k_left are how far the matrix reaches from the
+     * slice's first x and k. Groups across the edge are read float by
+     * float; groups past it are zeros. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
         const int cols_left = k_contiguous ? k_left : x_left;
         if (cols_left >= (k_contiguous ? BK : BX)) {
-#pragma unroll
-            for (int i = 0; i < LOADS; ++i)
-                v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
-                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            fetch_rows(rows_left);
             return;
         }
 #pragma unroll
@@ -98,10 +106,13 @@ struct slice_copy {
             v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             if (row + i * row_step >= rows_left)
                 continue;
-            if (col < cols_left) v[i].x = p[0];
-            if (col + 1 < cols_left) v[i].y = p[1];
-            if (col + 2 < cols_left) v[i].z = p[2];
-            if (col + 3 < cols_left) v[i].w = p[3];
+            if (col < cols_left - 3) {
+                v[i] = load4(p);
+            } else { /* the group across the edge: at most 3 floats inside */
+                if (col < cols_left) v[i].x = p[0];
+                if (col + 1 < cols_left) v[i].y = p[1];
+                if (col + 2 < cols_left) v[i].z = p[2];
+            }
         }
     }
 
@@ -132,8 +143,10 @@ struct shape {
         GL_REGISTER_ESTIMATE(TM * TN, TM + TN, (BM + BN) * BK / (4 * THREADS));
 };
 
-/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
-template <bool ALIGNED, int BM, int BN, int BK, int TM, int TN,
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM).
+ * TESTED: copies test the edges of the matrices; the launcher compiles it
+ * out for problems of whole tiles. */
+template <bool ALIGNED, bool TESTED, int BM, int BN, int BK, int TM, int TN,
           class S = shape<BM, BN, BK, TM, TN>>
 __global__ __launch_bounds__(S::THREADS, gl_min_blocks(S::THREADS, S::REGISTERS))
 void vectorized_kernel(const gl_problem p)
@@ -159,8 +172,16 @@ void vectorized_kernel(const gl_problem p)
     float acc[TM][TN] = {};
     float a[TM], b[TN];
     const int slices = (p.k - 1) / BK + 1;
-    copy_a.fetch(p.m - row0, p.k);
-    copy_b.fetch(p.n - col0, p.k);
+    const auto fetch = [&](int k0) { /* the slice starting at k0 into registers */
+        if (TESTED) {
+            copy_a.fetch(p.m - row0, p.k - k0);
+            copy_b.fetch(p.n - col0, p.k - k0);
+        } else { /* whole tiles: the row tests always pass */
+            copy_a.fetch_rows(copy_a.k_contiguous ? p.m - row0 : p.k - k0);
+            copy_b.fetch_rows(copy_b.k_contiguous ? p.n - col0 : p.k - k0);
+        }
+    };
+    fetch(0);
     for (int s = 0; s < slices; ++s) {
         copy_a.stash(As);
         copy_b.stash(Bs);
@@ -168,8 +189,7 @@ void vectorized_kernel(const gl_problem p)
         if (s + 1 < slices) { /* the next slice's loads travel during this slice's math */
             copy_a.next_slice();
             copy_b.next_slice();
-            copy_a.fetch(p.m - row0, p.k - (s + 1) * BK);
-            copy_b.fetch(p.n - col0, p.k - (s + 1) * BK);
+            fetch((s + 1) * BK);
         }
 
         if (active) {
@@ -202,18 +222,23 @@ void vectorized_kernel(const gl_problem p)
                         make_float4(acc[t][u], acc[t][u + 1], acc[t][u + 2], acc[t][u + 3]), vec);
 }
 
+/* The kernels: aligned operands of whole tiles (no tests), aligned, any. */
+enum copies { WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT };
+
 template <int BM, int BN, int BK, int TM, int TN>
-auto kernel_for(bool aligned)
+auto kernel_for(copies c)
 {
-    return aligned ? vectorized_kernel<true, BM, BN, BK, TM, TN>
-                   : vectorized_kernel<false, BM, BN, BK, TM, TN>;
+    return c == WHOLE_TILES    ? vectorized_kernel<true, false, BM, BN, BK, TM, TN>
+           : c == ALIGNED_ONLY ? vectorized_kernel<true, true, BM, BN, BK, TM, TN>
+                               : vectorized_kernel<false, true, BM, BN, BK, TM, TN>;
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
 int launch(const gl_problem *p, cudaStream_t stream)
 {
     const bool aligned = gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb);
-    kernel_for<BM, BN, BK, TM, TN>(aligned)
+    const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
+    kernel_for<BM, BN, BK, TM, TN>(!aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY)
         <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), GL_VECTORIZED_SMEM(BM, BN, BK),
            stream>>>(*p);
     return cudaGetLastError();
@@ -222,8 +247,8 @@ int launch(const gl_problem *p, cudaStream_t stream)
 template <int BM, int BN, int BK, int TM, int TN>
 cudaError_t prepare()
 {
-    for (bool aligned : {true, false})
-        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<BM, BN, BK, TM, TN>(aligned),
+    for (copies c : {WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT})
+        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<BM, BN, BK, TM, TN>(c),
                                                            GL_VECTORIZED_SMEM(BM, BN, BK)))
             return err;
     return cudaSuccess;

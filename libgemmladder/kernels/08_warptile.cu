@@ -18,10 +18,9 @@
  * compute, which nobody reads during slice s: one barrier per slice instead
  * of rung 6's two.
  *
- * Slices are copied as in rung 6 (16-byte loads, the transposed stash; a
- * kernel for aligned operands and one for any alignment). A block whose
- * window lies inside C copies every slice but a short last one without
- * tests; blocks on the edges of C test each group and read zeros outside.
+ * Slices are copied as in rung 6 (16-byte loads, the transposed stash), by
+ * one of three kernels: without tests for aligned operands of whole tiles,
+ * with tests at the edges for aligned ones, and for any alignment.
  *
  * The kernel takes its treatment of those edges as a policy (`Edges`):
  * rung 8 runs plain_edges below, and the engine (engine/warptile_paths.cu)
@@ -74,28 +73,26 @@ struct slice_copy {
         return ALIGNED ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
     }
 
-    /* A slice that lies wholly inside the matrix: no tests. */
-    __device__ __forceinline__ void fetch_inside()
+    /* A slice whose contiguous direction lies inside the matrix: each group
+     * is one load, or zeros in rows past its edge (rows_left: how far the
+     * matrix reaches from the slice's first stored row). */
+    __device__ __forceinline__ void fetch_rows(int rows_left)
     {
 #pragma unroll
         for (int i = 0; i < LOADS; ++i)
-            v[i] = load4(ptr + i * round_step);
+            v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
+                                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 
-    /* The slice into registers. x_left, k_left: how far the matrix reaches
-     * from the slice's first x and k. Where the slice's contiguous direction
-     * lies inside the matrix (every slice of a block inside C but a short
-     * last one), each group is one load, or zeros for rows past the edge;
-     * otherwise groups are read float by float, zeros outside. */
+    /* Any slice: x_left, k_left are how far the matrix reaches from the
+     * slice's first x and k. Groups across the edge are read float by
+     * float; groups past it are zeros. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
         const int cols_left = k_contiguous ? k_left : x_left;
         if (cols_left >= (k_contiguous ? BK : BX)) {
-#pragma unroll
-            for (int i = 0; i < LOADS; ++i)
-                v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
-                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            fetch_rows(rows_left);
             return;
         }
 #pragma unroll
@@ -104,10 +101,13 @@ struct slice_copy {
             v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             if (row + i * row_step >= rows_left)
                 continue;
-            if (col < cols_left) v[i].x = p[0];
-            if (col + 1 < cols_left) v[i].y = p[1];
-            if (col + 2 < cols_left) v[i].z = p[2];
-            if (col + 3 < cols_left) v[i].w = p[3];
+            if (col < cols_left - 3) {
+                v[i] = load4(p);
+            } else { /* the group across the edge: at most 3 floats inside */
+                if (col < cols_left) v[i].x = p[0];
+                if (col + 1 < cols_left) v[i].y = p[1];
+                if (col + 2 < cols_left) v[i].z = p[2];
+            }
         }
     }
 
@@ -142,13 +142,15 @@ struct slice_copy {
  *                           edges (else it lies wholly inside the matrices);
  *   owns(x, x0)             whether row (column) x of its window is the
  *                           block's to store.
- * Rung 8's own: the window is the block's tile, slices start at k = 0, every
- * slice is copied with the tests, and the block stores what lies inside C.
+ * Rung 8's own: the window is the block's tile, slices start at k = 0, the
+ * block stores what lies inside C, and every slice is tested, but in the
+ * kernel for whole tiles (TESTED false).
  */
+template <bool TESTED>
 struct plain_edges {
     __device__ static int window(int x0, int, int) { return x0; }
     __device__ static int first_depth(int, int bk) { return bk; }
-    __device__ static bool tested(int) { return true; }
+    __device__ static bool tested(int) { return TESTED; }
     __device__ static bool owns(int, int) { return true; }
 };
 
@@ -162,8 +164,8 @@ struct shape {
 /* C is m x n; block (x, y) owns columns [x*BN, +BN) and rows [y*BM, +BM). */
 template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
           int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
-__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS + (ALIGNED ? 0 : 16)))
-void warptile_kernel(const gl_problem p) /* (unaligned: reading float by float takes 16 more registers) */
+__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
+void warptile_kernel(const gl_problem p)
 {
     constexpr int WMITER = S::WMITER;
     constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
@@ -206,8 +208,8 @@ void warptile_kernel(const gl_problem p) /* (unaligned: reading float by float t
             copy_a.fetch(p.m - wr0, k_left);
             copy_b.fetch(p.n - wc0, k_left);
         } else {
-            copy_a.fetch_inside();
-            copy_b.fetch_inside();
+            copy_a.fetch_rows(copy_a.k_contiguous ? p.m - wr0 : k_left);
+            copy_b.fetch_rows(copy_b.k_contiguous ? p.n - wc0 : k_left);
         }
         copy_a.next_slice(s == 0 ? depth0 : BK);
         copy_b.next_slice(s == 0 ? depth0 : BK);
@@ -282,24 +284,40 @@ namespace {
 #define GL_WARPTILE_TEMPLATE \
     template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 
-GL_WARPTILE_TEMPLATE auto kernel_for(bool aligned)
+/* The kernels: aligned operands of whole tiles (no tests), aligned, any. */
+enum copies { WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT };
+
+GL_WARPTILE_TEMPLATE auto kernel_for(copies c)
 {
-    return aligned ? warptile_kernel<plain_edges, true, GL_WARPTILE_ARGS>
-                   : warptile_kernel<plain_edges, false, GL_WARPTILE_ARGS>;
+    return c == WHOLE_TILES    ? warptile_kernel<plain_edges<false>, true, GL_WARPTILE_ARGS>
+           : c == ALIGNED_ONLY ? warptile_kernel<plain_edges<true>, true, GL_WARPTILE_ARGS>
+                               : warptile_kernel<plain_edges<true>, false, GL_WARPTILE_ARGS>;
+}
+
+GL_WARPTILE_TEMPLATE int launch_copies(const gl_problem *p, copies c, cudaStream_t stream)
+{
+    kernel_for<GL_WARPTILE_ARGS>(c)
+        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
+    return cudaGetLastError();
 }
 
 GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 {
     const bool aligned = gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb);
-    kernel_for<GL_WARPTILE_ARGS>(aligned)
-        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
-    return cudaGetLastError();
+    const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
+    return launch_copies<GL_WARPTILE_ARGS>(
+        p, !aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY, stream);
+}
+
+GL_WARPTILE_TEMPLATE int launch_whole(const gl_problem *p, cudaStream_t stream)
+{
+    return launch_copies<GL_WARPTILE_ARGS>(p, WHOLE_TILES, stream);
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
 {
-    for (bool aligned : {true, false})
-        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(aligned),
+    for (copies c : {WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT})
+        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(c),
                                                            GL_WARPTILE_SMEM(BM, BN, BK)))
             return err;
     return cudaSuccess;
@@ -311,12 +329,23 @@ GL_WARPTILE_TEMPLATE cudaError_t prepare()
      prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
 const gl_compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 #undef GL_COMPILED
+#define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
+    {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
+     launch_whole<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>, nullptr},
+const gl_compiled_config whole_tiles[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
+#undef GL_COMPILED
 
 } // namespace
 
 extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
     return gl_launch_config(configs, p, t, x->stream);
+}
+
+extern "C" int gl_launch_warptile_whole(const gl_problem *p, const gl_tile_params *t,
+                                        const gl_exec *x)
+{
+    return gl_launch_config(whole_tiles, p, t, x->stream);
 }
 
 extern "C" cudaError_t gl_prepare_warptile(void) { return gl_prepare_configs(configs); }
