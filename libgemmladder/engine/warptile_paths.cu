@@ -13,15 +13,6 @@
 
 namespace {
 
-/* On sm_80 the untested copies of the 128 x 128 kernels spilled registers
- * (ptxas of CUDA 13.0); there the edge windows keep testing every slice.
- * The windows always pass the tests, so only speed differs. */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 860
-constexpr bool tests_kept = true;
-#else
-constexpr bool tests_kept = false;
-#endif
-
 /*
  * Edge windows, for aligned operands whose extents are multiples of 4 and
  * at least a tile. A block at the far edge of C computes the window that
@@ -37,7 +28,7 @@ constexpr bool tests_kept = false;
 struct window_edges {
     __device__ static int window(int x0, int extent, int bx) { return min(x0, extent - bx); }
     __device__ static int first_depth(int k, int bk) { return k - (k - 1) / bk * bk; }
-    __device__ static bool tested(int s) { return s == 0 || tests_kept; }
+    __device__ static bool tested(int s) { return s == 0 || gl_keep_tests; }
     __device__ static bool owns(int x, int x0) { return x >= x0; }
 };
 

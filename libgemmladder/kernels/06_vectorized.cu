@@ -173,7 +173,7 @@ void vectorized_kernel(const gl_problem p)
     float a[TM], b[TN];
     const int slices = (p.k - 1) / BK + 1;
     const auto fetch = [&](int k0) { /* the slice starting at k0 into registers */
-        if (TESTED) {
+        if (TESTED || gl_keep_tests) {
             copy_a.fetch(p.m - row0, p.k - k0);
             copy_b.fetch(p.n - col0, p.k - k0);
         } else { /* whole tiles: the row tests always pass */

@@ -73,6 +73,14 @@ struct slice_copy {
         return ALIGNED ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
     }
 
+    /* A slice wholly inside the matrix: no test at all. */
+    __device__ __forceinline__ void fetch_inside()
+    {
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i)
+            v[i] = load4(ptr + i * round_step);
+    }
+
     /* A slice whose contiguous direction lies inside the matrix: each group
      * is one load, or zeros in rows past its edge (rows_left: how far the
      * matrix reaches from the slice's first stored row). */
@@ -150,7 +158,7 @@ template <bool TESTED>
 struct plain_edges {
     __device__ static int window(int x0, int, int) { return x0; }
     __device__ static int first_depth(int, int bk) { return bk; }
-    __device__ static bool tested(int) { return TESTED; }
+    __device__ static bool tested(int) { return TESTED || gl_keep_tests; }
     __device__ static bool owns(int, int) { return true; }
 };
 
@@ -208,8 +216,8 @@ void warptile_kernel(const gl_problem p)
             copy_a.fetch(p.m - wr0, k_left);
             copy_b.fetch(p.n - wc0, k_left);
         } else {
-            copy_a.fetch_rows(copy_a.k_contiguous ? p.m - wr0 : k_left);
-            copy_b.fetch_rows(copy_b.k_contiguous ? p.n - wc0 : k_left);
+            copy_a.fetch_inside();
+            copy_b.fetch_inside();
         }
         copy_a.next_slice(s == 0 ? depth0 : BK);
         copy_b.next_slice(s == 0 ? depth0 : BK);

@@ -122,6 +122,15 @@ struct gl_window_copy {
     __device__ __forceinline__ void move_down(int n) { ptr += n * row_stride, rows_left -= n; }
 };
 
+/* ptxas of CUDA 13.0 spilled registers in the 128 x 128 kernels for whole
+ * tiles on sm_80 (and 8.7) when their copies had no tests; there they keep
+ * the tests, which always pass. Only speed differs. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 860
+constexpr bool gl_keep_tests = true;
+#else
+constexpr bool gl_keep_tests = false;
+#endif
+
 /* ---- launching the compiled configurations --------------------------------- */
 
 /* A configuration a rung file compiles, and how to run it. */
