@@ -888,6 +888,36 @@ static int json_number(json_reader *j, double *v)
     return n && *stop == '\0' ? 0 : json_fail(j, "expected a number");
 }
 
+/* Reads an object ('{': item(j, key, ctx) for each member) or an array
+ * ('[': item(j, NULL, ctx) for each element); item reads the value. */
+static int json_items(json_reader *j, char open, int (*item)(json_reader *, const char *, void *),
+                      void *ctx)
+{
+    const char close = open == '{' ? '}' : ']';
+    if (json_expect(j, open))
+        return -1;
+    json_skip_space(j);
+    if (j->p < j->end && *j->p == close) {
+        ++j->p;
+        return 0;
+    }
+    for (;;) {
+        char key[64];
+        if (open == '{' && (json_string_value(j, key, sizeof key) || json_expect(j, ':')))
+            return -1;
+        if (item(j, open == '{' ? key : NULL, ctx))
+            return -1;
+        json_skip_space(j);
+        if (j->p < j->end && *j->p == ',') {
+            ++j->p;
+            continue;
+        }
+        return json_expect(j, close);
+    }
+}
+
+static int json_skip_item(json_reader *j, const char *key, void *ctx);
+
 static int json_skip_value(json_reader *j)
 {
     json_skip_space(j);
@@ -895,27 +925,8 @@ static int json_skip_value(json_reader *j)
         return json_fail(j, "the file ends early");
     if (*j->p == '"')
         return json_string_value(j, NULL, 0);
-    if (*j->p == '{' || *j->p == '[') {
-        const char close = *j->p == '{' ? '}' : ']';
-        ++j->p;
-        json_skip_space(j);
-        if (j->p < j->end && *j->p == close) {
-            ++j->p;
-            return 0;
-        }
-        for (;;) {
-            if (close == '}' && (json_string_value(j, NULL, 0) || json_expect(j, ':')))
-                return -1;
-            if (json_skip_value(j))
-                return -1;
-            json_skip_space(j);
-            if (j->p < j->end && *j->p == ',') {
-                ++j->p;
-                continue;
-            }
-            return json_expect(j, close);
-        }
-    }
+    if (*j->p == '{' || *j->p == '[')
+        return json_items(j, *j->p, json_skip_item, NULL);
     for (const char *word = "true\0false"; *word; word += strlen(word) + 1)
         if ((size_t)(j->end - j->p) >= strlen(word) && !strncmp(j->p, word, strlen(word))) {
             j->p += strlen(word);
@@ -925,27 +936,10 @@ static int json_skip_value(json_reader *j)
     return json_number(j, &ignored);
 }
 
-/* Calls field(j, key, ctx) for every key of an object; field reads the value. */
-static int json_object(json_reader *j, int (*field)(json_reader *, const char *, void *), void *ctx)
+static int json_skip_item(json_reader *j, const char *key, void *ctx)
 {
-    if (json_expect(j, '{'))
-        return -1;
-    json_skip_space(j);
-    if (j->p < j->end && *j->p == '}') {
-        ++j->p;
-        return 0;
-    }
-    for (;;) {
-        char key[64];
-        if (json_string_value(j, key, sizeof key) || json_expect(j, ':') || field(j, key, ctx))
-            return -1;
-        json_skip_space(j);
-        if (j->p < j->end && *j->p == ',') {
-            ++j->p;
-            continue;
-        }
-        return json_expect(j, '}');
-    }
+    (void)key, (void)ctx;
+    return json_skip_value(j);
 }
 
 static int result_field(json_reader *j, const char *key, void *ctx)
@@ -989,6 +983,24 @@ static int result_field(json_reader *j, const char *key, void *ctx)
     return json_skip_value(j); /* provider, and keys added later */
 }
 
+/* One element of "results": a result object, appended to the run. */
+static int result_item(json_reader *j, const char *key, void *ctx)
+{
+    br_saved_run *run = ctx;
+    (void)key;
+    const size_t n = run->report.count;
+    if ((n & (n - 1)) == 0) { /* at 0, 1, 2, 4, 8, ...: room for twice as many */
+        br_result *more = realloc(run->results, 2 * (n + 1) * sizeof *more);
+        if (!more)
+            return fail(j->err, j->err_size, "out of memory");
+        run->results = more;
+    }
+    br_result *r = &run->results[run->report.count++];
+    *r = (br_result){.runtime_ms = NAN, .gflops = NAN, .gbps = NAN, .pct_of_reference = NAN,
+                     .rel_error = NAN, .status = BR_OK};
+    return json_items(j, '{', result_field, r);
+}
+
 static int run_field(json_reader *j, const char *key, void *ctx)
 {
     br_saved_run *run = ctx;
@@ -1015,33 +1027,7 @@ static int run_field(json_reader *j, const char *key, void *ctx)
         return json_skip_value(j);
     if (run->results)
         return json_fail(j, "a second results list");
-    if (json_expect(j, '['))
-        return -1;
-    json_skip_space(j);
-    if (j->p < j->end && *j->p == ']') {
-        ++j->p;
-        return 0;
-    }
-    for (size_t capacity = 0;;) {
-        if (run->report.count == capacity) {
-            capacity = capacity ? 2 * capacity : 64;
-            br_result *more = realloc(run->results, capacity * sizeof *more);
-            if (!more)
-                return fail(j->err, j->err_size, "out of memory");
-            run->results = more;
-        }
-        br_result *r = &run->results[run->report.count++];
-        *r = (br_result){.runtime_ms = NAN, .gflops = NAN, .gbps = NAN, .pct_of_reference = NAN,
-                         .rel_error = NAN, .status = BR_OK};
-        if (json_object(j, result_field, r))
-            return -1;
-        json_skip_space(j);
-        if (j->p < j->end && *j->p == ',') {
-            ++j->p;
-            continue;
-        }
-        return json_expect(j, ']');
-    }
+    return json_items(j, '[', result_item, run);
 }
 
 int br_read_json(FILE *in, br_saved_run *run, char *err, size_t err_size)
@@ -1061,7 +1047,7 @@ int br_read_json(FILE *in, br_saved_run *run, char *err, size_t err_size)
     if (!text)
         return fail(err, err_size, "out of memory");
     json_reader j = {text, text, text + size, err, err_size};
-    int rc = ferror(in) ? fail(err, err_size, "cannot read it") : json_object(&j, run_field, run);
+    int rc = ferror(in) ? fail(err, err_size, "cannot read it") : json_items(&j, '{', run_field, run);
     free(text);
     if (rc == 0) {
         run->report.device = run->device;

@@ -45,6 +45,67 @@ StreamLike = Any  # None, an int cudaStream_t, or a stream object of CuPy, PyTor
 PathLike = Union[str, bytes, os.PathLike]
 
 
+# The products' docstrings, shared by Handle's methods and the module's
+# functions, which differ only in the handle they run on.
+_GEMM_DOC = """C = alpha * op(A) @ op(B) + beta * C in float32, with one rung of the ladder, {on}.
+
+Args:
+    A, B: 2-D float32 matrices, op(A) M x K and op(B) K x N. Host arrays
+        (numpy, or DLPack tensors in host memory) are copied to the GPU and
+        back, any strides, and the call returns when the result is in host
+        memory. CUDA arrays (__cuda_array_interface__: CuPy, PyTorch,
+        Numba; or DLPack tensors on the GPU) are used in place, each with
+        its rows or its columns contiguous, and the call returns once the
+        work is queued.
+    alpha, beta: real numbers that fit a float32.
+    trans_a, trans_b: op(X) is X.T when True (or 'T'; False or 'N': X).
+    out: the M x N result array, of the same kind as A and B; needed when
+        beta != 0. None: a new array like A's (numpy for host arrays,
+        PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU).
+    variant: a name ('warptile'), an id or a Variant.
+    stream: CUDA arrays: the stream to run on (an int cudaStream_t or a
+        stream object); None: the stream the arrays name, else the
+        handle's. DLPack tensors on the GPU are exported for it ({dlpack}).
+Returns:
+    out, or the new result array.
+Raises:
+    TypeError, ValueError: arguments the call cannot express (another
+        dtype, 1-D or 3-D, mismatched shapes, a masked array, alpha or beta
+        outside float32, mixed host and CUDA arrays, arrays on different
+        GPUs, an unknown variant), before anything reaches the GPU.
+    Error: the library or the CUDA runtime failed (status and message){no_device}.
+"""
+
+_SGEMM_DOC = """C = A @ B in float32 with one rung of the ladder, {on}.
+
+Args:
+    A, B: the M x K and K x N matrices: numpy arrays, CUDA arrays or DLPack
+        tensors (see gemm()).
+    variant: a name ('warptile'), an id or a Variant.
+    out: the M x N result array; None: a new one like A's.
+    stream: CUDA arrays: the stream to run on (see gemm()).
+Returns:
+    out, or the new result array.
+Raises:
+    TypeError, ValueError: arguments the call cannot express, before
+        anything reaches the GPU.
+    Error: the library or the CUDA runtime failed (status and message){no_device}.
+"""
+
+_ON_HANDLE = {'on': 'on this handle', 'dlpack': "None: the handle's", 'no_device': ''}
+_ON_DEFAULT_HANDLE = {'on': "on this thread's default handle (default_handle)",
+                      'dlpack': 'None: the default stream',
+                      'no_device': ', including NO_DEVICE where there is no usable GPU'}
+
+
+def _documented(template, where):
+    """Sets the decorated function's docstring to template filled in with where."""
+    def document(function):
+        function.__doc__ = template.format(**where)
+        return function
+    return document
+
+
 def variant(v: VariantLike) -> Union[Variant, int]:
     """The variant a name, an id or a Variant stands for.
 
@@ -439,57 +500,16 @@ class Handle:
         _cudart.synchronize(self.stream or None)
 
     # -- products
+    @_documented(_SGEMM_DOC, _ON_HANDLE)
     def sgemm(self, A: Array, B: Array, variant: VariantLike = DEFAULT_VARIANT,
               out: Optional[Array] = None, stream: StreamLike = None) -> Array:
-        """C = A @ B in float32 with one rung of the ladder, on this handle.
-
-        Args:
-            A, B: the M x K and K x N matrices: numpy arrays, CUDA arrays or
-                DLPack tensors (see gemm()).
-            variant: a name ('warptile'), an id or a Variant.
-            out: the M x N result array; None: a new one like A's.
-            stream: CUDA arrays: the stream to run on (see gemm()).
-        Returns:
-            out, or the new result array.
-        Raises:
-            TypeError, ValueError: arguments the call cannot express, before
-                anything reaches the GPU.
-            Error: the library or the CUDA runtime failed (status and message).
-        """
         return self.gemm(A, B, out=out, variant=variant, stream=stream)
 
+    @_documented(_GEMM_DOC, _ON_HANDLE)
     def gemm(self, A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
              trans_a: Union[bool, str] = False, trans_b: Union[bool, str] = False,
              out: Optional[Array] = None, variant: VariantLike = DEFAULT_VARIANT,
              stream: StreamLike = None) -> Array:
-        """C = alpha * op(A) @ op(B) + beta * C in float32, with one rung of the ladder.
-
-        Args:
-            A, B: 2-D float32 matrices, op(A) M x K and op(B) K x N. Host
-                arrays (numpy, or DLPack tensors in host memory) are copied to
-                the GPU and back, any strides, and the call returns when the
-                result is in host memory. CUDA arrays (__cuda_array_interface__:
-                CuPy, PyTorch, Numba; or DLPack tensors on the GPU) are used in
-                place, each with its rows or its columns contiguous, and the
-                call returns once the work is queued.
-            alpha, beta: real numbers that fit a float32.
-            trans_a, trans_b: op(X) is X.T when True (or 'T'; False or 'N': X).
-            out: the M x N result array, of the same kind as A and B; needed
-                when beta != 0. None: a new array like A's (numpy for host
-                arrays, PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU).
-            variant: a name ('warptile'), an id or a Variant.
-            stream: CUDA arrays: the stream to run on (an int cudaStream_t or
-                a stream object); None: the stream the arrays name, else the
-                handle's. DLPack tensors on the GPU are exported for it.
-        Returns:
-            out, or the new result array.
-        Raises:
-            TypeError, ValueError: arguments the call cannot express (another
-                dtype, 1-D or 3-D, mismatched shapes, a masked array, alpha or
-                beta outside float32, mixed host and CUDA arrays, arrays on
-                another GPU, an unknown variant), before anything reaches the GPU.
-            Error: the library or the CUDA runtime failed (status and message).
-        """
         stream = _stream_value(stream)
         plan = Plan(A, B, out, alpha, beta, trans_a, trans_b, self.stream if stream is None else stream)
         number = _to_variant(variant)
@@ -711,44 +731,11 @@ def _close_default_handles():
         _default_handles.clear()
 
 
+@_documented(_GEMM_DOC, _ON_DEFAULT_HANDLE)
 def gemm(A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
          trans_a: Union[bool, str] = False, trans_b: Union[bool, str] = False,
          out: Optional[Array] = None, variant: VariantLike = DEFAULT_VARIANT,
          stream: StreamLike = None) -> Array:
-    """C = alpha * op(A) @ op(B) + beta * C in float32, with one rung of the ladder.
-
-    Runs on this thread's default handle for the arrays' GPU (default_handle),
-    after every argument is checked.
-
-    Args:
-        A, B: 2-D float32 matrices, op(A) M x K and op(B) K x N. Host arrays
-            (numpy, or DLPack tensors in host memory) are copied to the GPU
-            and back, any strides, and the call returns when the result is in
-            host memory. CUDA arrays (__cuda_array_interface__: CuPy,
-            PyTorch, Numba; or DLPack tensors on the GPU) are used in place,
-            each with its rows or its columns contiguous, and the call returns
-            once the work is queued.
-        alpha, beta: real numbers that fit a float32.
-        trans_a, trans_b: op(X) is X.T when True (or 'T'; False or 'N': X).
-        out: the M x N result array, of the same kind as A and B; needed when
-            beta != 0. None: a new array like A's (numpy for host arrays,
-            PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU).
-        variant: a name ('warptile'), an id or a Variant.
-        stream: CUDA arrays: the stream to run on (an int cudaStream_t or a
-            stream object); None: the stream the arrays name, else the
-            handle's. DLPack tensors on the GPU are exported for it (None: the
-            default stream).
-    Returns:
-        out, or the new result array.
-    Raises:
-        TypeError, ValueError: arguments the call cannot express (another
-            dtype, 1-D or 3-D, mismatched shapes, a masked array, alpha or beta
-            outside float32, mixed host and CUDA arrays, arrays on different
-            GPUs, an unknown variant), before a handle is created or the GPU
-            touched.
-        Error: the library or the CUDA runtime failed (status and message),
-            including NO_DEVICE where there is no usable GPU.
-    """
     stream = _stream_value(stream)
     plan = Plan(A, B, out, alpha, beta, trans_a, trans_b, stream)
     number = _to_variant(variant)
@@ -756,21 +743,7 @@ def gemm(A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
     return handle._run(plan, number, stream)
 
 
+@_documented(_SGEMM_DOC, _ON_DEFAULT_HANDLE)
 def sgemm(A: Array, B: Array, variant: VariantLike = DEFAULT_VARIANT,
           out: Optional[Array] = None, stream: StreamLike = None) -> Array:
-    """C = A @ B in float32 with one rung of the ladder, on this thread's default handle.
-
-    Args:
-        A, B: the M x K and K x N matrices: numpy arrays, CUDA arrays or
-            DLPack tensors (see gemm()).
-        variant: a name ('warptile'), an id or a Variant.
-        out: the M x N result array; None: a new one like A's.
-        stream: CUDA arrays: the stream to run on (see gemm()).
-    Returns:
-        out, or the new result array.
-    Raises:
-        TypeError, ValueError: arguments the call cannot express, before
-            anything reaches the GPU.
-        Error: the library or the CUDA runtime failed (status and message).
-    """
     return gemm(A, B, out=out, variant=variant, stream=stream)

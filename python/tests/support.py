@@ -127,6 +127,20 @@ class FakeDLPack:
         return new(ctypes.addressof(managed), self._NAMES[versioned], None)
 
 
+class DLPackOnly:
+    """An array seen through DLPack alone (__dlpack__, __dlpack_device__), as
+    a framework without the array interfaces would show it."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
 def random_matrix(rows, cols, rng):
     return [[rng.uniform(-1.0, 1.0) for _ in range(cols)] for _ in range(rows)]
 

@@ -13,6 +13,7 @@ import sys
 import unittest
 
 import support
+from support import DLPackOnly
 
 import gemmladder
 from gemmladder import _cudart
@@ -77,20 +78,6 @@ class DeviceMatrix:
                         4 * self.cols, self.rows, _cudart.MEMCPY_DEVICE_TO_HOST, None)
         _cudart.synchronize(None)
         return [list(host[i * self.cols:(i + 1) * self.cols]) for i in range(self.rows)]
-
-
-class DLPackOnly:
-    """An array seen through DLPack alone (__dlpack__, __dlpack_device__), as
-    a framework without the CUDA Array Interface would show it."""
-
-    def __init__(self, array):
-        self.array = array
-
-    def __dlpack__(self, **kwargs):
-        return self.array.__dlpack__(**kwargs)
-
-    def __dlpack_device__(self):
-        return self.array.__dlpack_device__()
 
 
 class GpuTest(unittest.TestCase):

@@ -16,7 +16,7 @@ import tempfile
 import unittest
 
 import support
-from support import FakeArray, FakeDLPack
+from support import DLPackOnly, FakeArray, FakeDLPack
 
 import gemmladder
 from gemmladder import _api, _cudart, _library, _matrix
@@ -598,20 +598,10 @@ class SimulatedCalls(unittest.TestCase):
 
     @unittest.skipIf(numpy is None or not hasattr(numpy, 'from_dlpack'), 'numpy with DLPack is not installed')
     def test_numpy_through_dlpack(self):
-        class DLPackOnly:  # numpy's own capsules, without its array interface
-            def __init__(self, array):
-                self.array = array
-
-            def __dlpack__(self, **kwargs):
-                return self.array.__dlpack__(**kwargs)
-
-            def __dlpack_device__(self):
-                return self.array.__dlpack_device__()
-
         rng = numpy.random.default_rng(9)
         a = rng.uniform(-1, 1, (7, 5)).astype(numpy.float32)
         b = rng.uniform(-1, 1, (6, 5)).astype(numpy.float32)
-        with _SimulatedRuntime():
+        with _SimulatedRuntime():  # numpy's own capsules, without its array interface
             c = _SimulatedHandle().gemm(DLPackOnly(a), DLPackOnly(b[:, ::-1].T), alpha=2.0)
         self.assertIsInstance(c, numpy.ndarray)  # host arrays of other kinds come back as numpy
         ref = 2.0 * a.astype(numpy.float64) @ b[:, ::-1].T
