@@ -139,7 +139,8 @@ typedef struct gl_handle_s *gl_handle_t;
  *   GL_STATUS_CUDA_ERROR if querying the device failed otherwise;
  *   GL_STATUS_ALLOC_FAILED if host memory for the handle ran out;
  *   GL_STATUS_TUNING_ERROR if GEMMLADDER_TUNING names a tuning table that
- *     cannot be loaded (every creation fails until it is fixed or unset).
+ *     cannot be loaded (the next creation reads the variable again, so
+ *     fixing the file or unsetting the variable is enough).
  * On failure the message is read with gl_last_error(NULL). */
 GL_API gl_status_t gl_handle_create(gl_handle_t *handle);
 
@@ -263,8 +264,10 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * architecture and problem size from a tuning table: a built-in table (rows
  * for sm_80, sm_86, sm_89, sm_90 and a default), with an optional override
  * table layered over it, loaded by gl_tuning_load() or named by the
- * environment variable GEMMLADDER_TUNING (read once, when the first handle is
- * created). docs/tuning.md describes the file format. A handle can also pin
+ * environment variable GEMMLADDER_TUNING (read when a handle is created,
+ * until one creation has loaded its table or found it unset or empty, or a
+ * gl_tuning_load has succeeded: then never again). docs/tuning.md describes
+ * the file format. A handle can also pin
  * one configuration for a variant (gl_set_tiles), which wins over any table.
  * A table's tiles give way to the rung's small "fill" tiles for a problem on
  * which they would leave most SMs idle in the grid's last round of blocks.
@@ -340,8 +343,10 @@ GL_API gl_status_t gl_set_tiles(gl_handle_t handle, gl_variant_t variant, const 
 
 /* Loads a tuning table file and layers it over the built-in table for every
  * handle in the process, replacing any table loaded before; path == NULL
- * removes the override layer. A file with any error is rejected as a whole
- * and the table in use stays as it was. Safe to call while other threads run
+ * removes the override layer. After a successful call GEMMLADDER_TUNING is
+ * no longer read. A file with any error is rejected as a whole and the table
+ * in use stays as it was. Only a regular file is read: a directory, FIFO,
+ * device or socket is refused at once. Safe to call while other threads run
  * products: calls already running keep the configuration they chose.
  * Returns GL_STATUS_SUCCESS; GL_STATUS_TUNING_ERROR with the message
  * "<path>:<line>: <reason>" (read with gl_last_error(NULL)) for a file that

@@ -144,11 +144,12 @@ static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem
         x.cublas = h->cublas;
     }
     const gl_tile_params tiles = gl_resolve_tiles(h, rung, p->m, p->n, NULL);
-    for (int m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
+    /* 64-bit: m0 + MAX_ROWS_PER_LAUNCH passes INT_MAX for m near it. */
+    for (int64_t m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
         gl_problem slice = *p;
-        slice.m = p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH;
-        slice.a = p->trans_a ? p->a + m0 : p->a + (int64_t)m0 * p->lda;
-        slice.c = p->c + (int64_t)m0 * p->ldc;
+        slice.m = (int)(p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH);
+        slice.a = p->trans_a ? p->a + m0 : p->a + m0 * p->lda;
+        slice.c = p->c + m0 * p->ldc;
         const int rc = rung->launch(&slice, &tiles, &x);
         if (rc != 0) {
             char what[96];

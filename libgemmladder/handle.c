@@ -90,8 +90,8 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_handle_create: handle is NULL");
     *handle = NULL;
 
-    const char *why = NULL;
-    const gl_status_t tuning = gl_tuning_init(&why);
+    char why[GL_MESSAGE_SIZE - 32];
+    const gl_status_t tuning = gl_tuning_init(why, sizeof why);
     if (tuning != GL_STATUS_SUCCESS)
         return gl_fail(NULL, tuning, "gl_handle_create: %s", why);
 

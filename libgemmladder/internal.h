@@ -78,10 +78,11 @@ const gl_rung *gl_rung_find(gl_variant_t id);
 gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_rung *rung, int64_t m,
                                 int64_t n, gl_tiles *info);
 
-/* Parses the built-in tables and loads $GEMMLADDER_TUNING, once per process.
- * Returns GL_STATUS_SUCCESS or the failure every handle creation reports
- * (with its message in *message). */
-gl_status_t gl_tuning_init(const char **message);
+/* Before a handle is created: parses the built-in tables (once per process)
+ * and loads the table GEMMLADDER_TUNING names, until that has succeeded or
+ * found the variable unset, or gl_tuning_load has superseded it. Returns
+ * GL_STATUS_SUCCESS, or the failure with its message in err. */
+gl_status_t gl_tuning_init(char *err, size_t err_size);
 
 /* ---- build facts --------------------------------------------------------- */
 

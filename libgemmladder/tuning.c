@@ -140,47 +140,61 @@ static int fail(char *why, size_t size, const char *fmt, ...)
 
 /* The rules the vectorized slice copy (rung.h, gl_slice_loader) imposes on a
  * BK x BX slice copied by `threads` threads, 4 floats at a time. */
-static int slice_copy_ok(const char *what, int bk, int bx, int threads, char *why, size_t size)
+static int slice_copy_ok(const char *what, int64_t bk, int64_t bx, int64_t threads, char *why,
+                         size_t size)
 {
     if (bk % 4 || bx % 4)
-        return fail(why, size, "%s slice %d x %d: both sides must be multiples of 4 for 16-byte copies",
-                    what, bk, bx);
+        return fail(why, size, "%s slice %lld x %lld: both sides must be multiples of 4 for "
+                               "16-byte copies", what, (long long)bk, (long long)bx);
     if ((bk * bx) % (4 * threads))
         return fail(why, size,
-                    "%s slice of %d floats is not a whole number of 16-byte rounds for %d threads",
-                    what, bk * bx, threads);
+                    "%s slice of %lld floats is not a whole number of 16-byte rounds for %lld "
+                    "threads", what, (long long)(bk * bx), (long long)threads);
     if ((4 * threads) % bk || (4 * threads) % bx)
         return fail(why, size,
-                    "%d threads copying 4 floats each do not cover whole rows of the %d x %d %s slice",
-                    threads, bk, bx, what);
+                    "%lld threads copying 4 floats each do not cover whole rows of the %lld x "
+                    "%lld %s slice", (long long)threads, (long long)bk, (long long)bx, what);
     return 1;
 }
+
+/* Every field the filter multiplies is first bounded to 1 .. GL_TILE_FIELD_MAX
+ * (the parser's range), and products are formed in 64 bits: the largest,
+ * 32 * tm * tn * wniter, stays under 2^41. */
+#define GL_TILE_FIELD_MAX 4096
 
 int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, char *why,
                    size_t why_size)
 {
-    const int bm = t->bm, bn = t->bn, bk = t->bk, tm = t->tm, tn = t->tn;
-    if (bm < 1 || bn < 1 || bk < 1 || tm < 1 || tn < 1 || bm > 4096 || bn > 4096 || bk > 4096)
-        return fail(why, why_size, "tile sizes must be between 1 and 4096");
+    const int warp = v == GL_VARIANT_WARPTILE;
+    const struct { const char *name; int value; bool used; } fields[] = {
+        {"bm", t->bm, true}, {"bn", t->bn, true}, {"bk", t->bk, true},
+        {"tm", t->tm, true}, {"tn", t->tn, true}, {"wm", t->wm, warp},
+        {"wn", t->wn, warp}, {"wniter", t->wniter, warp},
+    }; /* threads: 64 .. 1024, below */
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f)
+        if (fields[f].used && (fields[f].value < 1 || fields[f].value > GL_TILE_FIELD_MAX))
+            return fail(why, why_size, "%s = %d is outside 1..%d", fields[f].name,
+                        fields[f].value, GL_TILE_FIELD_MAX);
+    const int64_t bm = t->bm, bn = t->bn, bk = t->bk, tm = t->tm, tn = t->tn;
     if (bm % tm || bn % tn)
         return fail(why, why_size, "the %d x %d thread tile does not divide the %d x %d block tile",
-                    tm, tn, bm, bn);
-    const int threads = t->threads;
+                    t->tm, t->tn, t->bm, t->bn);
+    const int64_t threads = t->threads;
     if (threads < 64 || threads > 1024)
-        return fail(why, why_size, "%d threads per block; a block needs 64 to 1024", threads);
+        return fail(why, why_size, "%d threads per block; a block needs 64 to 1024", t->threads);
     if (threads % 32)
-        return fail(why, why_size, "%d threads is not a whole number of warps", threads);
+        return fail(why, why_size, "%d threads is not a whole number of warps", t->threads);
 
     switch (v) {
     case GL_VARIANT_BLOCKTILE_1D:
     case GL_VARIANT_BLOCKTILE_2D:
         if (threads * tm * tn != bm * bn)
-            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %d, not %d",
-                        bm * bn / (tm * tn), threads);
+            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %lld, not %d",
+                        (long long)(bm * bn / (tm * tn)), t->threads);
         if (threads % bk || threads % bn || (bm * bk) % threads || (bk * bn) % threads)
             return fail(why, why_size,
                         "%d threads cannot copy the %d x %d and %d x %d slices in whole rows",
-                        threads, bm, bk, bk, bn);
+                        t->threads, t->bm, t->bk, t->bk, t->bn);
         if (v == GL_VARIANT_BLOCKTILE_1D && tn != 1)
             return fail(why, why_size, "blocktile_1d computes one column per thread (tn = 1)");
         if (t->wm || t->wn || t->wniter)
@@ -192,11 +206,11 @@ int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, c
     case GL_VARIANT_VECTORIZED:
     case GL_VARIANT_AUTOTUNED:
         if (threads * tm * tn != bm * bn)
-            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %d, not %d",
-                        bm * bn / (tm * tn), threads);
+            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %lld, not %d",
+                        (long long)(bm * bn / (tm * tn)), t->threads);
         if (tm % 4 || tn % 4)
             return fail(why, why_size, "the %d x %d thread tile must be read 4 floats at a time "
-                                       "(tm and tn multiples of 4)", tm, tn);
+                                       "(tm and tn multiples of 4)", t->tm, t->tn);
         if (t->wm || t->wn || t->wniter)
             return fail(why, why_size, "wm, wn and wniter apply to warptile only");
         if (!slice_copy_ok("A", bk, bm, threads, why, why_size) ||
@@ -204,30 +218,29 @@ int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, c
             return 0;
         break;
     case GL_VARIANT_WARPTILE: {
-        const int wm = t->wm, wn = t->wn, wniter = t->wniter;
-        if (wm < 1 || wn < 1 || wniter < 1)
-            return fail(why, why_size, "warptile needs wm, wn and wniter of at least 1");
+        const int64_t wm = t->wm, wn = t->wn, wniter = t->wniter;
         if (bm % wm || bn % wn || (bm / wm) * (bn / wn) != threads / 32)
             return fail(why, why_size,
                         "the %d x %d warp tiles must cover the %d x %d block tile one per warp "
-                        "(%d warps)", wm, wn, bm, bn, threads / 32);
-        const int per_warp = 32 * tm * tn * wniter;
-        if ((wm * wn) % per_warp)
+                        "(%d warps)", t->wm, t->wn, t->bm, t->bn, t->threads / 32);
+        const int64_t per_row = 32 * tm * tn * wniter; /* elements of one row of sub-tiles */
+        if ((wm * wn) % per_row)
             return fail(why, why_size,
-                        "a %d x %d warp tile is not a whole number of %d x %d sub-tile rows "
-                        "(32 threads of %d x %d, wniter %d)", wm, wn, 0, 0, tm, tn, wniter);
-        const int wmiter = wm * wn / per_warp;
+                        "a %d x %d warp tile is not a whole number of rows of %d sub-tiles "
+                        "of 32 threads' %d x %d patches",
+                        t->wm, t->wn, t->wniter, t->tm, t->tn);
+        const int64_t wmiter = wm * wn / per_row; /* >= 1: per_row divides wm * wn >= 1 */
         if (wm % wmiter || wn % wniter)
-            return fail(why, why_size, "wmiter %d and wniter %d must divide wm %d and wn %d",
-                        wmiter, wniter, wm, wn);
-        const int wsubm = wm / wmiter, wsubn = wn / wniter;
+            return fail(why, why_size, "wmiter %lld and wniter %d must divide wm %d and wn %d",
+                        (long long)wmiter, t->wniter, t->wm, t->wn);
+        const int64_t wsubm = wm / wmiter, wsubn = wn / wniter;
         if (wsubm % tm || wsubn % tn || (wsubm / tm) * (wsubn / tn) != 32)
             return fail(why, why_size,
-                        "a %d x %d sub-tile must be exactly 32 threads' %d x %d patches",
-                        wsubm, wsubn, tm, tn);
+                        "a %lld x %lld sub-tile must be exactly 32 threads' %d x %d patches",
+                        (long long)wsubm, (long long)wsubn, t->tm, t->tn);
         if (tm % 4 || tn % 4)
             return fail(why, why_size, "the %d x %d thread patch must be read 4 floats at a "
-                                       "time (tm and tn multiples of 4)", tm, tn);
+                                       "time (tm and tn multiples of 4)", t->tm, t->tn);
         if (!slice_copy_ok("A", bk, bm, threads, why, why_size) ||
             !slice_copy_ok("B", bk, bn, threads, why, why_size))
             return 0;
@@ -250,16 +263,17 @@ int gl_tiles_legal(gl_variant_t v, const gl_tile_params *t, size_t smem_limit, c
 
 int gl_tiles_registers(gl_variant_t v, const gl_tile_params *t)
 {
-    const int outputs = t->bm * t->bn / t->threads; /* accumulators */
-    int fragments = t->tm + t->tn;
+    const int64_t outputs = (int64_t)t->bm * t->bn / t->threads; /* accumulators */
+    int64_t fragments = (int64_t)t->tm + t->tn;
     if (v == GL_VARIANT_WARPTILE) {
-        const int wmiter = t->wm * t->wn / (32 * t->tm * t->tn * t->wniter);
-        fragments = wmiter * t->tm + t->wniter * t->tn;
+        const int64_t wmiter =
+            (int64_t)t->wm * t->wn / (32 * (int64_t)t->tm * t->tn * t->wniter);
+        fragments = wmiter * t->tm + (int64_t)t->wniter * t->tn;
     }
-    const int staged = (v == GL_VARIANT_BLOCKTILE_1D || v == GL_VARIANT_BLOCKTILE_2D)
-                           ? 0
-                           : (t->bm + t->bn) * t->bk / (4 * t->threads);
-    return GL_REGISTER_ESTIMATE(outputs, fragments, staged);
+    const int64_t staged = (v == GL_VARIANT_BLOCKTILE_1D || v == GL_VARIANT_BLOCKTILE_2D)
+                               ? 0
+                               : ((int64_t)t->bm + t->bn) * t->bk / (4 * (int64_t)t->threads);
+    return (int)GL_REGISTER_ESTIMATE(outputs, fragments, staged);
 }
 
 /* ---- filling the GPU ----------------------------------------------------- */
@@ -321,25 +335,94 @@ const gl_tile_params *gl_fill_tiles(gl_variant_t v, const gl_tile_params *t, int
 
 /* ---- parsing ------------------------------------------------------------- */
 
+/* ---- text for messages ---------------------------------------------------- */
+
+/* Bytes a message shows as they are: printable ASCII. Anything else (control
+ * characters such as ESC or CR, bytes of other encodings) is shown as \xNN,
+ * so a message never carries terminal escapes from a file or a path. */
+static size_t shown_width(unsigned char c) { return c >= 0x20 && c < 0x7f ? 1 : 4; }
+
+size_t gl_show_text(char *out, size_t size, const char *s, size_t room, bool keep_end)
+{
+    if (size == 0)
+        return 0;
+    if (room > size - 1)
+        room = size - 1;
+    const size_t len = strlen(s);
+    size_t total = 0;
+    for (size_t i = 0; i < len; ++i)
+        total += shown_width((unsigned char)s[i]);
+    /* Too long: keep the end (a path's file name) or the start (a word),
+     * whichever says more, with "..." for what is left out. */
+    size_t from = 0, to = len;
+    const bool cut = total > room && room >= 4;
+    if (cut) {
+        size_t w = 3;
+        if (keep_end) {
+            from = len;
+            while (from > 0 && w + shown_width((unsigned char)s[from - 1]) <= room)
+                w += shown_width((unsigned char)s[--from]);
+        } else {
+            to = 0;
+            while (to < len && w + shown_width((unsigned char)s[to]) <= room)
+                w += shown_width((unsigned char)s[to++]);
+        }
+    }
+    size_t n = 0;
+    if (cut && keep_end)
+        n += (size_t)snprintf(out, size, "...");
+    for (size_t i = from; i < to && n + shown_width((unsigned char)s[i]) < size; ++i) {
+        const unsigned char c = (unsigned char)s[i];
+        if (shown_width(c) == 1)
+            out[n++] = (char)c;
+        else
+            n += (size_t)snprintf(out + n, size - n, "\\x%02X", c);
+    }
+    if (cut && !keep_end && n + 3 < size)
+        n += (size_t)snprintf(out + n, size - n, "...");
+    out[n] = '\0';
+    return n;
+}
+
+void gl_table_error(char *err, size_t size, const char *name, int line, const char *fmt, ...)
+{
+    if (!err || size == 0)
+        return;
+    char reason[320], where[24] = "";
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    if (line > 0)
+        snprintf(where, sizeof where, ":%d", line);
+    /* The line and the reason always fit; the name gets what is left
+     * (at least its last 24 characters). */
+    const size_t fixed = strlen(where) + 2 + strlen(reason) + 1;
+    const size_t room = size > fixed + 24 ? size - fixed : 24;
+    char shown[512];
+    gl_show_text(shown, sizeof shown, name, room, true);
+    snprintf(err, size, "%s%s: %s", shown, where, reason);
+}
+
+/* ---- parsing ------------------------------------------------------------- */
+
 typedef struct parser {
     const char *name;
     char *err;
     size_t err_size;
     int line;
+    char shown[64]; /* the file's text named by the message being written */
 } parser;
 
-static gl_status_t parse_error(const parser *p, const char *fmt, ...)
+#define parse_error(p, ...) \
+    (gl_table_error((p)->err, (p)->err_size, (p)->name, (p)->line, __VA_ARGS__), \
+     GL_STATUS_TUNING_ERROR)
+
+/* Text from the table, for a message: escaped, and at most 40 characters. */
+static const char *show(parser *p, const char *text)
 {
-    char reason[384];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
-    va_end(ap);
-    if (p->line > 0)
-        snprintf(p->err, p->err_size, "%s:%d: %s", p->name, p->line, reason);
-    else
-        snprintf(p->err, p->err_size, "%s: %s", p->name, reason);
-    return GL_STATUS_TUNING_ERROR;
+    gl_show_text(p->shown, sizeof p->shown, text, 40, false);
+    return p->shown;
 }
 
 /* "sm_90" -> 90, "sm_100" -> 100, "default" -> 0; -1 if neither. */
@@ -385,7 +468,27 @@ static const char *const key_names[KEYS] = {"bm", "bn", "bk", "tm", "tn",
 
 #define MAX_FIELDS 16
 
-static gl_status_t parse_row(const parser *p, char **field, int fields, gl_tuning_row *row)
+/* Splits a line in place into fields separated by blanks (reentrant, unlike
+ * strtok). Returns how many, or -1 for more than max. */
+static int split_fields(char *line, char **field, int max)
+{
+    int n = 0;
+    for (char *s = line;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\v' || *s == '\f')
+            ++s;
+        if (!*s)
+            return n;
+        if (n == max)
+            return -1;
+        field[n++] = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\v' && *s != '\f')
+            ++s;
+        if (*s)
+            *s++ = '\0';
+    }
+}
+
+static gl_status_t parse_row(parser *p, char **field, int fields, gl_tuning_row *row)
 {
     if (fields < 3)
         return parse_error(p, "a row needs an architecture, a variant and a size class, "
@@ -393,12 +496,12 @@ static gl_status_t parse_row(const parser *p, char **field, int fields, gl_tunin
     row->arch = parse_arch(field[0]);
     if (row->arch < 0)
         return parse_error(p, "unknown architecture '%s' (want sm_XY, such as sm_90, or default)",
-                           field[0]);
+                           show(p, field[0]));
     int v = 0;
     while (v < GL_VARIANT_LIMIT && strcmp(field[1], gl_variant_names[v]) != 0)
         ++v;
     if (v == GL_VARIANT_LIMIT)
-        return parse_error(p, "unknown variant '%s'", field[1]);
+        return parse_error(p, "unknown variant '%s'", show(p, field[1]));
     row->variant = (gl_variant_t)v;
     if (!gl_variant_is_tuned(row->variant))
         return parse_error(p, "variant '%s' has fixed tiles; only autotuned and warptile "
@@ -407,26 +510,27 @@ static gl_status_t parse_row(const parser *p, char **field, int fields, gl_tunin
     while (c < GL_CLASS_COUNT && strcmp(field[2], class_names[c]) != 0)
         ++c;
     if (c == GL_CLASS_COUNT)
-        return parse_error(p, "unknown size class '%s' (small, medium or large)", field[2]);
+        return parse_error(p, "unknown size class '%s' (small, medium or large)",
+                           show(p, field[2]));
     row->size_class = (gl_size_class)c;
 
     int value[KEYS] = {0};
     for (int f = 3; f < fields; ++f) {
         char *eq = strchr(field[f], '=');
         if (!eq)
-            return parse_error(p, "expected key=value, got '%s'", field[f]);
+            return parse_error(p, "expected key=value, got '%s'", show(p, field[f]));
         *eq = '\0';
         int k = 0;
         while (k < KEYS && strcmp(field[f], key_names[k]) != 0)
             ++k;
         if (k == KEYS)
             return parse_error(p, "unknown key '%s' (bm, bn, bk, tm, tn, wm, wn, wniter, threads)",
-                               field[f]);
+                               show(p, field[f]));
         if (value[k])
             return parse_error(p, "key '%s' is given twice", key_names[k]);
         if (!parse_number(eq + 1, &value[k]))
-            return parse_error(p, "bad value '%s' for %s (want an integer from 1 to 4096)", eq + 1,
-                               key_names[k]);
+            return parse_error(p, "bad value '%s' for %s (want an integer from 1 to 4096)",
+                               show(p, eq + 1), key_names[k]);
     }
     const int warp = row->variant == GL_VARIANT_WARPTILE;
     for (int k = 0; k < KEYS; ++k) {
@@ -463,23 +567,23 @@ gl_status_t gl_tuning_parse(const char *text, size_t length, const char *name,
                             gl_tuning_table **out, char *err, size_t err_size)
 {
     *out = NULL;
-    parser p = {name, err, err_size, 0};
+    parser p = {name, err, err_size, 0, ""};
     if (length > GL_TUNING_MAX_BYTES)
         return parse_error(&p, "a table may be at most %d bytes", GL_TUNING_MAX_BYTES);
 
     gl_tuning_table *t = calloc(1, sizeof *t);
     if (!t) {
-        snprintf(err, err_size, "%s: out of memory", name);
+        gl_table_error(err, err_size, name, 0, "out of memory");
         return GL_STATUS_ALLOC_FAILED;
     }
-    const size_t name_len = strlen(name);
-    snprintf(t->name, sizeof t->name, "%s", name_len < sizeof t->name ? name
-                                                 : name + name_len - (sizeof t->name - 1));
+    gl_show_text(t->name, sizeof t->name, name, sizeof t->name - 1, true);
 
     gl_status_t st = GL_STATUS_SUCCESS;
     int saw_format = 0, capacity = 0;
     char line[GL_TUNING_MAX_LINE + 1];
-    for (size_t pos = 0; pos < length && st == GL_STATUS_SUCCESS;) {
+    /* A UTF-8 byte-order mark, which some editors write, is skipped. */
+    const size_t bom = length >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    for (size_t pos = bom; pos < length && st == GL_STATUS_SUCCESS;) {
         ++p.line;
         size_t end = pos;
         while (end < length && text[end] != '\n')
@@ -503,25 +607,27 @@ gl_status_t gl_tuning_parse(const char *text, size_t length, const char *name,
         if (hash)
             *hash = '\0';
         char *field[MAX_FIELDS];
-        int fields = 0;
-        for (char *tok = strtok(line, " \t\v\f"); tok; tok = strtok(NULL, " \t\v\f")) {
-            if (fields == MAX_FIELDS) {
-                st = parse_error(&p, "more than %d fields", MAX_FIELDS);
-                break;
-            }
-            field[fields++] = tok;
+        const int fields = split_fields(line, field, MAX_FIELDS);
+        if (fields < 0) {
+            st = parse_error(&p, "more than %d fields", MAX_FIELDS);
+            break;
         }
-        if (st != GL_STATUS_SUCCESS || fields == 0)
+        if (fields == 0)
             continue;
 
         if (!saw_format) {
             if (strcmp(field[0], "gemmladder-tuning") != 0)
                 st = parse_error(&p, "expected the format line 'gemmladder-tuning 1' before "
-                                     "any row");
-            else if (fields != 2 || strcmp(field[1], "1") != 0)
+                                     "any row, found '%s'", show(&p, field[0]));
+            else if (fields < 2)
+                st = parse_error(&p, "the format line names no version (want "
+                                     "'gemmladder-tuning 1')");
+            else if (strcmp(field[1], "1") != 0)
                 st = parse_error(&p, "format version '%s' is not supported (this library "
-                                     "reads version 1)",
-                                 fields > 1 ? field[1] : "");
+                                     "reads version 1)", show(&p, field[1]));
+            else if (fields > 2)
+                st = parse_error(&p, "unexpected '%s' after the format line's version",
+                                 show(&p, field[2]));
             saw_format = 1;
             continue;
         }
@@ -553,7 +659,7 @@ gl_status_t gl_tuning_parse(const char *text, size_t length, const char *name,
             capacity = capacity ? 2 * capacity : 16;
             gl_tuning_row *rows = realloc(t->rows, sizeof *rows * (size_t)capacity);
             if (!rows) {
-                snprintf(err, err_size, "%s: out of memory", name);
+                gl_table_error(err, err_size, name, 0, "out of memory");
                 st = GL_STATUS_ALLOC_FAILED;
                 break;
             }

@@ -7,6 +7,7 @@
 #ifndef GL_TUNING_H
 #define GL_TUNING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -106,6 +107,21 @@ typedef struct gl_tuning_table {
     int count;
     gl_tuning_row *rows;
 } gl_tuning_table;
+
+/* Text from a table or a path, for a message: printable ASCII as it is,
+ * other bytes as \xNN; when that is wider than room characters, only its
+ * end (keep_end: a path's file name) or its start, with "..." for the rest.
+ * Writes at most size - 1 characters and a NUL; returns how many. */
+size_t gl_show_text(char *out, size_t size, const char *text, size_t room, bool keep_end);
+
+/* Writes "<name>:<line>: <reason>" (no ":<line>" when line is 0) to err,
+ * shortening the name rather than the line and the reason, which always fit
+ * in a buffer of 512 bytes. */
+void gl_table_error(char *err, size_t size, const char *name, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
 
 /* Parses and validates a whole table. On success stores a new table in *out
  * (free with gl_tuning_free) and returns GL_STATUS_SUCCESS; otherwise writes

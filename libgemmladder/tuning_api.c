@@ -3,59 +3,120 @@
  * override layer), the public tuning functions, and the choice of tiles for
  * each call.
  *
- * The built-in tables are parsed once. The override layer is replaced as a
+ * The built-in tables are the library's own data: parsed once, all of them
+ * or none (a failure, which only running out of memory can cause, is tried
+ * again by the next handle creation). The override layer is replaced as a
  * whole under a mutex; a call copies the tiles it chose while holding it, so
- * a table can be loaded while other threads run products.
+ * a table can be loaded while other threads run products. Table files are
+ * read outside that mutex, so a slow file never holds up a product.
  */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, strerror_r */
+
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "tuning/builtin.h"
 
 #define ENV_TUNING "GEMMLADDER_TUNING"
+#define BUILTIN_MAX 16
 
 static struct {
-    pthread_once_t once;
-    pthread_mutex_t lock;
-    gl_tuning_table *builtin[16]; /* one per shipped file */
+    pthread_mutex_t lock;                  /* guards the tables */
+    atomic_bool builtin_ready;             /* set once, after builtin[] is complete */
+    gl_tuning_table *builtin[BUILTIN_MAX]; /* one per shipped file */
     int builtin_count;
-    gl_tuning_table *override;   /* guarded by lock */
-    gl_status_t init_status;     /* what handle creation reports */
-    char init_message[GL_MESSAGE_SIZE];
-} state = {PTHREAD_ONCE_INIT, PTHREAD_MUTEX_INITIALIZER, {0}, 0, NULL, GL_STATUS_SUCCESS, ""};
+    gl_tuning_table *override;
+    pthread_mutex_t env_lock;              /* serialises reading GEMMLADDER_TUNING */
+    bool env_settled;                      /* applied, found unset, or superseded */
+} state = {PTHREAD_MUTEX_INITIALIZER, false, {0}, 0, NULL, PTHREAD_MUTEX_INITIALIZER, false};
 
-/* Reads a whole file (at most GL_TUNING_MAX_BYTES) into a new buffer. */
+/* errno's text, from strerror_r (strerror may share its buffer between
+ * threads), whichever of its two forms the C library declares: POSIX's
+ * fills buf and returns 0, GNU's (under _GNU_SOURCE) returns the text. */
+static const char *posix_text(int rc, char *buf) { return rc == 0 ? buf : NULL; }
+static const char *gnu_text(const char *text, char *buf) { return (void)buf, text; }
+#define error_text(e, buf, size) \
+    _Generic(strerror_r(e, buf, size), int: posix_text, default: gnu_text)(strerror_r(e, buf, size), buf)
+
+/* "<path>: <what>: <errno text>". */
+static gl_status_t file_error(char *err, size_t size, const char *path, const char *what,
+                              int errnum)
+{
+    char buf[128] = "";
+    const char *text = errnum ? error_text(errnum, buf, sizeof buf) : "";
+    if (!text) {
+        snprintf(buf, sizeof buf, "error %d", errnum);
+        text = buf;
+    }
+    gl_table_error(err, size, path, 0, "%s%s%s", what, errnum ? ": " : "", text);
+    return GL_STATUS_TUNING_ERROR;
+}
+
+static const char *file_kind(mode_t mode)
+{
+    return S_ISFIFO(mode)  ? "a FIFO"
+           : S_ISCHR(mode) ? "a character device"
+           : S_ISBLK(mode) ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "a special file";
+}
+
+/* Reads a whole regular file of at most GL_TUNING_MAX_BYTES into a new
+ * buffer. Anything else is refused without reading it: opened non-blocking,
+ * a FIFO or a device never makes the caller wait. */
 static gl_status_t read_file(const char *path, char **text, size_t *length, char *err,
                              size_t err_size)
 {
     *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-        return GL_STATUS_TUNING_ERROR;
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return file_error(err, err_size, path, "cannot open", errno);
+    struct stat st;
+    gl_status_t status = GL_STATUS_SUCCESS;
+    char *buf = NULL;
+    size_t n = 0;
+    if (fstat(fd, &st) != 0) {
+        status = file_error(err, err_size, path, "cannot read its status", errno);
+    } else if (S_ISDIR(st.st_mode)) {
+        status = file_error(err, err_size, path, "is a directory, not a table file", 0);
+    } else if (!S_ISREG(st.st_mode)) {
+        char what[64];
+        snprintf(what, sizeof what, "is %s, not a regular file", file_kind(st.st_mode));
+        status = file_error(err, err_size, path, what, 0);
+    } else if (!(buf = malloc(GL_TUNING_MAX_BYTES + 1))) {
+        gl_table_error(err, err_size, path, 0, "out of memory");
+        status = GL_STATUS_ALLOC_FAILED;
+    } else {
+        /* Read to the end, not to st_size: files in /proc report 0. */
+        while (n <= GL_TUNING_MAX_BYTES) {
+            const ssize_t got = read(fd, buf + n, GL_TUNING_MAX_BYTES + 1 - n);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0) {
+                status = file_error(err, err_size, path, "read error", errno);
+                break;
+            }
+            if (got == 0)
+                break;
+            n += (size_t)got;
+        }
+        if (status == GL_STATUS_SUCCESS && n > GL_TUNING_MAX_BYTES) {
+            gl_table_error(err, err_size, path, 0, "larger than %d bytes", GL_TUNING_MAX_BYTES);
+            status = GL_STATUS_TUNING_ERROR;
+        }
     }
-    char *buf = malloc(GL_TUNING_MAX_BYTES + 1);
-    if (!buf) {
-        fclose(f);
-        snprintf(err, err_size, "%s: out of memory", path);
-        return GL_STATUS_ALLOC_FAILED;
-    }
-    const size_t n = fread(buf, 1, GL_TUNING_MAX_BYTES + 1, f);
-    const int failed = ferror(f);
-    fclose(f);
-    if (failed) {
+    close(fd);
+    if (status != GL_STATUS_SUCCESS) {
         free(buf);
-        snprintf(err, err_size, "%s: read error", path);
-        return GL_STATUS_TUNING_ERROR;
-    }
-    if (n > GL_TUNING_MAX_BYTES) {
-        free(buf);
-        snprintf(err, err_size, "%s: larger than %d bytes", path, GL_TUNING_MAX_BYTES);
-        return GL_STATUS_TUNING_ERROR;
+        return status;
     }
     *text = buf;
     *length = n;
@@ -83,44 +144,59 @@ static void install_override(gl_tuning_table *table)
     gl_tuning_free(old);
 }
 
-static void init_once(void)
+/* Parses the shipped tables, unless that is done: all of them, into place
+ * only once each one has parsed. */
+static gl_status_t load_builtin_tables(char *err, size_t err_size)
 {
-    char err[GL_MESSAGE_SIZE - 64];
-    for (int i = 0; i < gl_builtin_table_count && i < 16; ++i) {
-        char name[64];
-        snprintf(name, sizeof name, "built-in %s", gl_builtin_tables[i].name);
-        const gl_builtin_table *b = &gl_builtin_tables[i];
-        const gl_status_t st = gl_tuning_parse(b->text, strlen(b->text), name,
-                                               &state.builtin[state.builtin_count], err,
-                                               sizeof err);
-        if (st != GL_STATUS_SUCCESS) {
-            state.init_status = st;
-            snprintf(state.init_message, sizeof state.init_message, "%s", err);
-            return;
+    if (atomic_load_explicit(&state.builtin_ready, memory_order_acquire))
+        return GL_STATUS_SUCCESS;
+    gl_status_t st = GL_STATUS_SUCCESS;
+    pthread_mutex_lock(&state.lock);
+    if (!atomic_load_explicit(&state.builtin_ready, memory_order_relaxed)) {
+        gl_tuning_table *parsed[BUILTIN_MAX] = {0};
+        const int count = gl_builtin_table_count < BUILTIN_MAX ? gl_builtin_table_count
+                                                               : BUILTIN_MAX;
+        for (int i = 0; i < count && st == GL_STATUS_SUCCESS; ++i) {
+            char name[64];
+            snprintf(name, sizeof name, "built-in %s", gl_builtin_tables[i].name);
+            const char *text = gl_builtin_tables[i].text;
+            st = gl_tuning_parse(text, strlen(text), name, &parsed[i], err, err_size);
         }
-        ++state.builtin_count;
-    }
-    const char *path = getenv(ENV_TUNING);
-    if (path && *path) {
-        gl_tuning_table *t = NULL;
-        const gl_status_t st = parse_file(path, &t, err, sizeof err);
-        if (st != GL_STATUS_SUCCESS) {
-            state.init_status = st;
-            snprintf(state.init_message, sizeof state.init_message,
-                     ENV_TUNING " names a table that cannot be used: %s", err);
-            return;
+        if (st == GL_STATUS_SUCCESS) {
+            memcpy(state.builtin, parsed, sizeof parsed);
+            state.builtin_count = count;
+            atomic_store_explicit(&state.builtin_ready, true, memory_order_release);
+        } else {
+            for (int i = 0; i < count; ++i)
+                gl_tuning_free(parsed[i]);
         }
-        install_override(t);
     }
+    pthread_mutex_unlock(&state.lock);
+    return st;
 }
 
-gl_status_t gl_tuning_init(const char **message)
+gl_status_t gl_tuning_init(char *err, size_t err_size)
 {
-    pthread_once(&state.once, init_once);
-    pthread_mutex_lock(&state.lock);
-    const gl_status_t st = state.init_status;
-    pthread_mutex_unlock(&state.lock);
-    *message = state.init_message;
+    gl_status_t st = load_builtin_tables(err, err_size);
+    if (st != GL_STATUS_SUCCESS)
+        return st;
+    pthread_mutex_lock(&state.env_lock);
+    if (!state.env_settled) {
+        const char *path = getenv(ENV_TUNING);
+        gl_tuning_table *t = NULL;
+        if (path && *path) {
+            char why[GL_MESSAGE_SIZE - 64];
+            st = parse_file(path, &t, why, sizeof why);
+            if (st != GL_STATUS_SUCCESS)
+                snprintf(err, err_size, ENV_TUNING " names a table that cannot be used: %s", why);
+        }
+        if (st == GL_STATUS_SUCCESS) {
+            if (t)
+                install_override(t);
+            state.env_settled = true;
+        }
+    }
+    pthread_mutex_unlock(&state.env_lock);
     return st;
 }
 
@@ -156,8 +232,10 @@ gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_rung *rung
     }
 
     const gl_size_class c = gl_size_class_of(m, n);
-    const gl_tuning_table *layers[17];
+    const gl_tuning_table *layers[1 + BUILTIN_MAX];
     int layer = -1;
+    char unused[8];
+    (void)load_builtin_tables(unused, sizeof unused); /* done once a handle exists */
     pthread_mutex_lock(&state.lock);
     int nlayers = 0;
     layers[nlayers++] = state.override;
@@ -295,21 +373,19 @@ gl_status_t gl_set_tiles(gl_handle_t h, gl_variant_t variant, const gl_tiles *ti
 
 gl_status_t gl_tuning_load(const char *path)
 {
-    const char *why;
-    (void)gl_tuning_init(&why); /* the built-in tables and the environment come first */
     gl_tuning_table *t = NULL;
+    pthread_mutex_lock(&state.env_lock); /* one load (or environment read) at a time */
     if (path) {
         char err[GL_MESSAGE_SIZE - 32];
         const gl_status_t st = parse_file(path, &t, err, sizeof err);
-        if (st != GL_STATUS_SUCCESS)
+        if (st != GL_STATUS_SUCCESS) {
+            pthread_mutex_unlock(&state.env_lock);
             return gl_fail(NULL, st, "gl_tuning_load: %s", err);
+        }
     }
     install_override(t);
-    /* An explicit load (or removal) supersedes a bad GEMMLADDER_TUNING. */
-    pthread_mutex_lock(&state.lock);
-    if (state.builtin_count == gl_builtin_table_count)
-        state.init_status = GL_STATUS_SUCCESS;
-    pthread_mutex_unlock(&state.lock);
+    state.env_settled = true; /* an explicit load supersedes GEMMLADDER_TUNING */
+    pthread_mutex_unlock(&state.env_lock);
     return GL_STATUS_SUCCESS;
 }
 

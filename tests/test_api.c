@@ -10,22 +10,37 @@
 
 #include "harness.h"
 
-/* Pinned values: changing any of these breaks the ABI. */
-_Static_assert(GL_STATUS_SUCCESS == 0, "pinned");
-_Static_assert(GL_STATUS_INVALID_ARGUMENT == 1, "pinned");
-_Static_assert(GL_STATUS_UNKNOWN_VARIANT == 2, "pinned");
-_Static_assert(GL_STATUS_UNSUPPORTED_VARIANT == 3, "pinned");
-_Static_assert(GL_STATUS_NO_DEVICE == 4, "pinned");
-_Static_assert(GL_STATUS_CUDA_ERROR == 5, "pinned");
-_Static_assert(GL_STATUS_CUBLAS_ERROR == 6, "pinned");
-_Static_assert(GL_STATUS_TUNING_ERROR == 7, "pinned");
-_Static_assert(GL_STATUS_ALLOC_FAILED == 8, "pinned");
-_Static_assert(GL_VARIANT_CUBLAS == 0 && GL_VARIANT_NAIVE == 1 && GL_VARIANT_COALESCED == 2 &&
-                   GL_VARIANT_SHARED == 3 && GL_VARIANT_BLOCKTILE_1D == 4 &&
-                   GL_VARIANT_BLOCKTILE_2D == 5 && GL_VARIANT_VECTORIZED == 6 &&
-                   GL_VARIANT_AUTOTUNED == 7 && GL_VARIANT_WARPTILE == 8,
-               "pinned");
-_Static_assert(GL_OP_N == 0 && GL_OP_T == 1 && GL_ROW_MAJOR == 0 && GL_COL_MAJOR == 1, "pinned");
+/* Pinned values: changing any of these breaks the ABI. Every enumerator of
+ * the public header has its line here (check_enum_pins.py checks that). */
+#define PINNED(name, value) _Static_assert(name == value, #name " is pinned to " #value)
+PINNED(GL_STATUS_SUCCESS, 0);
+PINNED(GL_STATUS_INVALID_ARGUMENT, 1);
+PINNED(GL_STATUS_UNKNOWN_VARIANT, 2);
+PINNED(GL_STATUS_UNSUPPORTED_VARIANT, 3);
+PINNED(GL_STATUS_NO_DEVICE, 4);
+PINNED(GL_STATUS_CUDA_ERROR, 5);
+PINNED(GL_STATUS_CUBLAS_ERROR, 6);
+PINNED(GL_STATUS_TUNING_ERROR, 7);
+PINNED(GL_STATUS_ALLOC_FAILED, 8);
+PINNED(GL_VARIANT_CUBLAS, 0);
+PINNED(GL_VARIANT_NAIVE, 1);
+PINNED(GL_VARIANT_COALESCED, 2);
+PINNED(GL_VARIANT_SHARED, 3);
+PINNED(GL_VARIANT_BLOCKTILE_1D, 4);
+PINNED(GL_VARIANT_BLOCKTILE_2D, 5);
+PINNED(GL_VARIANT_VECTORIZED, 6);
+PINNED(GL_VARIANT_AUTOTUNED, 7);
+PINNED(GL_VARIANT_WARPTILE, 8);
+PINNED(GL_OP_N, 0);
+PINNED(GL_OP_T, 1);
+PINNED(GL_ROW_MAJOR, 0);
+PINNED(GL_COL_MAJOR, 1);
+PINNED(GL_TILES_FIXED, 0);
+PINNED(GL_TILES_BUILTIN, 1);
+PINNED(GL_TILES_OVERRIDE, 2);
+PINNED(GL_TILES_PINNED, 3);
+PINNED(GL_TILES_DEFAULT, 4);
+PINNED(GL_TILES_FILL, 5);
 
 static void test_names(void)
 {

@@ -5,6 +5,8 @@
  * size classes, lookup fallbacks and layering, and loading through the
  * public API (checked with a handle-shaped struct, since there is no GPU).
  */
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -112,7 +114,7 @@ static void test_legality_filter(void)
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 128}, big, 0, "one per warp");
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 64, 2, 128}, big, 1, NULL);
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 3, 256}, big, 0, NULL);
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256}, big, 0, "at least 1");
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256}, big, 0, "wm = 0 is outside 1..4096");
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 250}, big, 0, "warps");
     expect_legal(GL_VARIANT_CUBLAS, (gl_tile_params){128, 128, 16, 4, 4, 0, 0, 0, 256}, big, 0,
                  "no tile parameters");
@@ -120,6 +122,93 @@ static void test_legality_filter(void)
                  NULL);
     expect_legal(GL_VARIANT_BLOCKTILE_1D, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0,
                  "one column");
+}
+
+/* Every value the parser accepts (1..4096) for every field, as powers of two
+ * and their neighbours, one field and every pair of fields at a time around
+ * each compiled configuration, and all fields equal: the filter answers
+ * (under the sanitizer builds: without an overflow or a division by zero),
+ * and a rejection always says why. */
+static void test_legality_sweep(void)
+{
+    int values[64], nvalues = 0;
+    for (int p = 1; p <= 4096; p *= 2)
+        for (int d = -1; d <= 1; ++d)
+            if (p + d >= 1 && p + d <= 4096 && (nvalues == 0 || values[nvalues - 1] < p + d))
+                values[nvalues++] = p + d;
+    const gl_variant_t variants[] = {GL_VARIANT_BLOCKTILE_1D, GL_VARIANT_BLOCKTILE_2D,
+                                     GL_VARIANT_VECTORIZED, GL_VARIANT_AUTOTUNED,
+                                     GL_VARIANT_WARPTILE};
+    long calls = 0, legal = 0, unexplained = 0;
+    for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; ++vi) {
+        const gl_variant_t v = variants[vi];
+        int count = 0;
+        const gl_tile_params *list = gl_configs_of(v, &count);
+        for (int base = 0; base < count + nvalues; ++base) {
+            gl_tile_params b;
+            if (base < count) {
+                b = list[base];
+            } else {
+                const int x = values[base - count];
+                b = (gl_tile_params){x, x, x, x, x, x, x, x, x};
+            }
+            int *field[9] = {&b.bm, &b.bn, &b.bk, &b.tm, &b.tn, &b.wm, &b.wn, &b.wniter,
+                             &b.threads};
+            for (int f = 0; f < 9; ++f)
+                for (int g = f; g < 9; ++g) {
+                    if (g != f && base >= count)
+                        continue; /* pairs around the compiled configurations only */
+                    const int keep_f = *field[f], keep_g = *field[g];
+                    for (int i = 0; i < nvalues; ++i)
+                        for (int j = 0; j < (g == f ? 1 : nvalues); ++j) {
+                            *field[f] = values[i];
+                            if (g != f)
+                                *field[g] = values[j];
+                            char why[256] = "";
+                            const int ok = gl_tiles_legal(v, &b, gl_arch_smem_limit(90), why,
+                                                          sizeof why);
+                            ++calls;
+                            legal += ok;
+                            unexplained += !ok && why[0] == '\0';
+                        }
+                    *field[f] = keep_f, *field[g] = keep_g;
+                }
+        }
+    }
+    CHECK(unexplained == 0, "%ld of %ld rejections gave no reason", unexplained, calls);
+    CHECK(calls > 500000 && legal > 0, "%ld configurations judged, %ld legal", calls, legal);
+
+    /* The same values through the parser, one field at a time around the
+     * compiled warptile configurations: each row is accepted or rejected
+     * with its line and a reason. */
+    int count = 0;
+    const gl_tile_params *list = gl_configs_of(GL_VARIANT_WARPTILE, &count);
+    long rows = 0, wrong = 0;
+    for (int base = 0; base < count; ++base)
+        for (int f = 0; f < 9; ++f)
+            for (int i = 0; i < nvalues; ++i) {
+                gl_tile_params b = list[base];
+                int *field[9] = {&b.bm, &b.bn, &b.bk, &b.tm, &b.tn, &b.wm, &b.wn, &b.wniter,
+                                 &b.threads};
+                *field[f] = values[i];
+                char text[256], err[512] = "";
+                snprintf(text, sizeof text,
+                         "gemmladder-tuning 1\nsm_90 warptile large bm=%d bn=%d bk=%d wm=%d "
+                         "wn=%d wniter=%d tm=%d tn=%d threads=%d\n",
+                         b.bm, b.bn, b.bk, b.wm, b.wn, b.wniter, b.tm, b.tn, b.threads);
+                gl_tuning_table *t = NULL;
+                const gl_status_t st = parse(text, &t, err, sizeof err);
+                ++rows;
+                int compiled_count = 0;
+                const bool compiled = gl_tiles_compiled(GL_VARIANT_WARPTILE, &b, &compiled_count);
+                wrong += st == GL_STATUS_SUCCESS ? !compiled || !t
+                                                 : st != GL_STATUS_TUNING_ERROR || t ||
+                                                       strncmp(err, "t.txt:2: ", 9) != 0 ||
+                                                       strlen(err) < 20;
+                gl_tuning_free(t);
+            }
+    CHECK(wrong == 0, "%ld of %ld rows were not accepted (compiled) or rejected with a line "
+                      "and a reason", wrong, rows);
 }
 
 /* ---- parsing ------------------------------------------------------------- */
@@ -166,7 +255,7 @@ static void test_parser(void)
     expect_rejected("# only a comment\n", "t.txt", "no format line");
     expect_rejected(GOOD_V, "t.txt:1:", "format line");
     expect_rejected("gemmladder-tuning 2\n" GOOD_V, "t.txt:1:", "version '2'");
-    expect_rejected("gemmladder-tuning\n", "t.txt:1:", "version ''");
+    expect_rejected("gemmladder-tuning\n", "t.txt:1:", "names no version");
     expect_rejected(HEAD HEAD, "t.txt:2:", "second format line");
     expect_rejected(HEAD GOOD_V "sm_9 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:3:",
                     "unknown architecture 'sm_9'");
@@ -235,6 +324,140 @@ static void test_parser(void)
               strstr(t->name, "/tail.txt"),
           "table name keeps the end of a long path");
     gl_tuning_free(t);
+}
+
+/* Messages quote text from the file escaped and short, and say what is
+ * wrong with the format line. */
+static void test_messages(void)
+{
+    gl_tuning_table *t = NULL;
+    char err[512];
+    CHECK(parse("\xEF\xBB\xBF" HEAD GOOD_V, &t, err, sizeof err) == GL_STATUS_SUCCESS && t &&
+              t->count == 1 && t->rows[0].line == 2,
+          "a UTF-8 byte-order mark is skipped: %s", err);
+    gl_tuning_free(t);
+    expect_rejected("gemmladder-tuning 1 extra\n", "t.txt:1:",
+                    "unexpected 'extra' after the format line's version");
+    expect_rejected("\xEF\xBB\xBF\xEF\xBB\xBF" HEAD, "t.txt:1:", "found '\\xEF\\xBB\\xBF");
+    expect_rejected(HEAD "sm_90 \x1b[31mturbo small bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "unknown variant '\\x1B[31mturbo'");
+    expect_rejected(HEAD "sm_90 autotuned\rsmall bm=64 bn=64 bk=16 tm=8 tn=4\n", "t.txt:2:",
+                    "unknown variant 'autotuned\\x0Dsmall'");
+    parse(HEAD "sm_90 \x1b]0;title\x07 small bm=64\n", &t, err, sizeof err);
+    for (const char *c = err; *c; ++c)
+        CHECK((unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f,
+              "control byte 0x%02x in the message", (unsigned char)*c);
+    /* A long word is cut, the message keeps its line and reason. */
+    char *text = malloc(1200);
+    snprintf(text, 1200, HEAD "sm_90 %01000d small bm=64\n", 7);
+    CHECK(parse(text, &t, err, sizeof err) == GL_STATUS_TUNING_ERROR &&
+              strstr(err, "t.txt:2: unknown variant '0000") && strstr(err, "...'") &&
+              strlen(err) < 100,
+          "a 1000-character word: %s", err);
+    free(text);
+    /* The rule a warptile row breaks, with its numbers. */
+    expect_rejected(HEAD "sm_90 warptile large bm=128 bn=128 bk=16 wm=64 wn=32 wniter=3 tm=4 "
+                         "tn=4 threads=256\n",
+                    "t.txt:2:", "a 64 x 32 warp tile is not a whole number of rows of 3 "
+                                "sub-tiles of 32 threads' 4 x 4 patches");
+    parse(HEAD "sm_90 warptile large bm=128 bn=128 bk=16 wm=64 wn=32 wniter=3 tm=4 tn=4 "
+               "threads=256\n", &t, err, sizeof err);
+    CHECK(!strstr(err, " 0 x 0"), "no placeholder numbers: %s", err);
+    /* Absurd values get the table's error status, a line and a reason. */
+    expect_rejected(HEAD "sm_90 warptile large bm=4096 bn=4096 bk=4096 wm=4096 wn=4096 "
+                         "wniter=4096 tm=4096 tn=4096 threads=1024\n",
+                    "t.txt:2: illegal warptile configuration", "");
+    expect_rejected(HEAD "sm_90 warptile large bm=2048 bn=2048 bk=16 wm=2048 wn=2048 "
+                         "wniter=2048 tm=2048 tn=2048 threads=1024\n",
+                    "t.txt:2: illegal warptile configuration", "");
+}
+
+/* Files that are not tables: each refused at once with what it is; a long
+ * path is shortened, never the line and the reason. */
+static void expect_file_error(const char *path, const char *needle)
+{
+    CHECK_STATUS(NULL, gl_tuning_check(path), GL_STATUS_TUNING_ERROR, needle);
+    CHECK_STATUS(NULL, gl_tuning_load(path), GL_STATUS_TUNING_ERROR, needle);
+    CHECK(strlen(gl_last_error(NULL)) < 512, "message fits");
+}
+
+static void test_table_files(void)
+{
+    alarm(60); /* a file that blocks must not hang the test run */
+    char dir[] = "/tmp/gl_files_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char path[4200];
+
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    CHECK(mkfifo(path, 0600) == 0, "mkfifo");
+    expect_file_error(path, "fifo: is a FIFO, not a regular file");
+    unlink(path);
+    expect_file_error(dir, ": is a directory, not a table file");
+    expect_file_error("/dev/null", "/dev/null: is a character device, not a regular file");
+    expect_file_error("/dev/zero", "/dev/zero: is a character device, not a regular file");
+
+    char loop_a[64], loop_b[64];
+    snprintf(loop_a, sizeof loop_a, "%s/a", dir);
+    snprintf(loop_b, sizeof loop_b, "%s/b", dir);
+    CHECK(symlink(loop_b, loop_a) == 0 && symlink(loop_a, loop_b) == 0, "symlink loop");
+    expect_file_error(loop_a, "a: cannot open: Too many levels of symbolic links");
+    unlink(loop_a), unlink(loop_b);
+
+    /* A path of 4000 characters: the reason and the path's end survive. */
+    memset(path, 'p', 4000);
+    memcpy(path, "/tmp/", 5);
+    strcpy(path + 3990, "/table.txt");
+    expect_file_error(path, "/table.txt: cannot open: File name too long");
+    CHECK(strstr(gl_last_error(NULL), "gl_tuning_load: ...") == gl_last_error(NULL),
+          "the path is cut at its start: %s", gl_last_error(NULL));
+
+    /* A real file under a long path, with an error on line 3. */
+    int n = snprintf(path, sizeof path, "%s", dir);
+    for (int i = 0; i < 3; ++i) {
+        n += snprintf(path + n, sizeof path - (size_t)n, "/%0200d", i);
+        CHECK(mkdir(path, 0700) == 0, "mkdir %d", i);
+    }
+    snprintf(path + n, sizeof path - (size_t)n, "/bad.txt");
+    FILE *f = fopen(path, "w");
+    fputs(HEAD GOOD_V "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=3\n", f);
+    fclose(f);
+    expect_file_error(path, "/bad.txt:3: illegal autotuned configuration: the 8 x 3 thread tile "
+                            "does not divide the 64 x 64 block tile");
+
+    /* A file this process may not read (as root: from a child that gives
+     * the privilege up). */
+    char locked[64];
+    snprintf(locked, sizeof locked, "%s/locked.txt", dir);
+    f = fopen(locked, "w");
+    fputs(HEAD, f);
+    fclose(f);
+    chmod(locked, 0);
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(3); /* a container that cannot drop root: nothing to test */
+        const gl_status_t st = gl_tuning_check(locked);
+        _exit(st == GL_STATUS_TUNING_ERROR &&
+                      strstr(gl_last_error(NULL), "locked.txt: cannot open: Permission denied")
+                  ? 0
+                  : 1);
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+        printf("note: could not drop root to test an unreadable file\n");
+    else
+        CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+              "an unreadable file: cannot open: Permission denied (child status %d)", status);
+    unlink(locked);
+    unlink(path);
+    for (int i = 2; i >= 0; --i) {
+        *strrchr(path, '/') = '\0';
+        rmdir(path);
+    }
+    rmdir(dir);
+    alarm(0);
 }
 
 /* ---- size classes and lookup ---------------------------------------------- */
@@ -548,7 +771,10 @@ int main(void)
     test_builtin_tables();
     test_config_lists_are_legal();
     test_legality_filter();
+    test_legality_sweep();
     test_parser();
+    test_messages();
+    test_table_files();
     test_size_classes();
     test_lookup();
     test_public_loader();

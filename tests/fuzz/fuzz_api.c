@@ -1,10 +1,12 @@
 /*
  * fuzz_api.c - libFuzzer target for the public API's argument checks, with
- * no GPU. Every call the input describes is one that must fail (or answer)
- * before a device is needed: products, tuning queries and pins with a NULL
- * handle, name and status lookups, compiled configurations. Built with the
- * library's host C sources under ASan and UBSan (tests/meson.build), with
- * what nvcc compiles (the kernel launchers) stubbed out (api_stubs.c).
+ * no GPU: products, tuning queries and pins with a NULL handle, name and
+ * status lookups, compiled configurations, and the same calls past a real
+ * handle on the fake GPU of tests/fake_gpu (the checks that need a device:
+ * where pointers lie and how big their allocations are, the slicing of tall
+ * products, query and set-tiles). Built with the library's host C sources
+ * under ASan and UBSan (tests/meson.build), with fake_gpu/ in place of the
+ * CUDA runtime and of what nvcc compiles.
  *
  * Invariants (a broken one is __builtin_trap()):
  *  - a call given a NULL handle never succeeds;
@@ -25,7 +27,15 @@
  *    a fixed configuration with every table field and the reserved words
  *    zero, the same each time it is asked;
  *  - a failing call writes nothing through its output pointers
- *    (gl_variant_from_name, gl_variant_config, gl_get_stream).
+ *    (gl_variant_from_name, gl_variant_config, gl_get_stream);
+ *  - with a handle, gl_sgemm_ex gives the status and message of the first
+ *    failing check, the pointer checks included (a model of those too), and
+ *    on success launches exactly the row-major problem the call describes:
+ *    slices of at most 2^20 rows that cover its rows once, each with A and C
+ *    moved to its first row, or C = beta * C alone when A and B are not read;
+ *  - with a handle, gl_tuning_query answers every valid question with a
+ *    compiled configuration, and gl_set_tiles accepts exactly the compiled
+ *    configurations of the tuned variants, which queries then report pinned.
  *
  * Input: a sequence of operations. Each starts with one byte choosing the
  * operation; its arguments follow, each introduced by a tag byte that picks
@@ -49,6 +59,10 @@
 
 #include "gemmladder.h"
 
+#ifndef FUZZ_API_WRITE_SEEDS
+#include "fake_gpu.h"
+#endif
+
 enum op {
     OP_SGEMM_EX,
     OP_SGEMM,
@@ -59,6 +73,9 @@ enum op {
     OP_TUNING_QUERY,
     OP_SET_TILES,
     OP_HANDLE_CALLS, /* variant_available, set/get_stream, device, destroy, create(NULL) */
+    OP_SGEMM_EX_DEVICE, /* the product with a handle, on fake device memory */
+    OP_TUNING_QUERY_DEVICE,
+    OP_SET_TILES_DEVICE,
     OP_COUNT
 };
 
@@ -571,9 +588,256 @@ static void op_handle_calls(input *in)
     reset_message();
 }
 
+/* ---- past the handle, on the fake GPU -------------------------------------- */
+
+static gl_handle_t handle; /* created once, on the fake device */
+
+#define DEVICE_BUFFERS 3
+static struct { char *p; uint64_t bytes; } buffers[DEVICE_BUFFERS];
+static float host_buffer[64]; /* memory CUDA does not know: refused */
+
+static int buffers_made;
+
+/* A failure with a handle: its message is the handle's, fresh, and the
+ * thread's (poisoned before the call) is left alone. */
+static void require_expected_on_handle(gl_status_t st, expectation e)
+{
+    REQUIRE((int)st >= 1 && (int)st <= 8 && st == e.status);
+    const char *m = gl_last_error(handle);
+    REQUIRE(strnlen(m, MESSAGE_LIMIT) > 0 && strnlen(m, MESSAGE_LIMIT) < MESSAGE_LIMIT);
+    REQUIRE(strstr(m, e.needle) != NULL);
+    REQUIRE(memchr(thread_message(), '\0', MESSAGE_LIMIT) == NULL);
+    strcpy((char *)m, "(checked)"); /* so the next failure must write its own */
+}
+
+/* Fake device allocations of sizes the input chooses, made by the first call
+ * that needs them and freed after the input. */
+static void make_buffers(input *in)
+{
+    if (buffers_made)
+        return;
+    buffers_made = 1;
+    for (int i = 0; i < DEVICE_BUFFERS; ++i) {
+        buffers[i].bytes = 4 + ((uint64_t)take_size(in) & (((uint64_t)1 << 40) - 1));
+        buffers[i].p = fake_gpu_alloc(buffers[i].bytes);
+        REQUIRE(buffers[i].p);
+    }
+}
+
+static void free_buffers(void)
+{
+    for (int i = 0; buffers_made && i < DEVICE_BUFFERS; ++i)
+        fake_gpu_free(buffers[i].p);
+    buffers_made = 0;
+}
+
+/* A pointer for a call with a handle: NULL, into one of the buffers (at any
+ * byte offset, so misaligned too, or past its end), or host memory. */
+static void *take_device_ptr(input *in)
+{
+    switch (take_u8(in) % 4) {
+    case 0: return NULL;
+    case 1: return buffers[take_u8(in) % DEVICE_BUFFERS].p;
+    case 2: return buffers[take_u8(in) % DEVICE_BUFFERS].p + take_raw(in, 3);
+    default: return (char *)host_buffer + take_u8(in) % 8 * 4;
+    }
+}
+
+/* check_pointer in gemm.c, as documented: the span of the stored matrix
+ * must not overflow, the pointer must lie in device memory, and its
+ * allocation must hold the span from there. */
+static int model_pointer(const char *name, const void *p, int64_t rows, int64_t cols, int64_t ld,
+                         int row_major, expectation *e)
+{
+    const int64_t outer = row_major ? rows : cols, inner = row_major ? cols : rows;
+    int64_t elems;
+    uint64_t bytes;
+    static char needle[64];
+    if (__builtin_mul_overflow(outer - 1, ld, &elems) ||
+        __builtin_add_overflow(elems, inner, &elems) ||
+        __builtin_mul_overflow((uint64_t)elems, (uint64_t)4, &bytes)) {
+        *e = expect(GL_STATUS_INVALID_ARGUMENT, "spans more bytes than any address space");
+        return 0;
+    }
+    for (int i = 0; i < DEVICE_BUFFERS; ++i) {
+        const uintptr_t start = (uintptr_t)buffers[i].p, at = (uintptr_t)p;
+        if (at >= start && at - start < buffers[i].bytes) {
+            if (bytes > buffers[i].bytes - (at - start)) {
+                snprintf(needle, sizeof needle, "%s (%p): a ", name, p);
+                *e = expect(GL_STATUS_INVALID_ARGUMENT, needle);
+                return 0;
+            }
+            return 1;
+        }
+    }
+    *e = expect(GL_STATUS_INVALID_ARGUMENT, "is not device-accessible memory");
+    return 0;
+}
+
+static void op_sgemm_ex_device(input *in)
+{
+    make_buffers(in);
+    const int32_t variant = take_enum(in) % 12, layout = take_u8(in) % 3;
+    const int32_t ta = take_u8(in) % 3, tb = take_u8(in) % 3;
+    const int64_t M = take_size(in), N = take_size(in), K = take_size(in);
+    const float alpha = take_float(in);
+    const float *A = take_device_ptr(in);
+    const int64_t lda = take_size(in);
+    const float *B = take_device_ptr(in);
+    const int64_t ldb = take_size(in);
+    const float beta = take_float(in);
+    float *C = take_device_ptr(in);
+    const int64_t ldc = take_size(in);
+
+    expectation e = model_sgemm_ex(variant, layout, ta, tb, M, N, K, alpha, A, lda, B, ldb, C,
+                                   ldc);
+    const int checks_pass = e.status == GL_STATUS_INVALID_ARGUMENT &&
+                            strcmp(e.needle, "handle is NULL") == 0;
+    const int empty = M == 0 || N == 0, reads_ab = !empty && K > 0 && alpha != 0.0f;
+    const int rm = layout == GL_ROW_MAJOR;
+    int ok = checks_pass && !empty;
+    if (ok && reads_ab)
+        ok = model_pointer("A", A, ta == GL_OP_T ? K : M, ta == GL_OP_T ? M : K, lda, rm, &e) &&
+             model_pointer("B", B, tb == GL_OP_T ? N : K, tb == GL_OP_T ? K : N, ldb, rm, &e);
+    if (ok)
+        ok = model_pointer("C", C, M, N, ldc, rm, &e);
+
+    fake_gpu_clear_launches();
+    poison_message();
+    const gl_status_t st = gl_sgemm_ex(handle, (gl_variant_t)variant, (gl_layout_t)layout,
+                                       (gl_transpose_t)ta, (gl_transpose_t)tb, M, N, K, alpha, A,
+                                       lda, B, ldb, beta, C, ldc);
+    if (checks_pass && empty) { /* BLAS: nothing to do, nothing touched */
+        REQUIRE(st == GL_STATUS_SUCCESS && fake_gpu_launch_count() == 0);
+    } else if (!ok) {
+        REQUIRE(fake_gpu_launch_count() == 0);
+        require_expected_on_handle(st, e);
+    } else {
+        REQUIRE(st == GL_STATUS_SUCCESS);
+        /* The row-major problem: column-major is C^T = op(B)^T op(A)^T. */
+        const int64_t m = rm ? M : N, n = rm ? N : M;
+        const float *a = rm ? A : B;
+        const int64_t la = rm ? lda : ldb;
+        const int trans_a = (rm ? ta : tb) == GL_OP_T;
+        if (!reads_ab) {
+            REQUIRE(fake_gpu_launch_count() == (beta == 1.0f ? 0 : 1));
+            if (beta != 1.0f) {
+                const fake_launch *l = fake_gpu_launch(0);
+                REQUIRE(l->variant == -1 && l->m == m && l->n == n && l->c == C && l->ldc == ldc);
+            }
+        } else {
+            const int64_t slice = 1 << 20;
+            REQUIRE(fake_gpu_launch_count() == (m - 1) / slice + 1);
+            int64_t row = 0;
+            for (int i = 0; i < fake_gpu_launch_count(); ++i) {
+                const fake_launch *l = fake_gpu_launch(i);
+                REQUIRE(l && l->variant == variant);
+                REQUIRE(l->m == (m - row < slice ? m - row : slice) && l->n == n && l->k == K);
+                REQUIRE(l->a == (trans_a ? a + row : a + row * la) && l->lda == la);
+                REQUIRE(l->b == (rm ? B : A) && l->c == C + row * ldc && l->ldc == ldc);
+                REQUIRE(l->trans_a == trans_a && l->trans_b == ((rm ? tb : ta) == GL_OP_T));
+                REQUIRE(memcmp(&l->alpha, &alpha, sizeof alpha) == 0);
+                REQUIRE(memcmp(&l->beta, &beta, sizeof beta) == 0);
+                row += l->m;
+            }
+            REQUIRE(row == m);
+        }
+    }
+    reset_message();
+}
+
+/* Whether t is one of the configurations gl_variant_config lists. */
+static int compiled(int32_t v, const gl_tiles *t)
+{
+    for (int32_t i = 0; i < gl_variant_config_count((gl_variant_t)v); ++i) {
+        gl_tiles c = {.size = sizeof c};
+        REQUIRE(gl_variant_config((gl_variant_t)v, i, &c) == GL_STATUS_SUCCESS);
+        if (c.bm == t->bm && c.bn == t->bn && c.bk == t->bk && c.tm == t->tm && c.tn == t->tn &&
+            c.wm == t->wm && c.wn == t->wn && c.wniter == t->wniter && c.threads == t->threads)
+            return 1;
+    }
+    return 0;
+}
+
+static void op_tuning_query_device(input *in)
+{
+    const int32_t v = take_enum(in);
+    const int64_t M = take_size(in), N = take_size(in), K = take_size(in);
+    const int null_out = take_u8(in) % 8 == 0;
+    const uint32_t size = take_tiles_size(in);
+    size_t bytes = 0;
+    gl_tiles *t = null_out ? NULL : make_tiles(size, &bytes);
+
+    poison_message();
+    const gl_status_t st = gl_tuning_query(handle, (gl_variant_t)v, M, N, K, t);
+    expectation e = expect(st, "gl_tuning_query: ");
+    const int sizes_ok = M >= 0 && M <= INT32_MAX && N >= 0 && N <= INT32_MAX && K >= 0 &&
+                         K <= INT32_MAX;
+    if (!variant_known(v)) {
+        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
+    } else if (!t || size < sizeof(gl_tiles) || !sizes_ok || v == GL_VARIANT_CUBLAS) {
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+    } else {
+        REQUIRE(st == GL_STATUS_SUCCESS && t->size == size);
+        REQUIRE(t->origin >= GL_TILES_FIXED && t->origin <= GL_TILES_FILL);
+        REQUIRE(compiled(v, t));
+        REQUIRE(strnlen(t->source, sizeof t->source) < sizeof t->source);
+    }
+    if (st != GL_STATUS_SUCCESS)
+        require_expected_on_handle(st, e);
+    reset_message();
+    free(t);
+}
+
+static void op_set_tiles_device(input *in)
+{
+    const int32_t v = take_enum(in);
+    const int unpin = take_u8(in) % 8 == 0;
+    gl_tiles t = {.size = sizeof t};
+    /* A compiled configuration, perhaps with one field set to any value. */
+    const int32_t count = gl_variant_config_count((gl_variant_t)(v >= 0 ? v : 0));
+    if (variant_known(v) && count > 0)
+        REQUIRE(gl_variant_config((gl_variant_t)v, take_u8(in) % count, &t) == GL_STATUS_SUCCESS);
+    if (take_u8(in) % 2) {
+        int32_t *fields[] = {&t.bm, &t.bn, &t.bk, &t.tm, &t.tn, &t.wm, &t.wn, &t.wniter,
+                             &t.threads};
+        *fields[take_u8(in) % 9] = take_enum(in);
+    }
+    t.size = take_u8(in) % 8 == 0 ? take_tiles_size(in) : sizeof t;
+
+    poison_message();
+    const gl_status_t st = gl_set_tiles(handle, (gl_variant_t)v, unpin ? NULL : &t);
+    const int tuned = v == GL_VARIANT_AUTOTUNED || v == GL_VARIANT_WARPTILE;
+    if (!variant_known(v))
+        REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
+    else if (!tuned)
+        REQUIRE(st == GL_STATUS_TUNING_ERROR);
+    else if (unpin)
+        REQUIRE(st == GL_STATUS_SUCCESS);
+    else if (t.size < sizeof t)
+        REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
+    else
+        REQUIRE(st == (compiled(v, &t) ? GL_STATUS_SUCCESS : GL_STATUS_TUNING_ERROR));
+    if (st != GL_STATUS_SUCCESS)
+        require_expected_on_handle(st, expect(st, "gl_set_tiles: "));
+    if (st == GL_STATUS_SUCCESS && !unpin) {
+        gl_tiles q = {.size = sizeof q};
+        REQUIRE(gl_tuning_query(handle, (gl_variant_t)v, 4096, 4096, 4096, &q) ==
+                GL_STATUS_SUCCESS);
+        REQUIRE(q.origin == GL_TILES_PINNED && q.bm == t.bm && q.wniter == t.wniter &&
+                q.threads == t.threads);
+    }
+    reset_message();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     input in = {data, size};
+    if (!handle)
+        REQUIRE(gl_handle_create(&handle) == GL_STATUS_SUCCESS);
+    /* Each input starts from the same state: nothing pinned. */
+    REQUIRE(gl_set_tiles(handle, GL_VARIANT_AUTOTUNED, NULL) == GL_STATUS_SUCCESS);
+    REQUIRE(gl_set_tiles(handle, GL_VARIANT_WARPTILE, NULL) == GL_STATUS_SUCCESS);
     while (in.n > 0) {
         switch (take_u8(&in) % OP_COUNT) {
         case OP_SGEMM_EX: op_sgemm_ex(&in); break;
@@ -584,9 +848,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case OP_VARIANT_CONFIG: op_variant_config(&in); break;
         case OP_TUNING_QUERY: op_tuning_query(&in); break;
         case OP_SET_TILES: op_set_tiles(&in); break;
+        case OP_SGEMM_EX_DEVICE: op_sgemm_ex_device(&in); break;
+        case OP_TUNING_QUERY_DEVICE: op_tuning_query_device(&in); break;
+        case OP_SET_TILES_DEVICE: op_set_tiles_device(&in); break;
         default: op_handle_calls(&in); break;
         }
     }
+    free_buffers();
     /* gl_last_error(NULL) is always a valid string between calls. */
     REQUIRE(strnlen(gl_last_error(NULL), MESSAGE_LIMIT) < MESSAGE_LIMIT);
     return 0;

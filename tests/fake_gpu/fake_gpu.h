@@ -1,0 +1,50 @@
+/*
+ * fake_gpu.h - a test double for the GPU, so the library's host code runs
+ * end to end on a machine without one: fake_cuda.c answers the CUDA runtime,
+ * driver and cuBLAS calls the host C files make (a device like an H100:
+ * compute capability 9.0, 132 SMs), and fake_kernels.c stands in for what
+ * nvcc compiles, recording each launch instead of running it. Built with the
+ * library's host C files in place of libcudart, libcublas and the .cu
+ * objects (tests/meson.build), for the sanitizer builds and the API fuzzer.
+ *
+ * Device memory is bookkeeping only: fake_gpu_alloc returns addresses that
+ * the pointer query knows as device memory of some size, and nothing ever
+ * reads or writes through them.
+ */
+#ifndef GL_FAKE_GPU_H
+#define GL_FAKE_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* How many devices cudaGetDeviceCount reports (default 1; 0: no GPU). */
+void fake_gpu_set_devices(int count);
+
+/* A fake device allocation of `bytes` (any size up to 2^50; 256-byte
+ * aligned); fake_gpu_free forgets it. Thread-safe. */
+void *fake_gpu_alloc(uint64_t bytes);
+void fake_gpu_free(void *p);
+
+/* One recorded kernel launch (per thread, in order). */
+typedef struct fake_launch {
+    int variant;        /* rung id, or -1 for the beta-scaling kernel */
+    int m, n, k;
+    const float *a, *b;
+    float *c;
+    int64_t lda, ldb, ldc;
+    bool trans_a, trans_b;
+    float alpha, beta;
+} fake_launch;
+
+/* The launches this thread made since the last fake_gpu_clear_launches: the
+ * first min(count, FAKE_GPU_LOG) are kept, all are counted. */
+#define FAKE_GPU_LOG 4096
+void fake_gpu_clear_launches(void);
+int fake_gpu_launch_count(void);
+const fake_launch *fake_gpu_launch(int i);
+
+/* Called by fake_kernels.c. */
+void fake_gpu_record(const fake_launch *l);
+
+#endif

@@ -1,0 +1,193 @@
+/*
+ * test_dispatch.c - the library past the handle, on the fake GPU of
+ * fake_gpu/ (no GPU needed): handle creation, the checks that need a handle
+ * (pointers, allocation sizes, query and set-tiles), and what reaches the
+ * kernels: the row-major problem a layout becomes, and the slices of at most
+ * 2^20 rows a tall product is cut into, up to M = 2^31 - 1 (where a 32-bit
+ * row counter overflowed). Built only with the fake (tests/meson.build),
+ * under the sanitizers.
+ */
+#include "fake_gpu.h"
+#include "harness.h"
+#include "internal.h"
+
+#define SLICE_ROWS (1 << 20) /* gemm.c: MAX_ROWS_PER_LAUNCH */
+
+static const gl_layout_t R = GL_ROW_MAJOR, Cm = GL_COL_MAJOR;
+static const gl_transpose_t N = GL_OP_N, T = GL_OP_T;
+
+static void test_no_device(void)
+{
+    fake_gpu_set_devices(0);
+    gl_handle_t h = (gl_handle_t)&h;
+    CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_NO_DEVICE, "no usable CUDA device");
+    CHECK(h == NULL, "no handle");
+    fake_gpu_set_devices(1);
+}
+
+/* One product through every variant: one launch each, of the row-major
+ * problem the call describes (column-major: the transposed product with A
+ * and B swapped). */
+static void test_normalised_problem(gl_handle_t h)
+{
+    float *a = fake_gpu_alloc(4 * 64), *b = fake_gpu_alloc(4 * 64), *c = fake_gpu_alloc(4 * 64);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        fake_gpu_clear_launches();
+        CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, R, T, N, 3, 5, 7, 2.0f, a, 3, b, 5, 0.5f,
+                                    c, 6),
+                     GL_STATUS_SUCCESS, NULL);
+        const fake_launch *l = fake_gpu_launch(0);
+        CHECK(fake_gpu_launch_count() == 1 && l && l->variant == v && l->m == 3 && l->n == 5 &&
+                  l->k == 7 && l->a == a && l->lda == 3 && l->trans_a && l->b == b &&
+                  l->ldb == 5 && !l->trans_b && l->c == c && l->ldc == 6 && l->alpha == 2.0f &&
+                  l->beta == 0.5f,
+              "variant %d, row-major: %d launches", v, fake_gpu_launch_count());
+        fake_gpu_clear_launches();
+        CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, Cm, N, T, 3, 5, 7, 1.0f, a, 3, b, 5, 0.0f,
+                                    c, 4),
+                     GL_STATUS_SUCCESS, NULL);
+        l = fake_gpu_launch(0);
+        CHECK(fake_gpu_launch_count() == 1 && l && l->m == 5 && l->n == 3 && l->k == 7 &&
+                  l->a == b && l->trans_a && l->b == a && !l->trans_b && l->c == c &&
+                  l->ldc == 4,
+              "variant %d, column-major: C^T = op(B)^T op(A)^T", v);
+    }
+    /* alpha == 0: only C = beta * C; and nothing at all when beta is 1. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_WARPTILE, R, N, N, 4, 4, 4, 0.0f, NULL, 4, NULL, 4,
+                                3.0f, c, 4),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 1 && fake_gpu_launch(0)->variant == -1 &&
+              fake_gpu_launch(0)->beta == 3.0f,
+          "alpha = 0 scales C");
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_WARPTILE, R, N, N, 4, 4, 0, 1.0f, NULL, 4, NULL, 4,
+                                1.0f, c, 4),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 0, "K = 0, beta = 1: nothing to do");
+    fake_gpu_free(a), fake_gpu_free(b), fake_gpu_free(c);
+}
+
+/* A tall product is cut into slices of SLICE_ROWS rows of C that cover it
+ * exactly, each with A and C moved to its first row. */
+static void expect_slices(gl_handle_t h, gl_layout_t layout, gl_transpose_t ta, int64_t rows)
+{
+    /* rows of C x 1 column, K = 1: A is rows x 1 (or 1 x rows), ld as small as allowed. */
+    const bool col = layout == GL_COL_MAJOR;
+    const int64_t m = col ? 1 : rows, n = col ? rows : 1;
+    float *a = fake_gpu_alloc((uint64_t)rows * 4), *b = fake_gpu_alloc((uint64_t)rows * 4);
+    float *c = fake_gpu_alloc((uint64_t)rows * 4);
+    CHECK(a && b && c, "fake allocations of %lld floats", (long long)rows);
+    /* Every leading dimension as small as allowed. Row-major: A is rows x 1
+     * (lda 1), or 1 x rows transposed (lda rows). Column-major: the
+     * kernels' problem is C^T = op(B)^T op(A)^T, whose rows come from B:
+     * 1 x rows (ldb 1), or rows x 1 transposed (ldb rows). Either way row r
+     * of the kernels' first operand starts r floats in. */
+    const int64_t lda = !col && ta == T ? rows : 1, ldb = col && ta == T ? rows : 1;
+    const float *op_a = col ? b : a;
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_NAIVE, layout, col ? N : ta, col ? ta : N, m, n, 1,
+                                1.0f, a, lda, b, ldb, 0.0f, c, 1),
+                 GL_STATUS_SUCCESS, NULL);
+    const int slices = (int)((rows - 1) / SLICE_ROWS + 1);
+    CHECK(fake_gpu_launch_count() == slices, "%lld rows: %d launches, want %d", (long long)rows,
+          fake_gpu_launch_count(), slices);
+    int64_t next = 0;
+    bool ok = true;
+    for (int i = 0; i < fake_gpu_launch_count() && i < FAKE_GPU_LOG; ++i) {
+        const fake_launch *l = fake_gpu_launch(i);
+        const int64_t want = rows - next < SLICE_ROWS ? rows - next : SLICE_ROWS;
+        ok = ok && l->m == want && l->n == 1 && l->k == 1 && l->a == op_a + next &&
+             l->c == c + next;
+        next += l->m;
+    }
+    CHECK(ok && next == rows, "%s-major, transA %s, %lld rows: slices cover every row once "
+                              "(%lld covered)",
+          col ? "column" : "row", ta == T ? "T" : "N", (long long)rows, (long long)next);
+    fake_gpu_free(a), fake_gpu_free(b), fake_gpu_free(c);
+}
+
+static void test_slicing(gl_handle_t h)
+{
+    const int64_t sizes[] = {1, SLICE_ROWS, SLICE_ROWS + 1, 3 * SLICE_ROWS - 1,
+                             2146435072LL, 2146435073LL, 2147483647LL};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        expect_slices(h, R, N, sizes[i]);
+        expect_slices(h, R, T, sizes[i]);
+        expect_slices(h, Cm, N, sizes[i]);
+    }
+}
+
+/* The checks after the handle: where pointers lie and how big their
+ * allocations are. */
+static void test_pointer_checks(gl_handle_t h)
+{
+    float *a = fake_gpu_alloc(4 * 24), *b = fake_gpu_alloc(4 * 30), *c = fake_gpu_alloc(4 * 20);
+    const gl_variant_t V = GL_VARIANT_WARPTILE;
+    CHECK_STATUS(h, gl_sgemm_ex(h, V, R, N, N, 4, 5, 6, 1, a, 6, b, 5, 0, c, 5),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(h, gl_sgemm_ex(h, V, R, N, N, 4, 5, 6, 1, a + 1, 6, b, 5, 0, c, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "needs 96 bytes, but its allocation has only 92");
+    CHECK_STATUS(h, gl_sgemm_ex(h, V, R, N, N, 4, 5, 6, 1, a, 6, b, 6, 0, c, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "B (");
+    CHECK_STATUS(h, gl_sgemm_ex(h, V, R, N, N, 4, 5, 6, 1, a, 6, b, 5, 0, c, 6),
+                 GL_STATUS_INVALID_ARGUMENT, "C (");
+    float host[64];
+    CHECK_STATUS(h, gl_sgemm_ex(h, V, R, N, N, 4, 5, 6, 1, host, 6, b, 5, 0, c, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "ordinary host pointer");
+    /* An extent past any address space. */
+    CHECK_STATUS(h, gl_sgemm_ex(h, V, R, N, N, 2147483647LL, 5, 6, 1, a, INT64_MAX / 2, b, 5, 0,
+                                c, 5),
+                 GL_STATUS_INVALID_ARGUMENT, "spans more bytes than any address space");
+    fake_gpu_free(a), fake_gpu_free(b), fake_gpu_free(c);
+}
+
+/* gl_tuning_query and gl_set_tiles past the handle, with edge sizes. */
+static void test_query_and_pins(gl_handle_t h)
+{
+    static const int64_t edges[] = {0, 1, 2, 127, 4096, 2147483647LL, 2147483648LL, -1,
+                                    INT64_MAX, INT64_MIN};
+    for (int v = 0; v < gl_variant_count(); ++v)
+        for (size_t i = 0; i < sizeof edges / sizeof edges[0]; ++i)
+            for (size_t j = 0; j < sizeof edges / sizeof edges[0]; ++j) {
+                gl_tiles t = {.size = sizeof(gl_tiles)};
+                const bool fits = edges[i] >= 0 && edges[i] <= 2147483647LL && edges[j] >= 0 &&
+                                  edges[j] <= 2147483647LL;
+                const gl_status_t want = v == GL_VARIANT_CUBLAS || !fits
+                                             ? GL_STATUS_INVALID_ARGUMENT
+                                             : GL_STATUS_SUCCESS;
+                CHECK_STATUS(h, gl_tuning_query(h, (gl_variant_t)v, edges[i], edges[j], 1, &t),
+                             want, NULL);
+                if (want == GL_STATUS_SUCCESS)
+                    CHECK(t.bm > 0 && t.bn > 0 && t.threads >= 32, "variant %d: tiles", v);
+            }
+    gl_tiles pin = {.size = sizeof(gl_tiles)};
+    CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_WARPTILE, 0, &pin), GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(h, gl_set_tiles(h, GL_VARIANT_WARPTILE, &pin), GL_STATUS_SUCCESS, NULL);
+    static const int32_t bad[] = {0, -1, 3, 4095, 4096, 4097, 65536, INT32_MAX, INT32_MIN};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        gl_tiles t = pin;
+        t.wniter = t.tm = t.bk = bad[i];
+        CHECK_STATUS(h, gl_set_tiles(h, GL_VARIANT_WARPTILE, &t), GL_STATUS_TUNING_ERROR,
+                     "is not one of the");
+    }
+    CHECK_STATUS(h, gl_set_tiles(h, GL_VARIANT_WARPTILE, NULL), GL_STATUS_SUCCESS, NULL);
+}
+
+int main(void)
+{
+    test_no_device();
+    gl_handle_t h = NULL;
+    CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
+    if (h) {
+        CHECK(gl_handle_device(h) == 0, "device 0");
+        for (int v = 0; v < gl_variant_count(); ++v)
+            CHECK_STATUS(h, gl_variant_available(h, (gl_variant_t)v), GL_STATUS_SUCCESS, NULL);
+        test_normalised_problem(h);
+        test_slicing(h);
+        test_pointer_checks(h);
+        test_query_and_pins(h);
+        gl_handle_destroy(h);
+    }
+    return harness_finish("test_dispatch");
+}
