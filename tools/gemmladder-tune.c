@@ -118,6 +118,7 @@ static int parse_args(int argc, char **argv, tune_options *o)
     opterr = 0; /* the messages below say it with the tool's name */
     for (int c; (c = getopt_long(argc, argv, "+:o:hV", options, NULL)) != -1;) {
         char message[128], *end;
+        long n;
         if (c == ':' || c == '?')
             return usage_error("%s", cli_option_error(c, argv, message, sizeof message));
         if (cli_value_missing(optarg))
@@ -130,9 +131,10 @@ static int parse_args(int argc, char **argv, tune_options *o)
         case 'f': o->full = 1; break;
         case 'c': o->check = optarg; break;
         case 'r':
-            o->repeats = (int)strtol(optarg, &end, 10);
-            if (end == optarg || *end || o->repeats < 1 || o->repeats > 1000 || strlen(optarg) > 4)
+            n = strtol(optarg, &end, 10);
+            if (end == optarg || *end || n < 1 || n > 1000)
                 return usage_error("--repeats: bad value '%s' (want an integer 1 .. 1000)", optarg);
+            o->repeats = (int)n;
             repeats_given = 1;
             break;
         }
@@ -295,6 +297,7 @@ int main(int argc, char **argv)
     if (!want)
         bu_die("out of host memory");
     if ((rc = choose_variants(h, o.variants, want)) >= 0) {
+        free(want);
         gl_handle_destroy(h);
         return rc;
     }
