@@ -29,7 +29,7 @@
  * it, and gl_version() returns the same numbers from the compiled library.  */
 
 #define GL_VERSION_MAJOR 1
-#define GL_VERSION_MINOR 0
+#define GL_VERSION_MINOR 1
 #define GL_VERSION_PATCH 0
 
 /* ABI version: the N in the SONAME libgemmladder.so.N. It changes only when a
@@ -95,7 +95,9 @@ typedef enum gl_variant {
     GL_VARIANT_BLOCKTILE_2D = 5, /* each thread computes a TM x TN patch      */
     GL_VARIANT_VECTORIZED = 6,   /* 16-byte loads, A transposed in shared mem  */
     GL_VARIANT_AUTOTUNED = 7,    /* rung 6 with tiles from the tuning table   */
-    GL_VARIANT_WARPTILE = 8      /* block -> warp -> thread tiling            */
+    GL_VARIANT_WARPTILE = 8,     /* block -> warp -> thread tiling            */
+    GL_VARIANT_AUTO = 9          /* the engine: the fastest exact-FP32 path the
+                                    library has for the shape (since 1.1)    */
 } gl_variant_t;
 
 /* Number of variant ids this library knows: valid ids are 0 .. count-1. A
@@ -124,7 +126,7 @@ GL_API const char *gl_version_string(void);
 /* ------------------------------------------------------------------------ */
 /* Handles. A handle binds the CUDA device that was current when it was
  * created, a stream, lazily created cuBLAS state, and a memory pool for the
- * scratch memory of rungs 6-8 (see gl_sgemm_ex). A handle is used by one
+ * scratch memory of the auto variant (see gl_sgemm_ex). A handle is used by one
  * thread at a time; separate handles may be used from separate threads. */
 
 typedef struct gl_handle_s *gl_handle_t;
@@ -225,12 +227,13 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  * the pointers may be NULL; K == 0 or alpha == 0 sets C = beta * C without
  * reading A or B (which may then be NULL). When beta == 0, C is only written,
  * never read, so it may hold NaN or garbage.
- * The call is asynchronous on the handle's stream. For big products, the
- * vectorized, autotuned and warptile variants first copy A or B into
- * scratch memory taken in stream order from the handle's pool (aligned and
- * padded; same results); the handle keeps up to 256 MiB of it between calls
- * and releases it in gl_handle_destroy. Without that memory they read A and
- * B in place: it is never an error.
+ * The call is asynchronous on the handle's stream. For big products whose
+ * operands are not aligned whole tiles, the auto variant may first copy A
+ * or B into scratch memory taken in stream order from the handle's pool
+ * (aligned and padded; same results); the handle keeps up to 256 MiB of it
+ * between calls and releases it in gl_handle_destroy. Without that memory
+ * it reads A and B in place: it is never an error. The other variants
+ * allocate nothing. gl_sgemm_plan says what a call would run.
  * Returns GL_STATUS_SUCCESS;
  *   GL_STATUS_UNKNOWN_VARIANT for an unknown variant id;
  *   GL_STATUS_INVALID_ARGUMENT for a bad layout or transpose value, a size
@@ -260,17 +263,18 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
 /* Tile parameters and tuning tables.
  *
  * Rungs 4-8 are compiled for a fixed list of tile configurations. Rungs 4-6
- * always run their one; rungs 7 (autotuned) and 8 (warptile) choose per GPU
+ * always run their one; rungs 7 (autotuned) and 8 (warptile), and auto
+ * (which runs rung 8's kernel and reads its rows), choose per GPU
  * architecture and problem size from a tuning table: a built-in table (rows
  * for sm_80, sm_86, sm_89, sm_90 and a default), with an optional override
  * table layered over it, loaded by gl_tuning_load() or named by the
  * environment variable GEMMLADDER_TUNING (read when a handle is created,
  * until one creation has loaded its table or found it unset or empty, or a
  * gl_tuning_load has succeeded: then never again). docs/tuning.md describes
- * the file format. A handle can also pin
- * one configuration for a variant (gl_set_tiles), which wins over any table.
- * A table's tiles give way to the rung's small "fill" tiles for a problem on
- * which they would leave most SMs idle in the grid's last round of blocks.
+ * the file format. A handle can also pin one configuration for a variant
+ * (gl_set_tiles), which wins over any table. For auto, a table's tiles give
+ * way to small "fill" tiles on a problem where they would leave most SMs
+ * idle in the grid's last round of blocks.
  *
  * Problems fall into size classes by M * N: "small" up to 1536 * 1536,
  * "medium" up to 3072 * 3072, "large" above. */
@@ -282,10 +286,10 @@ typedef enum gl_tiles_origin {
     GL_TILES_OVERRIDE = 2, /* a row of the loaded override table */
     GL_TILES_PINNED = 3,   /* pinned on the handle with gl_set_tiles */
     GL_TILES_DEFAULT = 4,  /* no row applies: the rung's first configuration */
-    GL_TILES_FILL = 5      /* the row (or default) named by the other fields
-                              would leave most SMs idle in the grid's last
-                              round of blocks: the rung's small fill tiles
-                              run instead (docs/tuning.md) */
+    GL_TILES_FILL = 5      /* auto: the row (or default) named by the other
+                              fields would leave most SMs idle in the grid's
+                              last round of blocks: small fill tiles run
+                              instead (docs/engine.md) */
 } gl_tiles_origin_t;
 
 /* One tile configuration. Fields a rung does not use are 0. Before passing
@@ -329,7 +333,7 @@ GL_API gl_status_t gl_variant_config(gl_variant_t variant, int32_t index, gl_til
 GL_API gl_status_t gl_tuning_query(gl_handle_t handle, gl_variant_t variant, int64_t M,
                                    int64_t N, int64_t K, gl_tiles *out);
 
-/* Pins a configuration for a tuned variant (autotuned or warptile) on this
+/* Pins a configuration for a tuned variant (autotuned, warptile, auto) on this
  * handle: every later call with that variant runs it, whatever the tables
  * say. tiles == NULL unpins. The configuration must be one the library
  * compiled (gl_variant_config), with every field equal, and must fit the
@@ -359,6 +363,58 @@ GL_API gl_status_t gl_tuning_load(const char *path);
  * loading it. Needs no GPU. Same statuses and messages as gl_tuning_load;
  * GL_STATUS_INVALID_ARGUMENT if path is NULL. */
 GL_API gl_status_t gl_tuning_check(const char *path);
+
+/* ------------------------------------------------------------------------ */
+/* What a call runs. */
+
+/* How a variant's kernel meets the edges of a product (gl_plan.path). */
+typedef enum gl_path {
+    GL_PATH_RUNG = 0,         /* the variant's own kernel: copies test the
+                                 edges of C and K and read zeros past them */
+    GL_PATH_INTERIOR = 1,     /* auto: aligned operands of whole tiles, copied
+                                 into shared memory without any test */
+    GL_PATH_EDGE_WINDOWS = 2, /* auto: extents that are multiples of 4; blocks
+                                 at C's far edge compute the tile that ends at
+                                 the edge, and K's ragged part comes first */
+    GL_PATH_PACKED = 3,       /* auto: operands copied into aligned whole tiles
+                                 in scratch memory first, then as INTERIOR */
+    GL_PATH_CUBLAS = 4,       /* cuBLAS SGEMM */
+    GL_PATH_SCALE = 5         /* K == 0 or alpha == 0: only C = beta * C */
+} gl_path_t;
+
+/* What gl_sgemm_plan reports. Set `size` to sizeof(gl_plan) first. */
+typedef struct gl_plan {
+    uint32_t size;
+    int32_t variant;       /* the variant asked about */
+    int32_t kernel;        /* the variant whose kernel runs (auto: warptile);
+                              -1 for GL_PATH_SCALE */
+    int32_t path;          /* gl_path_t */
+    int32_t copies;        /* GL_PATH_PACKED: bit 0 set when A is copied, bit 1 B */
+    int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
+    int32_t launches;      /* kernel launches: rows of C go 2^20 at a time */
+    int32_t reserved0;     /* zero */
+    int64_t scratch_bytes; /* scratch memory the copies take (GL_PATH_PACKED) */
+    gl_tiles tiles;        /* the tiles, and where they came from; zeros for
+                              cuBLAS and GL_PATH_SCALE */
+    char why[160];         /* one sentence: why this path */
+    int32_t reserved[16];  /* zero */
+} gl_plan;
+
+/* What gl_sgemm_ex(handle, variant, layout, transA, transB, M, N, K, alpha,
+ * A, lda, B, ldb, beta, C, ldc) would run now, for any alpha other than 0:
+ * the kernel, its tiles and their origin, the path through the edges of the
+ * problem, and the operand copies it would make. A, B and C are looked at
+ * for their alignment only, never read; NULL stands for a pointer as
+ * cudaMalloc returns it (256-byte aligned). The other arguments are checked
+ * as gl_sgemm_ex checks them, with the same statuses and messages.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
+ * GL_STATUS_INVALID_ARGUMENT for a bad argument, a NULL handle or out, or
+ * out->size too small. */
+GL_API gl_status_t gl_sgemm_plan(gl_handle_t handle, gl_variant_t variant, gl_layout_t layout,
+                                 gl_transpose_t transA, gl_transpose_t transB, int64_t M,
+                                 int64_t N, int64_t K, const float *A, int64_t lda,
+                                 const float *B, int64_t ldb, const float *C, int64_t ldc,
+                                 gl_plan *out);
 
 #ifdef __cplusplus
 }

@@ -1,16 +1,17 @@
 /*
  * gemm.c - gl_sgemm and gl_sgemm_ex: check every argument, normalise the
- * call to one row-major problem, and hand it to the chosen rung.
+ * call to one row-major problem, and hand it to the variant's launcher; and
+ * gl_sgemm_plan, which says what that would run.
  *
  * The checks run in a fixed order and report the first failure; none of them
  * queues GPU work. The pure argument checks come first and need no handle,
  * so they behave the same on a machine without a GPU.
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "engine/engine.h"
 #include "internal.h"
-
-#define MAX_DIM 2147483647LL /* sizes must fit the kernels' int indices */
 
 /* The dispatcher hands kernels at most this many rows at a time, which keeps
  * every rung's row-tile grid dimension under CUDA's 65535 limit. */
@@ -133,30 +134,29 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
     return GL_STATUS_SUCCESS;
 }
 
-/* Runs the rung on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
-static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem *p)
+/* Runs the variant on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
+static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p)
 {
     gl_exec x = {h->stream, NULL, h->cc, h->sm_count, h->scratch};
-    if (rung->uses_cublas) {
+    if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
         if (st != GL_STATUS_SUCCESS)
             return st;
         x.cublas = h->cublas;
     }
-    const gl_tile_params tiles = gl_resolve_tiles(h, rung, p->m, p->n, NULL);
+    const gl_tile_params tiles = gl_resolve_tiles(h, d, p->m, p->n, NULL);
     /* 64-bit: m0 + MAX_ROWS_PER_LAUNCH passes INT_MAX for m near it. */
     for (int64_t m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
         gl_problem slice = *p;
         slice.m = (int)(p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH);
         slice.a = p->trans_a ? p->a + m0 : p->a + m0 * p->lda;
         slice.c = p->c + m0 * p->ldc;
-        const int rc = rung->launch(&slice, &tiles, &x);
+        const int rc = d->launch(&slice, &tiles, &x);
         if (rc != 0) {
             char what[96];
-            snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product",
-                     gl_variant_names[rung->id],
-                     p->m, p->n, p->k);
-            if (rung->uses_cublas)
+            snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product", d->name, p->m,
+                     p->n, p->k);
+            if (d->uses_cublas)
                 return gl_fail_cublas(h, what, (cublasStatus_t)rc);
             if (rc == cudaErrorNoKernelImageForDevice || rc == cudaErrorInvalidDeviceFunction)
                 return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT, "%s: %s", what,
@@ -167,37 +167,28 @@ static gl_status_t run_rung(gl_handle_t h, const gl_rung *rung, const gl_problem
     return GL_STATUS_SUCCESS;
 }
 
-/* Checks and dispatch; the device is already the handle's. */
-static gl_status_t sgemm_on_device(gl_handle_t h, const gl_rung *rung, gl_layout_t layout,
-                                   const operand *a, const operand *b, const operand *c,
-                                   bool reads_ab, gl_problem *p)
-{
-    gl_status_t st;
-    if (reads_ab && ((st = check_pointer(h, a, layout)) || (st = check_pointer(h, b, layout))))
-        return st;
-    if ((st = check_pointer(h, c, layout)))
-        return st;
-    if (h->available[rung->id] != GL_STATUS_SUCCESS)
-        return gl_variant_available(h, rung->id); /* records why */
+/* A call, checked: its variant, its operands as stored, and the row-major
+ * problem it is. */
+typedef struct call {
+    const gl_variant_desc *d;
+    gl_layout_t layout;
+    operand a, b, c;
+    bool empty;    /* M == 0 or N == 0: nothing to do */
+    bool reads_ab; /* A and B are read: not empty, K > 0, alpha != 0 */
+    gl_problem p;
+} call;
 
-    if (!reads_ab) {
-        if (p->beta == 1.0f)
-            return GL_STATUS_SUCCESS;
-        const cudaError_t err = gl_launch_scale_c(p->m, p->n, p->beta, p->c, p->ldc, h->stream);
-        return err == cudaSuccess ? GL_STATUS_SUCCESS : gl_fail_cuda(h, "scaling C by beta", err);
-    }
-    return run_rung(h, rung, p);
-}
-
-gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
-                        gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
-                        int64_t K, float alpha, const float *A, int64_t lda, const float *B,
-                        int64_t ldb, float beta, float *C, int64_t ldc)
+/* The checks that need no handle, in the order gemmladder.h lists them.
+ * A plan (gl_sgemm_plan) lets A, B and C be NULL. */
+static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                              gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
+                              int64_t K, float alpha, const float *A, int64_t lda, const float *B,
+                              int64_t ldb, float beta, float *C, int64_t ldc, bool plan,
+                              call *out)
 {
-    const gl_rung *rung = gl_rung_find(variant);
-    if (!rung)
-        return gl_fail(h, GL_STATUS_UNKNOWN_VARIANT, "variant %d is not one of 0..%d",
-                       (int)variant, GL_VARIANT_LIMIT - 1);
+    const gl_variant_desc *d = gl_variant_find(variant);
+    if (!d)
+        return gl_unknown_variant(h, "", variant);
     if (layout != GL_ROW_MAJOR && layout != GL_COL_MAJOR)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "layout (%d) must be GL_ROW_MAJOR (0) or GL_COL_MAJOR (1)", (int)layout);
@@ -207,33 +198,32 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
     if (transB != GL_OP_N && transB != GL_OP_T)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "transB (%d) must be GL_OP_N (0) or GL_OP_T (1)", (int)transB);
-    const struct { const char *name; int64_t v; } sizes[] = {{"M", M}, {"N", N}, {"K", K}};
-    for (int i = 0; i < 3; ++i)
-        if (sizes[i].v < 0 || sizes[i].v > MAX_DIM)
-            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                           "%s (%lld) must be between 0 and %lld", sizes[i].name,
-                           (long long)sizes[i].v, MAX_DIM);
+    gl_status_t st;
+    if ((st = gl_check_size(h, "", 'M', M)) || (st = gl_check_size(h, "", 'N', N)) ||
+        (st = gl_check_size(h, "", 'K', K)))
+        return st;
 
     /* Operands as stored. */
     const bool ta = transA == GL_OP_T, tb = transB == GL_OP_T;
-    const operand a = {"A", "lda", A, ta ? K : M, ta ? M : K, lda, ta ? "K" : "M", ta ? "M" : "K"};
-    const operand b = {"B", "ldb", B, tb ? N : K, tb ? K : N, ldb, tb ? "N" : "K", tb ? "K" : "N"};
-    const operand c = {"C", "ldc", C, M, N, ldc, "M", "N"};
-    gl_status_t st;
-    if ((st = check_ld(h, &a, layout, "transA", transA)) ||
-        (st = check_ld(h, &b, layout, "transB", transB)) ||
-        (st = check_ld(h, &c, layout, NULL, GL_OP_N)))
+    *out = (call){d, layout,
+                  {"A", "lda", A, ta ? K : M, ta ? M : K, lda, ta ? "K" : "M", ta ? "M" : "K"},
+                  {"B", "ldb", B, tb ? N : K, tb ? K : N, ldb, tb ? "N" : "K", tb ? "K" : "N"},
+                  {"C", "ldc", C, M, N, ldc, "M", "N"},
+                  M == 0 || N == 0, false, {0}};
+    if ((st = check_ld(h, &out->a, layout, "transA", transA)) ||
+        (st = check_ld(h, &out->b, layout, "transB", transB)) ||
+        (st = check_ld(h, &out->c, layout, NULL, GL_OP_N)))
         return st;
 
-    const bool empty = M == 0 || N == 0; /* BLAS: nothing to compute, nothing touched */
-    const bool reads_ab = !empty && K > 0 && alpha != 0.0f;
-    if (reads_ab && !A)
+    out->reads_ab = !out->empty && K > 0 && alpha != 0.0f;
+    const bool empty = out->empty, reads_ab = out->reads_ab;
+    if (!plan && reads_ab && !A)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "A is NULL (M = %lld, K = %lld)",
                        (long long)M, (long long)K);
-    if (reads_ab && !B)
+    if (!plan && reads_ab && !B)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "B is NULL (K = %lld, N = %lld)",
                        (long long)K, (long long)N);
-    if (!empty && !C)
+    if (!plan && !empty && !C)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "C is NULL (M = %lld, N = %lld)",
                        (long long)M, (long long)N);
     /* A float the GPU loads must sit on a 4-byte boundary; anything else is a
@@ -247,14 +237,47 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
                            ptrs[i].name, ptrs[i].p);
     if (!h)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
-    if (empty)
-        return GL_STATUS_SUCCESS;
 
     /* Row-major problem. A column-major product is the row-major product of
      * the transposes, C^T = op(B)^T op(A)^T: swap the operands and M with N. */
-    gl_problem p = {(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc, false};
+    out->p = (gl_problem){(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc};
     if (layout == GL_COL_MAJOR)
-        p = (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc, false};
+        out->p = (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc};
+    return GL_STATUS_SUCCESS;
+}
+
+/* Checks and dispatch; the device is already the handle's. */
+static gl_status_t sgemm_on_device(gl_handle_t h, const call *c)
+{
+    gl_status_t st;
+    if (c->reads_ab && ((st = check_pointer(h, &c->a, c->layout)) ||
+                        (st = check_pointer(h, &c->b, c->layout))))
+        return st;
+    if ((st = check_pointer(h, &c->c, c->layout)))
+        return st;
+    if (h->available[c->d->id] != GL_STATUS_SUCCESS)
+        return gl_variant_available(h, c->d->id); /* records why */
+
+    const gl_problem *p = &c->p;
+    if (!c->reads_ab) {
+        if (p->beta == 1.0f)
+            return GL_STATUS_SUCCESS;
+        const cudaError_t err = gl_launch_scale_c(p->m, p->n, p->beta, p->c, p->ldc, h->stream);
+        return err == cudaSuccess ? GL_STATUS_SUCCESS : gl_fail_cuda(h, "scaling C by beta", err);
+    }
+    return run_variant(h, c->d, p);
+}
+
+gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                        gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
+                        int64_t K, float alpha, const float *A, int64_t lda, const float *B,
+                        int64_t ldb, float beta, float *C, int64_t ldc)
+{
+    call c;
+    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, alpha, A, lda, B,
+                                ldb, beta, C, ldc, false, &c);
+    if (st != GL_STATUS_SUCCESS || c.empty)
+        return st;
 
     int current = -1;
     cudaError_t err = cudaGetDevice(&current);
@@ -262,7 +285,7 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
         return gl_fail_cuda(h, "cudaGetDevice", err);
     if (current != h->device && (err = cudaSetDevice(h->device)) != cudaSuccess)
         return gl_fail_cuda(h, "switching to the handle's device", err);
-    st = sgemm_on_device(h, rung, layout, &a, &b, &c, reads_ab, &p);
+    st = sgemm_on_device(h, &c);
     if (current != h->device)
         (void)cudaSetDevice(current);
     return st;
@@ -275,4 +298,68 @@ gl_status_t gl_sgemm(gl_handle_t h, gl_variant_t variant, int64_t M, int64_t N, 
      * so that an empty product still passes the ld checks). */
     return gl_sgemm_ex(h, variant, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N, K, 1.0f, A,
                        K > 0 ? K : 1, B, N > 0 ? N : 1, 0.0f, C, N > 0 ? N : 1);
+}
+
+/* ---- what a call would run --------------------------------------------------- */
+
+/* A stand-in for a NULL pointer of a plan: aligned as cudaMalloc aligns. */
+static const float *as_allocated(const float *p) { return p ? p : (const float *)(uintptr_t)256; }
+
+gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                          gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
+                          int64_t K, const float *A, int64_t lda, const float *B, int64_t ldb,
+                          const float *C, int64_t ldc, gl_plan *out)
+{
+    call c;
+    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
+                                ldb, 0.0f, (float *)C, ldc, true, &c);
+    if (st != GL_STATUS_SUCCESS)
+        return st;
+    if (!out)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_plan: the gl_plan pointer is NULL");
+    if (out->size < sizeof(gl_plan))
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_sgemm_plan: gl_plan.size is %u; set it to sizeof(gl_plan) (%zu)",
+                       (unsigned)out->size, sizeof(gl_plan));
+    const uint32_t size = out->size;
+    memset(out, 0, sizeof *out);
+    out->size = size;
+    out->variant = (int32_t)variant;
+    out->kernel = (int32_t)(c.d->id == GL_VARIANT_AUTO ? GL_VARIANT_WARPTILE : c.d->id);
+    out->tiles.size = sizeof out->tiles;
+    const char *why;
+    if (c.empty || !c.reads_ab) {
+        out->kernel = -1;
+        out->path = GL_PATH_SCALE;
+        out->launches = c.empty ? 0 : 1;
+        why = c.empty ? "M or N is 0: nothing to do" : "K is 0: only C = beta * C";
+    } else {
+        gl_problem first = c.p; /* the first slice of rows, as the launcher sees it */
+        first.a = as_allocated(first.a), first.b = as_allocated(first.b);
+        first.c = (float *)as_allocated(first.c);
+        if (first.m > MAX_ROWS_PER_LAUNCH)
+            first.m = MAX_ROWS_PER_LAUNCH;
+        out->launches = (int32_t)((c.p.m - 1) / MAX_ROWS_PER_LAUNCH + 1);
+        const gl_tile_params tiles = gl_resolve_tiles(h, c.d, first.m, first.n, &out->tiles);
+        const bool vec = ((uintptr_t)first.a & 15) == 0 && first.lda % 4 == 0 &&
+                         ((uintptr_t)first.b & 15) == 0 && first.ldb % 4 == 0;
+        if (c.d->uses_cublas) {
+            out->path = GL_PATH_CUBLAS;
+            why = "cuBLAS SGEMM, FP32 compute";
+        } else if (c.d->id == GL_VARIANT_AUTO) {
+            gl_engine_plan plan;
+            gl_engine_plan_for(&first, &tiles, h->scratch != NULL, &plan);
+            out->path = plan.path;
+            out->aligned = plan.aligned;
+            out->copies = (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0);
+            out->scratch_bytes = (int64_t)plan.bytes;
+            why = plan.why;
+        } else {
+            out->path = GL_PATH_RUNG;
+            out->aligned = (c.d->kind == GL_KIND_VECTORIZED || c.d->kind == GL_KIND_WARPTILE) && vec;
+            why = "the rung's own kernel";
+        }
+    }
+    snprintf(out->why, sizeof out->why, "%s", why);
+    return GL_STATUS_SUCCESS;
 }

@@ -11,11 +11,9 @@
 /* Decides once, at creation, whether each variant can run on this device. */
 static void decide_availability(struct gl_handle_s *h)
 {
-    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
-        const gl_rung *r = gl_rung_find((gl_variant_t)v);
-        if (!r->launch)
-            h->available[v] = GL_STATUS_UNSUPPORTED_VARIANT;
-        else if (r->uses_cublas)
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *r = gl_variant_find((gl_variant_t)v);
+        if (r->uses_cublas)
             h->available[v] = GL_STATUS_SUCCESS; /* cuBLAS carries its own GPU code */
         else if (h->cc < r->min_cc || !gl_build_covers(h->cc))
             h->available[v] = GL_STATUS_UNSUPPORTED_VARIANT;
@@ -24,9 +22,9 @@ static void decide_availability(struct gl_handle_s *h)
     }
 }
 
-/* The pool rungs 6-8 take scratch memory from, stream-ordered. A device
- * without memory pools, or a failure here, leaves it NULL: those rungs then
- * read unaligned operands in place, which is slower but not wrong. */
+/* The pool the engine takes scratch memory from, stream-ordered. A device
+ * without memory pools, or a failure here, leaves it NULL: auto then reads
+ * unaligned operands in place, which is slower but not wrong. */
 static void create_scratch_pool(struct gl_handle_s *h)
 {
     int supported = 0;
@@ -144,8 +142,8 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
 
     create_scratch_pool(h);
     decide_availability(h);
-    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
-        const gl_rung *r = gl_rung_find((gl_variant_t)v);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *r = gl_variant_find((gl_variant_t)v);
         if (h->available[v] == GL_STATUS_SUCCESS && r->prepare && (err = r->prepare())) {
             if (h->scratch)
                 (void)cudaMemPoolDestroy(h->scratch);
@@ -221,26 +219,21 @@ int32_t gl_handle_device(gl_handle_t h) { return h ? h->device : -1; }
 
 gl_status_t gl_variant_available(gl_handle_t h, gl_variant_t variant)
 {
-    const gl_rung *r = gl_rung_find(variant);
+    const gl_variant_desc *r = gl_variant_find(variant);
     if (!r)
-        return gl_fail(h, GL_STATUS_UNKNOWN_VARIANT,
-                       "gl_variant_available: variant %d is not one of 0..%d", (int)variant,
-                       GL_VARIANT_LIMIT - 1);
+        return gl_unknown_variant(h, "gl_variant_available", variant);
     if (!h)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_variant_available: handle is NULL");
     if (h->available[variant] == GL_STATUS_SUCCESS)
         return GL_STATUS_SUCCESS;
-    if (!r->launch)
-        return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
-                       "variant '%s' is not implemented in this build", gl_variant_names[r->id]);
     if (h->cc < r->min_cc)
         return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
                        "variant '%s' needs compute capability %d.%d; device %d (%s) has %d.%d",
-                       gl_variant_names[r->id], r->min_cc / 10, r->min_cc % 10, h->device, h->device_name,
+                       r->name, r->min_cc / 10, r->min_cc % 10, h->device, h->device_name,
                        h->cc / 10, h->cc % 10);
     return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
                    "variant '%s': this build holds GPU code for %s, none of which runs on "
                    "device %d (%s, compute capability %d.%d)",
-                   gl_variant_names[r->id], gl_build_arch_string(), h->device, h->device_name, h->cc / 10,
+                   r->name, gl_build_arch_string(), h->device, h->device_name, h->cc / 10,
                    h->cc % 10);
 }

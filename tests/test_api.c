@@ -31,6 +31,7 @@ PINNED(GL_VARIANT_BLOCKTILE_2D, 5);
 PINNED(GL_VARIANT_VECTORIZED, 6);
 PINNED(GL_VARIANT_AUTOTUNED, 7);
 PINNED(GL_VARIANT_WARPTILE, 8);
+PINNED(GL_VARIANT_AUTO, 9);
 PINNED(GL_OP_N, 0);
 PINNED(GL_OP_T, 1);
 PINNED(GL_ROW_MAJOR, 0);
@@ -41,6 +42,12 @@ PINNED(GL_TILES_OVERRIDE, 2);
 PINNED(GL_TILES_PINNED, 3);
 PINNED(GL_TILES_DEFAULT, 4);
 PINNED(GL_TILES_FILL, 5);
+PINNED(GL_PATH_RUNG, 0);
+PINNED(GL_PATH_INTERIOR, 1);
+PINNED(GL_PATH_EDGE_WINDOWS, 2);
+PINNED(GL_PATH_PACKED, 3);
+PINNED(GL_PATH_CUBLAS, 4);
+PINNED(GL_PATH_SCALE, 5);
 
 static void test_names(void)
 {
@@ -55,16 +62,17 @@ static void test_names(void)
 
     static const char *const names[] = {"cublas",       "naive",        "coalesced",
                                         "shared",       "blocktile_1d", "blocktile_2d",
-                                        "vectorized",   "autotuned",    "warptile"};
-    CHECK(gl_variant_count() == 9, "gl_variant_count() = %d", (int)gl_variant_count());
-    for (int v = 0; v < 9; ++v) {
+                                        "vectorized",   "autotuned",    "warptile",
+                                        "auto"};
+    CHECK(gl_variant_count() == 10, "gl_variant_count() = %d", (int)gl_variant_count());
+    for (int v = 0; v < 10; ++v) {
         const char *name = gl_variant_name((gl_variant_t)v);
         CHECK(name && strcmp(name, names[v]) == 0, "variant %d is '%s'", v, name ? name : "NULL");
         gl_variant_t back = (gl_variant_t)-1;
         CHECK_STATUS(NULL, gl_variant_from_name(names[v], &back), GL_STATUS_SUCCESS, NULL);
         CHECK(back == (gl_variant_t)v, "gl_variant_from_name(%s) = %d", names[v], (int)back);
     }
-    CHECK(gl_variant_name((gl_variant_t)9) == NULL, "name of 9");
+    CHECK(gl_variant_name((gl_variant_t)10) == NULL, "name of 10");
     CHECK(gl_variant_name((gl_variant_t)-1) == NULL, "name of -1");
     gl_variant_t v;
     CHECK_STATUS(NULL, gl_variant_from_name("Naive", &v), GL_STATUS_UNKNOWN_VARIANT, "'Naive'");
@@ -93,8 +101,8 @@ static void test_handle_arguments(void)
     void *stream = (void *)1;
     CHECK_STATUS(NULL, gl_get_stream(NULL, &stream), GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
     CHECK(gl_handle_device(NULL) == -1, "gl_handle_device(NULL)");
-    CHECK_STATUS(NULL, gl_variant_available(NULL, (gl_variant_t)9), GL_STATUS_UNKNOWN_VARIANT,
-                 "variant 9");
+    CHECK_STATUS(NULL, gl_variant_available(NULL, (gl_variant_t)10), GL_STATUS_UNKNOWN_VARIANT,
+                 "variant 10");
     CHECK_STATUS(NULL, gl_variant_available(NULL, GL_VARIANT_NAIVE), GL_STATUS_INVALID_ARGUMENT,
                  "handle is NULL");
 
@@ -129,8 +137,8 @@ static void test_sgemm_arguments(void)
     const gl_transpose_t N = GL_OP_N, T = GL_OP_T;
 
     /* Variant, layout, transposes. */
-    CHECK_STATUS(NULL, EX((gl_variant_t)9, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
-                 GL_STATUS_UNKNOWN_VARIANT, "variant 9 is not one of 0..8");
+    CHECK_STATUS(NULL, EX((gl_variant_t)10, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_UNKNOWN_VARIANT, "variant 10 is not one of 0..9");
     CHECK_STATUS(NULL, EX((gl_variant_t)-1, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
                  GL_STATUS_UNKNOWN_VARIANT, "variant -1");
     CHECK_STATUS(NULL, EX(V, (gl_layout_t)2, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),

@@ -1,12 +1,12 @@
 /*
  * test_gpu_faults.c - failures from below the library, and what stays true.
  *
- *  1. Device memory exhausted: the kernel rungs still run. Only rungs 6-8
- *     allocate, and only for big products (scratch for packed operands,
- *     gl_pack_operands); without it they read the operands in place, to the
- *     same bits; with memory, a handle keeps their scratch until destroyed.
- *     Operands that rung 8 reads in place with shifted edge tiles take no
- *     scratch, and give the bits the packed copies give.
+ *  1. Device memory exhausted: every kernel still runs. Only auto
+ *     allocates, and only for big products (scratch for operand copies,
+ *     GL_PATH_PACKED); without it, it reads the operands in place, to the
+ *     same bits; with memory, a handle keeps its scratch until destroyed.
+ *     Operands that auto reads in place with edge windows take no scratch,
+ *     and give the bits the copies give.
  *     Creating cuBLAS state (variant 0, lazily) fails with the
  *     allocation status (or cuBLAS's), never a crash; once memory is freed
  *     the same handle creates it and runs.
@@ -14,10 +14,10 @@
  *     while another stream captures in global mode is refused by CUDA; the
  *     call reports GL_STATUS_CUDA_ERROR with CUDA's message and the handle
  *     works afterwards.
- *  3. Every rung can be captured into a CUDA graph (no synchronisation
- *     inside a call, and rungs 6-8's scratch is stream-ordered, which a
- *     graph holds as an allocation node), and the replayed graph is right,
- *     for a big product that packs its operands too.
+ *  3. Every variant can be captured into a CUDA graph (no synchronisation
+ *     inside a call, and auto's scratch is stream-ordered, which a graph
+ *     holds as an allocation node), and the replayed graph is right, for a
+ *     big product whose operands auto copies too.
  * Runs alone (it fills the GPU's memory). Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
@@ -27,12 +27,11 @@
 
 enum { M = 129, N = 67, K = 45 };
 
-/* A product big enough that rungs 6-8 pack both operands (K is not a
- * multiple of any BK, M and N of no tile). */
+/* A product big enough that auto copies both operands (K is not a
+ * multiple of any BK, M and N of no tile). The variants that may copy: */
 enum { PM = 2050, PN = 2052, PK = 1001 };
-#define PACKED_RUNGS 3 /* vectorized, autotuned, warptile */
-static const gl_variant_t packed_rungs[PACKED_RUNGS] = {GL_VARIANT_VECTORIZED, GL_VARIANT_AUTOTUNED,
-                                                       GL_VARIANT_WARPTILE};
+#define PACKED_RUNGS 1
+static const gl_variant_t packed_rungs[PACKED_RUNGS] = {GL_VARIANT_AUTO};
 
 static rng r;
 static float hA[M * K], hB[K * N], hC[M * N];
@@ -65,7 +64,7 @@ static float *packed_run(gl_handle_t h, gl_variant_t v, float *C, gl_status_t *s
     return out;
 }
 
-/* The packed product's inputs, and each of rungs 6-8's result with memory
+/* The packed product's inputs, and auto's result with memory
  * to spare, checked against cuBLAS. */
 static void packed_setup(gl_handle_t h)
 {
@@ -99,7 +98,7 @@ static void packed_setup(gl_handle_t h)
     cudaFree(C);
 }
 
-/* Rungs 6-8 on the packed product, into C, give the bits they gave in
+/* Auto on the packed product, into C, gives the bits it gave in
  * packed_setup. */
 static void packed_check(gl_handle_t h, float *C, const char *when)
 {
@@ -142,7 +141,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
               "%s with the GPU's memory full: %s (%s), error %.3g", gl_variant_name(v),
               gl_status_string(st), gl_last_error(h), e);
     }
-    /* Rungs 6-8 find no scratch for the packed product's copies and read
+    /* Auto finds no scratch for the packed product's copies and reads
      * its operands in place: the same bits. */
     packed_check(h, packed_c, "with the GPU's memory full");
     const gl_status_t st = gl_sgemm(h, GL_VARIANT_CUBLAS, M, N, K, A, B, C);
@@ -239,7 +238,7 @@ static void test_graph_capture(gl_handle_t h, const float *A, const float *B)
     CHECK_CUDA(cudaStreamDestroy(s));
 }
 
-/* The scratch a handle keeps: after rung 8 on the packed product the device
+/* The scratch a handle keeps: after auto on the packed product the device
  * has at least the two padded copies less free memory (which shows the copies
  * were made: the handle keeps up to GL_SCRATCH_KEEP_BYTES between calls),
  * and destroying the handle gives it back. */
@@ -253,8 +252,8 @@ static void test_scratch_memory(void)
     size_t before = 0, held = 0, after = 0, total = 0;
     CHECK_CUDA(cudaMemGetInfo(&before, &total));
     gl_status_t st;
-    free(packed_run(h, GL_VARIANT_WARPTILE, C, &st));
-    CHECK(st == GL_STATUS_SUCCESS, "warptile on %dx%dx%d: %s", PM, PN, PK, gl_last_error(h));
+    free(packed_run(h, GL_VARIANT_AUTO, C, &st));
+    CHECK(st == GL_STATUS_SUCCESS, "auto on %dx%dx%d: %s", PM, PN, PK, gl_last_error(h));
     CHECK_CUDA(cudaMemGetInfo(&held, &total));
     gl_handle_destroy(h);
     CHECK_CUDA(cudaDeviceSynchronize());
@@ -269,12 +268,13 @@ static void test_scratch_memory(void)
     cudaFree(C);
 }
 
-/* Rung 8 reads aligned operands whose extents are multiples of 4 in place,
- * edge tiles shifted inside C (GL_COPY_SHIFTED), when every row starts on
- * 32 bytes, and packs them when A's rows start on 16 bytes only. The first
- * takes no scratch however big the product; both add the products in the
- * same order of k, so they give the same bits; and those are right. */
-static void test_shifted_in_place(void)
+/* Auto reads aligned operands whose extents are multiples of 4 in place,
+ * with edge windows (GL_PATH_EDGE_WINDOWS), when every row starts on 32
+ * bytes: no scratch however big the product. With A's rows on 16 bytes
+ * only it may copy them (here it does not pay); either way the products are
+ * added in the same order of k, so both give the same bits, and those are
+ * right. */
+static void test_edge_windows_in_place(void)
 {
     enum { SM = 2000, SN = 1000, SK = 1000, LDA16 = SK + 4 }; /* 1000 % 8 == 0, 1004 % 8 == 4 */
     /* half of what padded copies of A and B would take */
@@ -302,7 +302,7 @@ static void test_shifted_in_place(void)
         size_t before = 0, held = 0, total = 0;
         CHECK_CUDA(cudaMemGetInfo(&before, &total));
         CHECK_CUDA(cudaMemset(dC, 0xff, sizeof(float) * SM * SN));
-        CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_WARPTILE, SM, SN, SK, dA32, dB, dC),
+        CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_AUTO, SM, SN, SK, dA32, dB, dC),
                      GL_STATUS_SUCCESS, NULL);
         CHECK_CUDA(cudaDeviceSynchronize());
         CHECK_CUDA(cudaMemGetInfo(&held, &total));
@@ -320,25 +320,33 @@ static void test_shifted_in_place(void)
     double *want = malloc(sizeof(double) * SM * SN);
     for (int64_t e = 0; e < (int64_t)SM * SN; ++e)
         want[e] = c_packed[e];
-    const gemm_case shifted = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK, 1.0f, 0.0f, SK, SN, SN};
-    const double err = relative_error(&shifted, c_in_place, want);
-    CHECK(err <= 1e-5, "warptile in place on %dx%dx%d: %.3g from cuBLAS", SM, SN, SK, err);
+    const gemm_case windows = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK, 1.0f, 0.0f, SK, SN, SN};
+    const double err = relative_error(&windows, c_in_place, want);
+    CHECK(err <= 1e-5, "auto in place on %dx%dx%d: %.3g from cuBLAS", SM, SN, SK, err);
+    gl_plan plan = {.size = sizeof plan};
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
+                                  dA32, SK, dB, SN, dC, SN, &plan),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(plan.path == GL_PATH_EDGE_WINDOWS && plan.scratch_bytes == 0 && plan.copies == 0,
+          "the plan says edge windows in place: path %d, %s", plan.path, plan.why);
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
+                                  dA16, LDA16, dB, SN, dC, SN, &plan),
+                 GL_STATUS_SUCCESS, NULL);
+    printf("auto on %dx%dx%d, lda %d: path %d (%s)\n", SM, SN, SK, LDA16, plan.path, plan.why);
     CHECK_CUDA(cudaMemset(dC, 0xff, sizeof(float) * SM * SN));
-    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_WARPTILE, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
+    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
                                 1.0f, dA16, LDA16, dB, SN, 0.0f, dC, SN),
                  GL_STATUS_SUCCESS, NULL);
     CHECK_CUDA(cudaMemcpy(c_packed, dC, sizeof(float) * SM * SN, cudaMemcpyDeviceToHost));
     CHECK(memcmp(c_in_place, c_packed, sizeof(float) * SM * SN) == 0,
-          "warptile on %dx%dx%d: in place (lda %d) and packed (lda %d) differ", SM, SN, SK, SK,
-          LDA16);
-    printf("warptile on %dx%dx%d: in place with no scratch, and packed, to the same bits\n", SM, SN,
-           SK);
+          "auto on %dx%dx%d: lda %d and lda %d differ", SM, SN, SK, SK, LDA16);
+    printf("auto on %dx%dx%d: lda %d and %d to the same bits\n", SM, SN, SK, SK, LDA16);
     gl_handle_destroy(h);
     cudaFree(dA16), cudaFree(dA32), cudaFree(dB), cudaFree(dC);
     free(a), free(b), free(c_in_place), free(c_packed), free(want);
 }
 
-/* Rungs 6-8 on the packed product captured into a graph: the scratch
+/* Auto on the packed product captured into a graph: the scratch
  * becomes the graph's own allocation; the replay gives the same bits. */
 static void test_graph_capture_packed(gl_handle_t h)
 {
@@ -371,7 +379,7 @@ static void test_graph_capture_packed(gl_handle_t h)
                   gl_variant_name(packed_rungs[i]), PM, PN, PK);
         }
         free(got);
-        printf("rungs 6-8 on %dx%dx%d (packed operands) captured and replayed\n", PM, PN, PK);
+        printf("auto on %dx%dx%d (copied operands) captured and replayed\n", PM, PN, PK);
         cudaGraphExecDestroy(exec);
         cudaGraphDestroy(graph);
     } else {
@@ -407,7 +415,7 @@ int main(void)
     test_graph_capture(h, A, B);
     test_graph_capture_packed(h);
     test_scratch_memory();
-    test_shifted_in_place();
+    test_edge_windows_in_place();
     test_cuda_error_inside_a_call(h, A, B, C);
     test_memory_exhausted(A, B, C);
 

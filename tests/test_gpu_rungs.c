@@ -13,7 +13,7 @@
  * of the layout/transpose/alpha-beta/alignment combinations; GL_TEST_QUICK=2
  * (the slower racecheck, initcheck and synccheck setups) samples less still.
  * GL_TEST_PACK=1 (memcheck, initcheck) adds, in quick mode, the big shapes
- * where rungs 6-8 pack their operands into scratch, on those rungs only.
+ * where auto copies its operands into scratch, on auto only.
  * Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
@@ -25,8 +25,8 @@
 #define TOLERANCE 1e-5
 
 /* big: 0 small; 1 big (a sample of combinations, none in quick mode); 2 big,
- * and rungs 6-8 pack its operands (gl_pack_operands), which quick mode with
- * GL_TEST_PACK=1 runs on those rungs only. */
+ * and auto copies its operands (engine/plan.c), which quick mode with
+ * GL_TEST_PACK=1 runs on auto only. */
 typedef struct shape { int64_t m, n, k; int big; } shape;
 
 static const shape shapes[] = {
@@ -35,19 +35,19 @@ static const shape shapes[] = {
     {300, 1, 517, 0},   {4099, 7, 33, 0},    {5, 3001, 29, 0},     {33, 37, 4097, 0},
     {129, 257, 65, 0},  {255, 129, 31, 0},   {1000, 1000, 1000, 1}, {1024, 1024, 1024, 1},
     {127, 2048, 1024, 1}, {2048, 127, 1024, 1}, {1025, 1023, 1027, 1},
-    /* K a multiple of every BK with edges in M and N: rungs 6-8 copy all but
-     * the last slice untested; n = 6 and n = 2 put a straddling group of B
-     * (and, transposed, of A) next to the end of the allocation. */
+    /* K a multiple of every BK with edges in M and N: groups of 4 that
+     * straddle the edge; n = 6 and n = 2 put a straddling group of B (and,
+     * transposed, of A) next to the end of the allocation. */
     {61, 67, 64, 0},    {67, 6, 96, 0},      {70, 2, 64, 0},
     /* Aligned, every extent a multiple of 4 and at least a tile, but not
-     * whole tiles: rung 8 moves its edge tiles back inside C and reads the
-     * ragged part of K first (GL_COPY_SHIFTED); with k = 4 that is all of
-     * K. Big ones too, whose rows start on 32 bytes: they are read in place
-     * rather than packed. */
+     * whole tiles: auto moves its edge windows back inside C and reads the
+     * ragged part of K first (GL_PATH_EDGE_WINDOWS); with k = 4 that is all
+     * of K. Big ones too, whose rows start on 32 bytes: they are read in
+     * place rather than copied. */
     {132, 68, 36, 0},   {260, 200, 4, 0},    {68, 1000, 92, 0},    {2000, 1000, 1000, 1},
-    /* Big enough that rungs 6-8 copy operands into padded, aligned scratch
-     * (gl_pack_operands): both (edges in M and N; in M, N and K), or only
-     * the thin B. */
+    /* Big enough that auto copies operands into padded, aligned scratch
+     * (GL_PATH_PACKED): both (edges in M and N; in M, N and K), or only the
+     * thin B. */
     {1537, 1539, 800, 2}, {2050, 2052, 1001, 2}, {3000, 127, 1536, 2},
 };
 
@@ -89,11 +89,11 @@ static void describe(const gemm_case *c, char *out, size_t size)
              (long long)c->ldb, (long long)c->ldc);
 }
 
-/* Runs one case on every available variant from `first` on. The operands
+/* Runs one case on every available variant (or only on variant `only`). The operands
  * sit `offset` floats into their allocations (1 for A, 2 for B, 3 for C when
  * misaligned), which takes away the rungs' 16-byte path. */
 static void run_case(gl_handle_t h, const gemm_case *c, int misaligned, rng *r, int *ran,
-                     int first)
+                     int only)
 {
     const int64_t nA = case_extent(c, 'A'), nB = case_extent(c, 'B'), nC = case_extent(c, 'C');
     const int oa = misaligned ? 1 : 0, ob = misaligned ? 2 : 0, oc = misaligned ? 3 : 0;
@@ -112,8 +112,8 @@ static void run_case(gl_handle_t h, const gemm_case *c, int misaligned, rng *r, 
     describe(c, what, sizeof what);
     if (misaligned)
         strcat(what, " misaligned");
-    for (int v = first; v < gl_variant_count(); ++v) {
-        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if ((only >= 0 && v != only) || gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
             continue;
         CHECK_CUDA(cudaMemcpy(b.dC + oc, b.hC0, sizeof(float) * (size_t)nC, cudaMemcpyHostToDevice));
         const gl_status_t st =
@@ -210,7 +210,7 @@ int main(void)
         if (quick && (sh.big == 1 || (sh.big == 2 && !pack)))
             continue;
         /* In quick mode the big == 2 shapes run misaligned (combination 27;
-         * and 16 at level 1) on rungs 6-8 only. */
+         * and 16 at level 1) on auto only. */
         const int narrow = quick && sh.big == 2;
         for (int combo = 0; combo < 32; ++combo) {
             const int sample = combo == 0 || combo == 27 ||
@@ -220,7 +220,7 @@ int main(void)
             if (narrow && combo != 27 && !(quick < 2 && combo == 16))
                 continue;
             const gemm_case c = make_case(sh, combo);
-            run_case(h, &c, combo & 16, &r, &ran, narrow ? GL_VARIANT_VECTORIZED : 0);
+            run_case(h, &c, combo & 16, &r, &ran, narrow ? GL_VARIANT_AUTO : -1);
         }
     }
     /* Random shapes, up to 300 on each side (or 1100 outside quick mode),
@@ -231,7 +231,7 @@ int main(void)
                           1 + (int64_t)(rng_next(&r) % limit), 0};
         const int combo = (int)(rng_next(&r) % 32);
         const gemm_case c = make_case(sh, combo);
-        run_case(h, &c, combo & 16, &r, &ran, 0);
+        run_case(h, &c, combo & 16, &r, &ran, -1);
     }
     printf("%d rung runs checked\n", ran);
     gl_handle_destroy(h);

@@ -107,17 +107,16 @@ static void test_tables_choose(gl_handle_t h, int cc)
 }
 
 /* Every compiled configuration is correct: pinned one at a time (rungs 7
- * and 8), on odd shapes, transposes, alpha/beta, through every copy path
- * the launchers choose between (rung.h, gl_copy_path): the first five cases
- * have operands aligned for 16-byte loads (two are multiples of every
- * compiled tile; three have edge tiles in every dimension, and extents
- * that are multiples of 4, which rung 8 computes with shifted edge tiles
- * wherever they are at least a tile), the rest have leading dimensions
- * that rule out 16-byte loads. */
+ * and 8, and auto), on odd shapes, transposes, alpha/beta, through every
+ * path: the first five cases have operands aligned for 16-byte loads (two
+ * are multiples of every compiled tile, which auto copies without tests;
+ * three have edge tiles in every dimension, and extents that are multiples
+ * of 4, which auto computes with edge windows wherever they are at least a
+ * tile), the rest have leading dimensions that rule out 16-byte loads. */
 static int test_every_configuration(gl_handle_t h)
 {
     int ran = 0;
-    const gl_variant_t tuned[2] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE};
+    const gl_variant_t tuned[3] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE, GL_VARIANT_AUTO};
     const gemm_case cases[] = {
         {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 256, 256, 64, 1.0f, 0.0f, 64, 256, 256},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 512, 256, 96, -0.5f, 2.0f, 512, 96, 260},
@@ -128,7 +127,7 @@ static int test_every_configuration(gl_handle_t h)
         {GL_COL_MAJOR, GL_OP_T, GL_OP_N, 130, 67, 300, -1.0f, 0.5f, 301, 303, 131},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 1, 1000, 17, 2.0f, 0.0f, 1, 17, 1000},
     };
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
         const int count = gl_variant_config_count(tuned[i]);
         for (int k = 0; k < count; ++k) {
             gl_tiles t = {.size = sizeof(gl_tiles)};
@@ -153,24 +152,26 @@ static int test_every_configuration(gl_handle_t h)
 }
 
 /* Where the table's tiles would leave most SMs idle in the grid's last round,
- * rungs 7 and 8 run their fill tiles (docs/tuning.md), and the product is
- * as right as any other. On 132 SMs (H100, H200) the 128 x 128 rows of
- * sm_90.txt give way at 2049 x 2049 (289 blocks, 264 at once) but not at
- * 2048 x 2048 (256). */
+ * auto runs its fill tiles (docs/engine.md), and the product is as right as
+ * any other; the rungs run their rows. On 132 SMs (H100, H200) the 128 x
+ * 128 rows of sm_90.txt give way at 2049 x 2049 (289 blocks, 264 at once)
+ * but not at 2048 x 2048 (256). */
 static void test_fill(gl_handle_t h, int cc)
 {
     int sms = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gl_handle_device(h)));
-    const gl_variant_t tuned[2] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE};
-    for (int i = 0; i < 2; ++i) {
+    const gl_variant_t tuned[3] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE, GL_VARIANT_AUTO};
+    for (int i = 0; i < 3; ++i) {
         const gl_tiles fit = query(h, tuned[i], 2048, 2048), odd = query(h, tuned[i], 2049, 2049);
         printf("%s on %d SMs: 2048^2 -> %dx%d (origin %d), 2049^2 -> %dx%d (origin %d)\n",
                gl_variant_name(tuned[i]), sms, fit.bm, fit.bn, fit.origin, odd.bm, odd.bn,
                odd.origin);
-        if (cc == 90 && sms == 132 && tuned[i] == GL_VARIANT_WARPTILE)
+        if (cc == 90 && sms == 132 && tuned[i] == GL_VARIANT_AUTO)
             CHECK(fit.origin == GL_TILES_BUILTIN && fit.bm == 128 && odd.origin == GL_TILES_FILL &&
                       odd.bm == 64 && odd.line == fit.line,
-                  "warptile: the medium row at 2048^2, the fill tiles in its place at 2049^2");
+                  "auto: the medium row at 2048^2, the fill tiles in its place at 2049^2");
+        if (tuned[i] != GL_VARIANT_AUTO)
+            CHECK(odd.origin != GL_TILES_FILL, "%s runs its row", gl_variant_name(tuned[i]));
         const gemm_case c = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 2049, 2049, 97, 1.0f, 0.5f, 97, 2049, 2049};
         check_case(h, tuned[i], &c, "2049 x 2049 x 97 on the tiles the query named");
     }

@@ -3,6 +3,7 @@
  * and the registry's shape.
  */
 #include "harness.h"
+#include "engine/engine.h"
 #include "internal.h"
 
 static void test_arch_coverage(void)
@@ -25,57 +26,121 @@ static void test_arch_coverage(void)
     CHECK(!gl_arch_list_covers("", 90, 80), "PTX newer than the device");
 }
 
-static void test_registry(void)
+/* The descriptor table: one row per id, in order, everything a variant
+ * needs, and every list of variants derived from it. */
+static void test_descriptors(void)
 {
-    for (int v = 0; v < GL_VARIANT_LIMIT; ++v) {
-        const gl_rung *r = gl_rung_find((gl_variant_t)v);
-        CHECK(r && r->id == (gl_variant_t)v, "row %d holds its own id", v);
-        CHECK(r && r->launch != NULL, "rung %d is built", v);
-        CHECK(gl_variant_names[v] && *gl_variant_names[v], "variant %d has a name", v);
+    CHECK(gl_variant_count() >= 10 && gl_variant_count() <= GL_VARIANT_MAX, "%d variants",
+          (int)gl_variant_count());
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        CHECK(d && d->id == (gl_variant_t)v, "row %d holds its own id", v);
+        if (!d)
+            continue;
+        CHECK(d->name && *d->name && strcmp(gl_variant_name(d->id), d->name) == 0,
+              "variant %d has a name", v);
+        gl_variant_t back = (gl_variant_t)-1;
+        CHECK(gl_variant_from_name(d->name, &back) == GL_STATUS_SUCCESS && back == d->id,
+              "'%s' round-trips through gl_variant_from_name", d->name);
         for (int w = 0; w < v; ++w)
-            CHECK(strcmp(gl_variant_names[w], gl_variant_names[v]) != 0,
+            CHECK(strcmp(gl_variant_find((gl_variant_t)w)->name, d->name) != 0,
                   "variants %d and %d share a name", w, v);
-        int count = 0;
-        gl_configs_of((gl_variant_t)v, &count);
-        CHECK(v == GL_VARIANT_CUBLAS || count > 0, "rung %s lists its configurations",
-              gl_variant_names[v]);
+        CHECK(d->launch != NULL, "variant %s has a launcher", d->name);
+        CHECK(d->precision == GL_PRECISION_FP32, "variant %s is FP32", d->name);
+        CHECK(d->uses_cublas == (d->kind == GL_KIND_NONE) && (d->config_count > 0) != d->uses_cublas,
+              "variant %s: cuBLAS has no configurations, every kernel has some", d->name);
+        CHECK(gl_variant_config_count(d->id) == d->config_count, "%s's count", d->name);
+        if (gl_variant_tuned(d)) {
+            const gl_variant_desc *rows = gl_variant_find((gl_variant_t)d->rows_of);
+            CHECK(rows && rows->rows_of == (int)rows->id && rows->kind == d->kind &&
+                      rows->configs == d->configs,
+                  "%s reads the rows of a variant with its own rows and the same kernel", d->name);
+            CHECK(gl_variant_with_rows(d->name) == (d->rows_of == (int)d->id ? d : NULL),
+                  "tables name %s only if it has rows of its own", d->name);
+        } else {
+            CHECK(gl_variant_with_rows(d->name) == NULL, "no rows for fixed %s", d->name);
+        }
+        if (d->fill) {
+            int count = 0;
+            CHECK(gl_tiles_compiled(d, d->fill, &count) &&
+                      gl_tiles_smem(d->kind, d->fill) <= 48 * 1024,
+                  "%s's fill tiles are compiled and fit any GPU's shared memory", d->name);
+        }
     }
-    CHECK(gl_rung_find(GL_VARIANT_CUBLAS)->uses_cublas, "the cuBLAS row uses cuBLAS");
-    CHECK(gl_rung_find((gl_variant_t)GL_VARIANT_LIMIT) == NULL, "no row past the end");
-    CHECK(gl_variant_count() == GL_VARIANT_LIMIT, "count matches the table");
-    CHECK(gl_rung_find(GL_VARIANT_AUTOTUNED)->tuned && gl_rung_find(GL_VARIANT_WARPTILE)->tuned,
-          "rungs 7 and 8 are tuned");
-    for (int v = 0; v < GL_VARIANT_LIMIT; ++v)
-        CHECK(gl_rung_find((gl_variant_t)v)->tuned == gl_variant_is_tuned((gl_variant_t)v),
-              "registry and tuning agree which rungs are tuned (%d)", v);
+    CHECK(gl_variant_find((gl_variant_t)gl_variant_count()) == NULL &&
+              gl_variant_find((gl_variant_t)-1) == NULL,
+          "no row outside the table");
+    char rows[96];
+    gl_variants_with_rows(rows, sizeof rows);
+    CHECK(strcmp(rows, "autotuned, warptile") == 0, "variants with rows: %s", rows);
+    const gl_variant_desc *a = gl_variant_find(GL_VARIANT_AUTO);
+    CHECK(a && strcmp(a->name, "auto") == 0 && a->rows_of == GL_VARIANT_WARPTILE && a->fill,
+          "auto runs rung 8's kernel with its rows and fill tiles");
 }
 
-/* The cost rule of rungs 6-8's padded copies (gl_pack_pays): where the
- * kernels read operands in place, where a copy runs. */
-static void test_pack_rule(void)
+/* What auto does with a problem (engine/plan.c). Pointers are only looked
+ * at for their alignment. */
+static gl_problem problem(int m, int n, int k, int64_t lda, int64_t ldb, uintptr_t a_offset)
 {
-    CHECK(!gl_pack_pays(1024, 1024, 1024, 1024 * 1024), "no copy at 1024^3");
-    CHECK(!gl_pack_pays(1000, 1000, 1000, 1024 * 1008), "nor at 1000^3");
-    CHECK(!gl_pack_pays(64, 64, 64, 64 * 64), "nor for a small product");
-    CHECK(gl_pack_pays(2048, 2048, 2048, 2048 * 2048), "copies at 2048^3");
-    CHECK(gl_pack_pays(4097, 4097, 4097, 4224LL * 4112), "copies at 4097^3");
-    CHECK(gl_pack_pays(4096, 127, 4096, 128 * 4096), "copies the thin B of 4096 x 127 x 4096");
-    CHECK(!gl_pack_pays(4096, 127, 4096, 4096LL * 4096), "but not its wide A");
-    /* The GPU test's shapes, with rung 8's biggest tiles for them. */
-    CHECK(gl_pack_pays(1537, 1539, 800, 1792 * 800) && gl_pack_pays(1537, 1539, 800, 800 * 1664),
-          "1537 x 1539 x 800 copies both operands");
-    CHECK(gl_pack_pays(2050, 2052, 1001, 2304 * 1008) &&
-              gl_pack_pays(2050, 2052, 1001, 1008 * 2176),
-          "2050 x 2052 x 1001 copies both operands");
-    CHECK(gl_pack_pays(3000, 127, 1536, 1536 * 128) && !gl_pack_pays(3000, 127, 1536, 3008 * 1536),
-          "3000 x 127 x 1536 copies B only");
-    CHECK(gl_pack_pays(INT32_MAX, INT32_MAX, INT32_MAX, INT64_MAX / 2), "no overflow");
+    return (gl_problem){m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)(0x100000 + a_offset), lda,
+                        false, (const float *)(uintptr_t)0x200000, ldb, false,
+                        (float *)(uintptr_t)0x300000, n};
+}
+
+static void expect_plan(gl_problem p, const gl_tile_params *t, bool can_copy, gl_path_t path,
+                        bool copy_a, bool copy_b, const char *what)
+{
+    gl_engine_plan plan;
+    gl_engine_plan_for(&p, t, can_copy, &plan);
+    CHECK(plan.path == path && plan.a.made == copy_a && plan.b.made == copy_b &&
+              (plan.bytes > 0) == (copy_a || copy_b) && plan.why && *plan.why,
+          "%s: path %d (want %d), copies A %d B %d (want %d %d)", what, (int)plan.path,
+          (int)path, plan.a.made, plan.b.made, copy_a, copy_b);
+    if (copy_a || copy_b)
+        CHECK(plan.k % t->bk == 0 && plan.k >= p.k && plan.aligned, "%s: copies padded", what);
+}
+
+static void test_engine_plan(void)
+{
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+    const gl_tile_params *t = &w128;
+    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 0), t, true, GL_PATH_INTERIOR, false, false,
+                "1024^3, aligned whole tiles");
+    expect_plan(problem(1000, 1000, 1000, 1000, 1000, 0), t, true, GL_PATH_EDGE_WINDOWS, false,
+                false, "1000^3: rows on 32 bytes, extents multiples of 4");
+    expect_plan(problem(1000, 1000, 1000, 1001, 1000, 0), t, true, GL_PATH_RUNG, false, false,
+                "1000^3 with A unaligned: copying does not pay");
+    expect_plan(problem(2048, 2048, 2048, 2049, 2048, 0), t, true, GL_PATH_PACKED, true, false,
+                "2048^3 with A unaligned: A copied");
+    expect_plan(problem(4097, 4097, 4097, 4097, 4097, 0), t, true, GL_PATH_PACKED, true, true,
+                "4097^3: both copied");
+    expect_plan(problem(4097, 4097, 4097, 4097, 4097, 0), t, false, GL_PATH_RUNG, false, false,
+                "4097^3 without scratch: read in place");
+    expect_plan(problem(4096, 127, 4096, 4096, 127, 0), t, true, GL_PATH_PACKED, false, true,
+                "4096 x 127 x 4096: the thin B copied");
+    expect_plan(problem(2050, 2052, 1001, 1001, 2052, 0), t, true, GL_PATH_PACKED, true, true,
+                "2050 x 2052 x 1001: K padded in both");
+    expect_plan(problem(4096, 4096, 4100, 4100, 4096, 0), t, true, GL_PATH_PACKED, true, true,
+                "4096 x 4096 x 4100: rows on 16 bytes only, copied");
+    expect_plan(problem(2000, 1000, 1000, 1000, 1000, 16), t, true, GL_PATH_EDGE_WINDOWS, false,
+                false, "2000 x 1000 x 1000, A on 16 bytes only: copying A does not pay");
+    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 4), t, true, GL_PATH_RUNG, false, false,
+                "1024^3, A 4 bytes off: copying does not pay at 1024^3");
+    expect_plan(problem(64, 64, 64, 64, 64, 0), t, true, GL_PATH_RUNG, false, false,
+                "64^3: smaller than a tile, too small to copy");
+    expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_RUNG, false, true,
+                "3000 x 127 x 1536: B copied, A left");
+    /* The cost rule at the limits of the kernels' sizes. */
+    gl_engine_plan plan;
+    const gl_problem huge = problem(1 << 20, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, 0);
+    gl_engine_plan_for(&huge, t, true, &plan);
+    CHECK(!plan.a.made && !plan.b.made && plan.k == INT32_MAX, "no copy past int sizes");
 }
 
 int main(void)
 {
     test_arch_coverage();
-    test_registry();
-    test_pack_rule();
+    test_descriptors();
+    test_engine_plan();
     return harness_finish("test_internal");
 }

@@ -118,6 +118,24 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
     return r;
 }
 
+/* What auto runs for a shape (gl_sgemm_plan), as a line under its rows. */
+static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
+{
+    int asked = 0;
+    for (int i = 0; i < o->nvariants; ++i)
+        asked |= o->variants[i] == GL_VARIANT_AUTO;
+    gl_plan p = {.size = sizeof p};
+    if (!asked || gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, s.m, s.n, s.k,
+                                NULL, s.k, NULL, s.n, NULL, s.n, &p) != GL_STATUS_SUCCESS)
+        return;
+    static const char *const origins[] = {"fixed", "built-in", "override", "pinned", "default",
+                                          "fill"};
+    const int known = p.tiles.origin >= 0 && p.tiles.origin <= 5;
+    printf("  auto: %s kernel, %dx%dx%d tiles (%s), %s\n",
+           p.kernel >= 0 ? gl_variant_name((gl_variant_t)p.kernel) : "no", p.tiles.bm, p.tiles.bn,
+           p.tiles.bk, known ? origins[p.tiles.origin] : "?", p.why);
+}
+
 /* ---- the sweep --------------------------------------------------------------- */
 
 static FILE *open_output(const char *path)
@@ -216,6 +234,7 @@ static int run_sweep(const br_options *o)
                 row[i].pct_of_reference = 100.0 * row[i].gflops / row[0].gflops;
             br_table_row(stdout, &row[i]);
         }
+        print_auto_plan(h, o, s);
         fflush(stdout);
         count += (size_t)per_shape;
         free(ref);

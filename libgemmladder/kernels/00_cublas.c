@@ -7,7 +7,7 @@
  * column-major product C^T = op(B)^T op(A)^T: swap the operands and the
  * sizes m and n, keep each operand's own transpose flag and leading dimension.
  */
-#include "rung.h"
+#include "launch.h"
 
 int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {

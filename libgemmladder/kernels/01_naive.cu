@@ -8,7 +8,7 @@
  * and stores of C land 32 rows apart. That is the uncoalesced pattern the next
  * rung removes.
  */
-#include "rung.h"
+#include "ladder.cuh"
 
 namespace {
 

@@ -9,7 +9,7 @@
  * one address broadcast to the warp. Data is still re-read from global memory
  * for every element of C; the next rung stages it in shared memory.
  */
-#include "rung.h"
+#include "ladder.cuh"
 
 namespace {
 

@@ -12,7 +12,7 @@
  * others still read. Every thread still does one load from shared memory per
  * multiply-add, which is what the next rung attacks.
  */
-#include "rung.h"
+#include "ladder.cuh"
 
 namespace {
 

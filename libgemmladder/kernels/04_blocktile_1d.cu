@@ -10,8 +10,7 @@
  * reused more. What remains: the A values are still re-read from shared
  * memory for every multiply-add; rung 5 keeps them in registers too.
  */
-#include "configs.h"
-#include "rung.h"
+#include "ladder.cuh"
 
 namespace {
 

@@ -11,8 +11,7 @@
  * one float at a time, and the A values a thread needs sit in different rows
  * of As; rung 6 fixes both.
  */
-#include "configs.h"
-#include "rung.h"
+#include "ladder.cuh"
 
 namespace {
 

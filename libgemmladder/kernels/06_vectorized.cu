@@ -1,40 +1,129 @@
 /*
- * Rung 6, vectorized: rung 5 with 16-byte memory accesses, the A slice
- * stored transposed in shared memory, and each slice's global loads issued
- * one slice early.
+ * Rung 6, vectorized: rung 5 with 16-byte memory accesses, A stored
+ * transposed in shared memory, and each slice's loads issued one slice early.
  *
  * Copies from global memory move a float4 per instruction instead of a float
- * (gl_slice_loader in rung.h), and they go into shared memory k-major for
- * both operands: As[i][r] holds op(A)(row0 + r, k0 + i). A thread's TM values
- * of A for step i are then TM consecutive floats, read as float4s like its TN
- * values of B, and C is written a float4 at a time. Fewer, wider
- * instructions for the same bytes.
+ * (slice_copy below), and both slices go into shared memory k-major:
+ * As[i][r] holds op(A)(row0 + r, k0 + i). A row-major A is contiguous along
+ * K, so each float4 read from it is written to shared memory as four floats
+ * down a column of As: the transposed stash. In exchange, a thread's TM
+ * values of A for step i of the slice are TM consecutive floats, which it
+ * reads as float4s, like its TN values of B; C is written a float4 at a
+ * time. Fewer, wider instructions for the same bytes.
  *
- * Splitting the copy in two (fetch: global memory to registers; stash:
- * registers to shared memory) lets a thread start reading slice s + 1 right
- * after the barrier that publishes slice s, and only wait for those loads
- * when it stores them, after its math on slice s: the global-memory latency
- * is spent doing FMAs instead of waiting at the barrier. Shared memory still
- * holds one slice, so there are still two barriers per slice (rung 8 removes
- * one).
+ * The copy is split in two, global memory to registers (fetch) and
+ * registers to shared memory (stash), so a thread can start reading slice
+ * s + 1 right after the barrier that publishes slice s and only wait for it
+ * when it stashes it, after its math on slice s: the memory latency is spent
+ * on FFMAs instead of at the barrier.
  *
- * 16-byte accesses need 16-byte aligned matrices with leading dimensions that
- * are multiples of 4. The launcher checks that on the host and runs one of
- * two compiled kernels (gl_copy_path in rung.h): one where both operands are
- * aligned, and one where an operand that is not is read 4 floats with 4
- * plain loads. Only the last K slice is copied with per-row or per-element
- * edge tests; the slices before it read past the edge of C's rows and
- * columns into values that are never stored (gl_unguarded_slices). Warps
- * whose patches lie wholly outside C skip the math.
+ * 16-byte loads need 16-byte aligned rows. The launcher checks the operands
+ * on the host and runs one of two kernels: ALIGNED, or one that reads each
+ * group of 4 floats with 4 plain loads. Groups that lie past the edge of a
+ * matrix (the last tiles of C, the end of K) are tested and read as zeros.
  *
- * This file also compiles the kernel for every configuration in
- * GL_VECTORIZED_CONFIGS: rung 7 runs this same kernel with the tuning
- * table's choice among them.
+ * What stays slow: one slice in shared memory means two barriers per slice,
+ * and a warp's reads of the slices are strided across its 32 threads; rung 8
+ * tiles the warp and double-buffers. This file compiles the kernel for every
+ * configuration in GL_VECTORIZED_CONFIGS: rung 6 runs the first (rung 5's
+ * tiles), rung 7 the one its tuning table names.
  */
-#include "configs.h"
-#include "rung.h"
+#include "ladder.cuh"
 
 namespace {
+
+/*
+ * Copies a BK x BX slice of op(A) (x = rows of C) or of op(B) (x = columns
+ * of C) into shared memory k-major, dst[k * (BX + GL_SMEM_PAD) + x]. In
+ * memory either k or x is the contiguous direction (A as stored and B
+ * transposed run along k; A transposed and B as stored along x); each thread
+ * reads groups of 4 neighbouring floats along it, LOADS groups per slice, the
+ * same groups of every slice, so its addresses are worked out once.
+ */
+template <int BK, int BX, int THREADS, bool ALIGNED>
+struct slice_copy {
+    static constexpr int LOADS = BK * BX / (4 * THREADS);
+    static_assert(BK % 4 == 0 && BX % 4 == 0, "slices are copied 4 floats at a time");
+    static_assert(LOADS >= 1 && (BK * BX) % (4 * THREADS) == 0,
+                  "the block's threads must copy a slice in whole rounds of one float4 each");
+    static_assert((4 * THREADS) % BK == 0 && (4 * THREADS) % BX == 0,
+                  "each round of float4s must cover whole stored rows of the slice");
+
+    const float *ptr;   /* this thread's first group of the current slice */
+    int64_t round_step; /* from one of its groups to the next */
+    int64_t slice_step; /* from one slice to the next */
+    int row, col;       /* its first group, as stored: row, and column of the group's start */
+    int row_step;
+    bool k_contiguous;
+    float4 v[LOADS];
+
+    /* base, ld: the operand as stored; x0: the block's first row (A) or
+     * column (B) of C. */
+    __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
+        : k_contiguous(k_contig)
+    {
+        const int groups_per_row = (k_contig ? BK : BX) / 4; /* stored BX x BK or BK x BX */
+        row = threadIdx.x / groups_per_row;
+        col = threadIdx.x % groups_per_row * 4;
+        row_step = THREADS / groups_per_row;
+        round_step = row_step * ld;
+        ptr = k_contig ? base + ((int64_t)x0 + row) * ld + col : base + row * ld + x0 + col;
+        slice_step = k_contig ? BK : BK * ld;
+    }
+
+    __device__ __forceinline__ static float4 load4(const float *p)
+    {
+        return ALIGNED ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
+    }
+
+    /* The slice into registers. x_left, k_left: how far the matrix reaches
+     * from the slice's first x and k. Where the slice's contiguous direction
+     * lies inside the matrix (every slice of a block inside C but a short
+     * last one), each group is one load, or zeros for rows past the edge;
+     * otherwise groups are read float by float, zeros outside. */
+    __device__ __forceinline__ void fetch(int x_left, int k_left)
+    {
+        const int rows_left = k_contiguous ? x_left : k_left;
+        const int cols_left = k_contiguous ? k_left : x_left;
+        if (cols_left >= (k_contiguous ? BK : BX)) {
+#pragma unroll
+            for (int i = 0; i < LOADS; ++i)
+                v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
+                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            return;
+        }
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const float *p = ptr + i * round_step;
+            v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (row + i * row_step >= rows_left)
+                continue;
+            if (col < cols_left) v[i].x = p[0];
+            if (col + 1 < cols_left) v[i].y = p[1];
+            if (col + 2 < cols_left) v[i].z = p[2];
+            if (col + 3 < cols_left) v[i].w = p[3];
+        }
+    }
+
+    __device__ __forceinline__ void stash(float *dst) const
+    {
+        constexpr int STRIDE = BX + GL_SMEM_PAD;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const int r = row + i * row_step;
+            if (k_contiguous) { /* (x = r, k = col..col+3): the transposed stash */
+                dst[(col + 0) * STRIDE + r] = v[i].x;
+                dst[(col + 1) * STRIDE + r] = v[i].y;
+                dst[(col + 2) * STRIDE + r] = v[i].z;
+                dst[(col + 3) * STRIDE + r] = v[i].w;
+            } else { /* (k = r, x = col..col+3): already k-major */
+                *reinterpret_cast<float4 *>(&dst[r * STRIDE + col]) = v[i];
+            }
+        }
+    }
+
+    __device__ __forceinline__ void next_slice() { ptr += slice_step; }
+};
 
 template <int BM, int BN, int BK, int TM, int TN>
 struct shape {
@@ -43,9 +132,8 @@ struct shape {
         GL_REGISTER_ESTIMATE(TM * TN, TM + TN, (BM + BN) * BK / (4 * THREADS));
 };
 
-/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM).
- * PATH: how the operands are copied (gl_copy_path in rung.h). */
-template <gl_copy_path PATH, int BM, int BN, int BK, int TM, int TN,
+/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM). */
+template <bool ALIGNED, int BM, int BN, int BK, int TM, int TN,
           class S = shape<BM, BN, BK, TM, TN>>
 __global__ __launch_bounds__(S::THREADS, gl_min_blocks(S::THREADS, S::REGISTERS))
 void vectorized_kernel(const gl_problem p)
@@ -53,7 +141,6 @@ void vectorized_kernel(const gl_problem p)
     constexpr int THREADS = S::THREADS;
     static_assert(BM % TM == 0 && BN % TN == 0, "the threads' patches must tile the block");
     static_assert(TM % 4 == 0 && TN % 4 == 0, "patches are read and written 4 floats at a time");
-    static_assert(THREADS >= 64 && THREADS <= 1024, "a block has 64 to 1024 threads");
     constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD; /* row strides */
     extern __shared__ float4 smem[];
     float *As = reinterpret_cast<float *>(smem); /* As[i * SA + r] = op(A)(row0 + r, k0 + i) */
@@ -62,29 +149,27 @@ void vectorized_kernel(const gl_problem p)
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
     const int tr = threadIdx.x / (BN / TN) * TM;
     const int tc = threadIdx.x % (BN / TN) * TN;
-    auto load_a = gl_loader_a<BK, BM, THREADS, PATH>(p, row0);
-    auto load_b = gl_loader_b<BK, BN, THREADS, PATH>(p, col0);
+    slice_copy<BK, BM, THREADS, ALIGNED> copy_a(p.a, p.lda, !p.trans_a, row0);
+    slice_copy<BK, BN, THREADS, ALIGNED> copy_b(p.b, p.ldb, p.trans_b, col0);
 
-    /* Warps whose patches all lie outside C skip the math (see rung 4); the
-     * warp's first lane has the smallest row and column. */
+    /* Warps whose patches all lie outside C skip the math; the warp's first
+     * lane has the smallest row and column. */
     const int lane0 = threadIdx.x & ~31;
     const bool active = row0 + lane0 / (BN / TN) * TM < p.m && col0 + lane0 % (BN / TN) * TN < p.n;
     float acc[TM][TN] = {};
     float a[TM], b[TN];
     const int slices = (p.k - 1) / BK + 1;
-    const int unguarded = gl_unguarded_slices<PATH>(p, row0, col0, BM, BN, BK);
-    const auto fetch = [&](int s) { /* slice s into registers */
-        gl_fetch_slice<BK, PATH>(load_a, load_b, p, row0, col0, s, unguarded);
-    };
-    fetch(0);
+    copy_a.fetch(p.m - row0, p.k);
+    copy_b.fetch(p.n - col0, p.k);
     for (int s = 0; s < slices; ++s) {
-        load_a.stash(As);
-        load_b.stash(Bs);
+        copy_a.stash(As);
+        copy_b.stash(Bs);
         __syncthreads();
         if (s + 1 < slices) { /* the next slice's loads travel during this slice's math */
-            load_a.advance();
-            load_b.advance();
-            fetch(s + 1);
+            copy_a.next_slice();
+            copy_b.next_slice();
+            copy_a.fetch(p.m - row0, p.k - (s + 1) * BK);
+            copy_b.fetch(p.n - col0, p.k - (s + 1) * BK);
         }
 
         if (active) {
@@ -105,7 +190,7 @@ void vectorized_kernel(const gl_problem p)
                         acc[t][u] += a[t] * b[u];
             }
         }
-        __syncthreads();
+        __syncthreads(); /* everyone is done with the slice before the next stash */
     }
 
     const bool vec = gl_vec4_ok(p.c, p.ldc);
@@ -118,25 +203,18 @@ void vectorized_kernel(const gl_problem p)
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
-constexpr size_t smem_bytes()
+auto kernel_for(bool aligned)
 {
-    return GL_VECTORIZED_SMEM(BM, BN, BK);
-}
-
-/* Interior problems take the aligned kernel too: the unguarded kernel of
- * the 128 x 128 configuration spilled registers. */
-template <int BM, int BN, int BK, int TM, int TN>
-auto kernel_for(gl_copy_path path)
-{
-    return path == GL_COPY_ANY ? vectorized_kernel<GL_COPY_ANY, BM, BN, BK, TM, TN>
-                               : vectorized_kernel<GL_COPY_ALIGNED, BM, BN, BK, TM, TN>;
+    return aligned ? vectorized_kernel<true, BM, BN, BK, TM, TN>
+                   : vectorized_kernel<false, BM, BN, BK, TM, TN>;
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
 int launch(const gl_problem *p, cudaStream_t stream)
 {
-    kernel_for<BM, BN, BK, TM, TN>(gl_copy_path_for(p, BM, BN, BK))
-        <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), smem_bytes<BM, BN, BK, TM, TN>(),
+    const bool aligned = gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb);
+    kernel_for<BM, BN, BK, TM, TN>(aligned)
+        <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), GL_VECTORIZED_SMEM(BM, BN, BK),
            stream>>>(*p);
     return cudaGetLastError();
 }
@@ -144,9 +222,9 @@ int launch(const gl_problem *p, cudaStream_t stream)
 template <int BM, int BN, int BK, int TM, int TN>
 cudaError_t prepare()
 {
-    for (gl_copy_path path : {GL_COPY_ALIGNED, GL_COPY_ANY})
-        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<BM, BN, BK, TM, TN>(path),
-                                                           smem_bytes<BM, BN, BK, TM, TN>()))
+    for (bool aligned : {true, false})
+        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<BM, BN, BK, TM, TN>(aligned),
+                                                           GL_VECTORIZED_SMEM(BM, BN, BK)))
             return err;
     return cudaSuccess;
 }
@@ -159,15 +237,11 @@ const gl_compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
 
 } // namespace
 
-/* Rung 6 runs the first configuration; rung 7 any of them (07_autotuned.cu).
- * In a big product, an operand that is unaligned or not a whole number of
- * tiles is first copied into scratch memory, aligned and padded with zeros
- * to whole tiles (gl_pack_operands in rung.h): one read and write of it
- * costs less than the 4-byte loads and edge tests it saves. */
+/* Rung 6 runs the first configuration; rung 7 any of them (07_autotuned.cu). */
 extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
                                     const gl_exec *x)
 {
-    return gl_launch_config_packed(configs, p, t, x);
+    return gl_launch_config(configs, p, t, x->stream);
 }
 
 extern "C" cudaError_t gl_prepare_vectorized(void) { return gl_prepare_configs(configs); }

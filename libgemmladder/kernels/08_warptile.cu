@@ -4,35 +4,153 @@
  *
  * Block -> warp -> thread. The block's BM x BN tile of C is cut into one
  * WM x WN tile per warp; a warp covers its tile as WMITER x WNITER sub-tiles,
- * and in each sub-tile its 32 lanes own neighbouring TM x TN patches. So a
- * thread's results are WMITER x WNITER patches spread across the warp tile,
- * and at each step along K the 32 lanes read a few whole float4 runs of the
- * shared slices (which the banks serve in one pass, or broadcast) instead of
- * rung 6's strided reads. Each thread loads WMITER * TM + WNITER * TN values
- * into registers and does all their products: a long run of FFMAs that reads
- * only registers.
+ * and in each sub-tile its 32 lanes own neighbouring TM x TN patches. A
+ * thread's results are thus WMITER x WNITER patches spread across the warp
+ * tile, and at each step along K the 32 lanes read a few whole float4 runs
+ * of the shared slices (which the banks serve in one pass, or broadcast)
+ * instead of rung 6's strided reads. Each thread loads WMITER * TM +
+ * WNITER * TN values into registers and does all their products: a long run
+ * of FFMAs that reads only registers.
  *
- * The shared slices are double-buffered: while the warps compute on slice s,
- * every thread's loads of slice s + 1 are already on their way from global
- * memory (gl_slice_loader::fetch), and they are stored to the other buffer
- * only after the compute, so one barrier per slice suffices.
+ * Double buffering: shared memory holds two slices. While the warps compute
+ * on slice s, every thread's loads of slice s + 1 are already on their way
+ * from global memory, and they are stashed into the other buffer after the
+ * compute, which nobody reads during slice s: one barrier per slice instead
+ * of rung 6's two.
  *
- * As in rung 6, the launcher runs the kernel compiled for aligned operands
- * or the one compiled for any alignment (gl_copy_path in rung.h), and every
- * slice but the last is copied without edge tests (gl_unguarded_slices).
- * Two more kernels copy with no tests at all: one for whole tiles
- * (GL_COPY_INTERIOR), and one for aligned operands whose extents are
- * multiples of 4 (GL_COPY_SHIFTED), where a block at C's far edge computes
- * the tile that ends at the edge, overlapping its neighbour's, and stores
- * only its own part, and where the first K slice holds the ragged part of K.
- * The warps' test of whether they lie inside C also keeps the compiler from
- * moving the next slice's loads down next to their use, after most of the
- * FFMAs, where their latency would no longer be hidden.
+ * Slices are copied as in rung 6 (16-byte loads, the transposed stash; a
+ * kernel for aligned operands and one for any alignment). A block whose
+ * window lies inside C copies every slice but a short last one without
+ * tests; blocks on the edges of C test each group and read zeros outside.
+ *
+ * The kernel takes its treatment of those edges as a policy (`Edges`):
+ * rung 8 runs plain_edges below, and the engine (engine/warptile_paths.cu)
+ * runs this same kernel with policies of its own.
+ *
+ * What stays slow: every slice still waits for its loads at the barrier
+ * when a block's warps cannot cover the latency, and the copy goes through
+ * registers; asynchronous copies (cp.async, TMA) are the next step.
  */
-#include "configs.h"
-#include "rung.h"
+#include "ladder.cuh"
 
 namespace {
+
+/*
+ * Copies a BK x BX slice of op(A) (x = rows of C) or op(B) (x = columns of
+ * C) into shared memory k-major, dst[k * (BX + GL_SMEM_PAD) + x], as rung 6
+ * does: groups of 4 floats along the contiguous direction, one 16-byte load
+ * each, stored transposed where k is contiguous.
+ */
+template <int BK, int BX, int THREADS, bool ALIGNED>
+struct slice_copy {
+    static constexpr int LOADS = BK * BX / (4 * THREADS);
+    static_assert(BK % 4 == 0 && BX % 4 == 0, "slices are copied 4 floats at a time");
+    static_assert(LOADS >= 1 && (BK * BX) % (4 * THREADS) == 0,
+                  "the block's threads must copy a slice in whole rounds of one float4 each");
+    static_assert((4 * THREADS) % BK == 0 && (4 * THREADS) % BX == 0,
+                  "each round of float4s must cover whole stored rows of the slice");
+
+    const float *ptr;   /* this thread's first group of the current slice */
+    int64_t round_step; /* from one of its groups to the next */
+    int64_t k_step;     /* from one k to the next */
+    int row, col, row_step;
+    bool k_contiguous;
+    float4 v[LOADS];
+
+    __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
+        : k_contiguous(k_contig)
+    {
+        const int groups_per_row = (k_contig ? BK : BX) / 4;
+        row = threadIdx.x / groups_per_row;
+        col = threadIdx.x % groups_per_row * 4;
+        row_step = THREADS / groups_per_row;
+        round_step = row_step * ld;
+        ptr = k_contig ? base + ((int64_t)x0 + row) * ld + col : base + row * ld + x0 + col;
+        k_step = k_contig ? 1 : ld;
+    }
+
+    __device__ __forceinline__ static float4 load4(const float *p)
+    {
+        return ALIGNED ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
+    }
+
+    /* A slice that lies wholly inside the matrix: no tests. */
+    __device__ __forceinline__ void fetch_inside()
+    {
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i)
+            v[i] = load4(ptr + i * round_step);
+    }
+
+    /* The slice into registers. x_left, k_left: how far the matrix reaches
+     * from the slice's first x and k. Where the slice's contiguous direction
+     * lies inside the matrix (every slice of a block inside C but a short
+     * last one), each group is one load, or zeros for rows past the edge;
+     * otherwise groups are read float by float, zeros outside. */
+    __device__ __forceinline__ void fetch(int x_left, int k_left)
+    {
+        const int rows_left = k_contiguous ? x_left : k_left;
+        const int cols_left = k_contiguous ? k_left : x_left;
+        if (cols_left >= (k_contiguous ? BK : BX)) {
+#pragma unroll
+            for (int i = 0; i < LOADS; ++i)
+                v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
+                                                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            return;
+        }
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const float *p = ptr + i * round_step;
+            v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (row + i * row_step >= rows_left)
+                continue;
+            if (col < cols_left) v[i].x = p[0];
+            if (col + 1 < cols_left) v[i].y = p[1];
+            if (col + 2 < cols_left) v[i].z = p[2];
+            if (col + 3 < cols_left) v[i].w = p[3];
+        }
+    }
+
+    __device__ __forceinline__ void stash(float *dst) const
+    {
+        constexpr int STRIDE = BX + GL_SMEM_PAD;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const int r = row + i * row_step;
+            if (k_contiguous) { /* (x = r, k = col..col+3): the transposed stash */
+                dst[(col + 0) * STRIDE + r] = v[i].x;
+                dst[(col + 1) * STRIDE + r] = v[i].y;
+                dst[(col + 2) * STRIDE + r] = v[i].z;
+                dst[(col + 3) * STRIDE + r] = v[i].w;
+            } else {
+                *reinterpret_cast<float4 *>(&dst[r * STRIDE + col]) = v[i];
+            }
+        }
+    }
+
+    /* On to the slice `depth` further along K. */
+    __device__ __forceinline__ void next_slice(int depth) { ptr += depth * k_step; }
+};
+
+/*
+ * How a block meets the edges of the problem. The kernel asks its Edges:
+ *   window(x0, extent, bx)  the first row (column) of the window of C that
+ *                           the block whose own tile starts at x0 computes;
+ *   first_depth(k, bk)      how deep K slice 0 is (the others are bk deep,
+ *                           but a short last one);
+ *   tested(s)               whether slice s is copied with tests at the
+ *                           edges (else it lies wholly inside the matrices);
+ *   owns(x, x0)             whether row (column) x of its window is the
+ *                           block's to store.
+ * Rung 8's own: the window is the block's tile, slices start at k = 0, every
+ * slice is copied with the tests, and the block stores what lies inside C.
+ */
+struct plain_edges {
+    __device__ static int window(int x0, int, int) { return x0; }
+    __device__ static int first_depth(int, int bk) { return bk; }
+    __device__ static bool tested(int) { return true; }
+    __device__ static bool owns(int, int) { return true; }
+};
 
 template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 struct shape {
@@ -41,12 +159,11 @@ struct shape {
         WMITER * TM * WNITER * TN, WMITER * TM + WNITER * TN, (BM + BN) * BK / (4 * THREADS));
 };
 
-/* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM).
- * PATH: how the operands are copied (gl_copy_path in rung.h). */
-template <gl_copy_path PATH, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN,
-          int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
-__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
-void warptile_kernel(const gl_problem p)
+/* C is m x n; block (x, y) owns columns [x*BN, +BN) and rows [y*BM, +BM). */
+template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
+          int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
+__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS + (ALIGNED ? 0 : 16)))
+void warptile_kernel(const gl_problem p) /* (unaligned: reading float by float takes 16 more registers) */
 {
     constexpr int WMITER = S::WMITER;
     constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
@@ -65,33 +182,39 @@ void warptile_kernel(const gl_problem p)
     extern __shared__ float4 smem[];
     float *const buffers = reinterpret_cast<float *>(smem);
 
-    /* The block stores C's rows [row0, +BM) and columns [col0, +BN) that
-     * exist; it computes the window starting at (wr0, wc0), the same but in
-     * GL_COPY_SHIFTED at C's far edges (gl_window_start). */
+    /* The block owns C's rows [row0, +BM) and columns [col0, +BN) and
+     * computes the window starting at (wr0, wc0). */
     const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-    const int wr0 = gl_window_start<PATH>(row0, p.m, BM);
-    const int wc0 = gl_window_start<PATH>(col0, p.n, BN);
+    const int wr0 = Edges::window(row0, p.m, BM), wc0 = Edges::window(col0, p.n, BN);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
     const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
-    auto load_a = gl_loader_a<BK, BM, THREADS, PATH>(p, wr0);
-    auto load_b = gl_loader_b<BK, BN, THREADS, PATH>(p, wc0);
+    slice_copy<BK, BM, THREADS, ALIGNED> copy_a(p.a, p.lda, !p.trans_a, wr0);
+    slice_copy<BK, BN, THREADS, ALIGNED> copy_b(p.b, p.ldb, p.trans_b, wc0);
 
     /* Warps with nothing to store skip the math. */
-    const bool active = wr0 + wr < p.m && wc0 + wc < p.n &&
-                        (PATH != GL_COPY_SHIFTED || (wr0 + wr + WM > row0 && wc0 + wc + WN > col0));
+    const bool active = wr0 + wr < p.m && wc0 + wc < p.n && Edges::owns(wr0 + wr + WM - 1, row0) &&
+                        Edges::owns(wc0 + wc + WN - 1, col0);
     float acc[WMITER * TM][WNITER * TN] = {};
     float a[WMITER * TM], b[WNITER * TN];
 
     const int slices = (p.k - 1) / BK + 1;
-    const int unguarded = gl_unguarded_slices<PATH>(p, wr0, wc0, BM, BN, BK);
-    const auto fetch = [&](int s) { /* slice s into registers, then on to s + 1 */
-        gl_fetch_slice<BK, PATH>(load_a, load_b, p, wr0, wc0, s, unguarded);
-        gl_advance_slice<BK, PATH>(load_a, load_b, p, s);
+    const int depth0 = Edges::first_depth(p.k, BK);
+    const auto fetch = [&](int s) { /* slice s into registers, then on to slice s + 1 */
+        const int k_left = s == 0 ? min(depth0, p.k) : p.k - depth0 - (s - 1) * BK;
+        if (!ALIGNED || Edges::tested(s)) {
+            copy_a.fetch(p.m - wr0, k_left);
+            copy_b.fetch(p.n - wc0, k_left);
+        } else {
+            copy_a.fetch_inside();
+            copy_b.fetch_inside();
+        }
+        copy_a.next_slice(s == 0 ? depth0 : BK);
+        copy_b.next_slice(s == 0 ? depth0 : BK);
     };
     fetch(0);
-    load_a.stash(buffers);
-    load_b.stash(buffers + BK * SA);
+    copy_a.stash(buffers);
+    copy_b.stash(buffers + BK * SA);
     __syncthreads();
 
     for (int s = 0; s < slices; ++s) {
@@ -125,8 +248,8 @@ void warptile_kernel(const gl_problem p)
 
         if (more) { /* into the other buffer, which nobody reads during slice s */
             float *next = buffers + ((s + 1) & 1) * STAGE;
-            load_a.stash(next);
-            load_b.stash(next + BK * SA);
+            copy_a.stash(next);
+            copy_b.stash(next + BK * SA);
         }
         __syncthreads();
     }
@@ -143,41 +266,41 @@ void warptile_kernel(const gl_problem p)
                     const float *r = &acc[wm * TM + t][wn * TN + u];
                     const int row = wr0 + wr + wm * WSUBM + lr + t;
                     const int col = wc0 + wc + wn * WSUBN + lc + u;
-                    if (PATH != GL_COPY_SHIFTED || (row >= row0 && col >= col0)) /* its own */
+                    if (Edges::owns(row, row0) && Edges::owns(col, col0))
                         gl_store_c4(p, row, col, make_float4(r[0], r[1], r[2], r[3]), vec);
                 }
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
-constexpr size_t smem_bytes()
-{
-    return GL_WARPTILE_SMEM(BM, BN, BK);
-}
+} // namespace
+
+/* The engine includes this file for the kernel alone; the rung's launcher
+ * is compiled once, here. */
+#ifndef GL_WARPTILE_KERNEL_ONLY
+namespace {
 
 #define GL_WARPTILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS
 #define GL_WARPTILE_TEMPLATE \
     template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 
-GL_WARPTILE_TEMPLATE auto kernel_for(gl_copy_path path)
+GL_WARPTILE_TEMPLATE auto kernel_for(bool aligned)
 {
-    return path == GL_COPY_INTERIOR ? warptile_kernel<GL_COPY_INTERIOR, GL_WARPTILE_ARGS>
-           : path == GL_COPY_SHIFTED ? warptile_kernel<GL_COPY_SHIFTED, GL_WARPTILE_ARGS>
-           : path == GL_COPY_ALIGNED ? warptile_kernel<GL_COPY_ALIGNED, GL_WARPTILE_ARGS>
-                                     : warptile_kernel<GL_COPY_ANY, GL_WARPTILE_ARGS>;
+    return aligned ? warptile_kernel<plain_edges, true, GL_WARPTILE_ARGS>
+                   : warptile_kernel<plain_edges, false, GL_WARPTILE_ARGS>;
 }
 
 GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 {
-    kernel_for<GL_WARPTILE_ARGS>(gl_copy_path_for(p, BM, BN, BK))
-        <<<gl_tile_grid(p, BM, BN), THREADS, smem_bytes<GL_WARPTILE_ARGS>(), stream>>>(*p);
+    const bool aligned = gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb);
+    kernel_for<GL_WARPTILE_ARGS>(aligned)
+        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
     return cudaGetLastError();
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
 {
-    for (gl_copy_path path : {GL_COPY_INTERIOR, GL_COPY_SHIFTED, GL_COPY_ALIGNED, GL_COPY_ANY})
-        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(path),
-                                                           smem_bytes<GL_WARPTILE_ARGS>()))
+    for (bool aligned : {true, false})
+        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(aligned),
+                                                           GL_WARPTILE_SMEM(BM, BN, BK)))
             return err;
     return cudaSuccess;
 }
@@ -191,11 +314,10 @@ const gl_compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 
 } // namespace
 
-/* As rung 6: a big product whose operands are not aligned or not whole
- * tiles runs on copies that are, and then on the interior kernel. */
 extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    return gl_launch_config_packed(configs, p, t, x);
+    return gl_launch_config(configs, p, t, x->stream);
 }
 
 extern "C" cudaError_t gl_prepare_warptile(void) { return gl_prepare_configs(configs); }
+#endif

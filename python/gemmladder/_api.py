@@ -24,6 +24,7 @@ class Variant(enum.IntEnum):
     VECTORIZED = 6
     AUTOTUNED = 7
     WARPTILE = 8
+    AUTO = 9
 
 
 class TilesOrigin(enum.IntEnum):

@@ -4,7 +4,7 @@
  */
 #include "fake_gpu.h"
 #include "gemmladder.h"
-#include "kernels/rung.h"
+#include "kernels/launch.h"
 
 static int record(int variant, const gl_problem *p)
 {
@@ -29,9 +29,11 @@ FAKE_LAUNCHER(gl_launch_blocktile_2d, GL_VARIANT_BLOCKTILE_2D)
 FAKE_LAUNCHER(gl_launch_vectorized, GL_VARIANT_VECTORIZED)
 FAKE_LAUNCHER(gl_launch_autotuned, GL_VARIANT_AUTOTUNED)
 FAKE_LAUNCHER(gl_launch_warptile, GL_VARIANT_WARPTILE)
+FAKE_LAUNCHER(gl_launch_auto, GL_VARIANT_AUTO)
 
 cudaError_t gl_prepare_vectorized(void) { return cudaSuccess; }
 cudaError_t gl_prepare_warptile(void) { return cudaSuccess; }
+cudaError_t gl_prepare_auto(void) { return cudaSuccess; }
 
 cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
                               cudaStream_t stream)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tuning.h"
+#include "table_format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,8 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < t->count; ++i) {
         const gl_tuning_row *r = &t->rows[i];
         char why[256];
-        if (!gl_variant_is_tuned(r->variant) ||
-            !gl_tiles_legal(r->variant, &r->tiles, gl_arch_smem_limit(r->arch), why, sizeof why))
+        const gl_variant_desc *d = gl_variant_find(r->variant);
+        int count = 0;
+        if (!d || d->rows_of != (int)d->id ||
+            !gl_tiles_legal(d->kind, &r->tiles, gl_arch_smem_limit(r->arch), why, sizeof why) ||
+            !gl_tiles_compiled(d, &r->tiles, &count))
             __builtin_trap();
         for (int j = 0; j < i; ++j)
             if (t->rows[j].arch == r->arch && t->rows[j].variant == r->variant &&

@@ -3,7 +3,7 @@
  * A and B are not read then). Not a rung; the dispatcher calls it for every
  * variant. beta == 0 writes zeros without reading C.
  */
-#include "rung.h"
+#include "kernels/launch.h"
 
 namespace {
 

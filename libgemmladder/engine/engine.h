@@ -1,0 +1,60 @@
+/*
+ * engine.h - the engine behind the `auto` variant: the fastest exact-FP32
+ * path the library has for a product. It runs rung 8's kernel (the fastest
+ * rung), with the production machinery the teaching rungs leave out:
+ *
+ *   - fill tiles: the tuning table's tiles give way to small ones when a
+ *     grid of large ones would leave most SMs idle in its last round
+ *     (tile_rules.c, gl_fill_tiles);
+ *   - interior kernels: when both operands are aligned and whole tiles,
+ *     copies without any test;
+ *   - edge windows: when every extent is a multiple of 4 and every row
+ *     starts on 32 bytes, blocks at the far edge of C compute the tile that
+ *     ends at the edge and store only their own part, and the ragged part
+ *     of K is read first, so every copy but the first slice's is untested;
+ *   - packing: otherwise, for a product big enough to repay it, operands
+ *     copied into scratch memory from the handle's pool, aligned and padded
+ *     with zeros to whole tiles, then the interior kernel.
+ *
+ * The choice between them is made on the host, from the problem alone
+ * (gl_engine_plan), so that gl_sgemm_plan can say what a call would do.
+ */
+#ifndef GL_ENGINE_H
+#define GL_ENGINE_H
+
+#include <stddef.h>
+
+#include "gemmladder.h"
+#include "kernels/launch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One operand's copy into scratch: rows x cols as stored (padded), at
+ * `offset` bytes into the scratch block. */
+typedef struct gl_engine_copy {
+    bool made;
+    int rows, cols;
+    size_t offset;
+} gl_engine_copy;
+
+typedef struct gl_engine_plan {
+    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS or _PACKED */
+    bool aligned;       /* 16-byte loads from both operands (after any copy) */
+    gl_engine_copy a, b;
+    int k;              /* K of the kernel's problem: padded with zeros when copied */
+    size_t bytes;       /* scratch the copies take */
+    const char *why;    /* one sentence, static */
+} gl_engine_plan;
+
+/* What auto does for problem p with tiles t (a warptile configuration),
+ * with scratch memory (can_copy) or without. */
+void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool can_copy,
+                        gl_engine_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GL_ENGINE_H */

@@ -1,0 +1,103 @@
+/*
+ * plan.c - which path auto takes for a problem (engine.h). Plain C: the
+ * launcher (warptile_paths.cu) follows the plan, and gl_sgemm_plan reports
+ * it.
+ */
+#include "engine.h"
+
+#include <stdint.h>
+
+static bool vec4_ok(const void *p, int64_t ld) { return ((uintptr_t)p & 15) == 0 && ld % 4 == 0; }
+
+/* Every row starts on a 32-byte sector. */
+static bool on_sectors(const void *p, int64_t ld) { return ((uintptr_t)p & 31) == 0 && ld % 8 == 0; }
+
+static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
+/*
+ * Whether copying an operand into `elements` floats of scratch pays off for
+ * an m x n x k product. The copy costs a launch and one read and write of
+ * the operand; it saves the edge tests and 4-byte loads, 5-20% of the
+ * product's time, which grows with m * n * k. At 40 TFLOP/s and 3 TB/s that
+ * is worth it when m * n * k exceeds about 2^28 plus 1024 per element
+ * copied: never at 1024^3, always at 2048^3 (docs/engine.md has the
+ * measurements).
+ */
+static bool copy_pays(const gl_problem *p, int64_t elements)
+{
+    return (double)p->m * (double)p->n * (double)p->k >= 0x1p28 + 1024.0 * (double)elements;
+}
+
+/* The path for operands as they are (after any copies): copied whole
+ * (whole), tile multiples, edge windows, or the rung's own copies. */
+static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok, bool b_ok,
+                        bool whole, gl_engine_plan *plan)
+{
+    plan->aligned = a_ok && b_ok;
+    if (whole) {
+        plan->path = GL_PATH_PACKED;
+        plan->why = "operands copied into aligned whole tiles, then copies without tests";
+    } else if (!plan->aligned) {
+        plan->path = GL_PATH_RUNG;
+        plan->why = "an operand is not 16-byte aligned and copying it does not pay: "
+                    "rung 8's kernel with 4-byte loads";
+    } else if (p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0) {
+        plan->path = GL_PATH_INTERIOR;
+        plan->why = "aligned whole tiles: copies without tests";
+    } else if (p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 && p->m >= t->bm &&
+               p->n >= t->bn) {
+        plan->path = GL_PATH_EDGE_WINDOWS;
+        plan->why = "extents are multiples of 4: edge blocks move their windows inside C, "
+                    "K's ragged part first";
+    } else {
+        plan->path = GL_PATH_RUNG;
+        plan->why = "edge tiles that copying does not repay: rung 8's kernel with its tests";
+    }
+}
+
+void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool can_copy,
+                        gl_engine_plan *plan)
+{
+    *plan = (gl_engine_plan){.k = p->k};
+    const bool a_ok = vec4_ok(p->a, p->lda), b_ok = vec4_ok(p->b, p->ldb);
+    const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
+                         p->m >= t->bm && p->n >= t->bn;
+    /* Rows on 32 bytes are read in place at nearly full speed with edge
+     * windows; on 16 bytes only, each load touches more sectors than the
+     * copy costs (4096 x 4096 x 4100: 2.7% slower in place, docs/engine.md). */
+    if (!can_copy || (windows && on_sectors(p->a, p->lda) && on_sectors(p->b, p->ldb))) {
+        choose_path(p, t, a_ok, b_ok, false, plan);
+        return;
+    }
+    const int64_t k_pad = round_up(p->k, t->bk);
+    const bool k_edge = k_pad != p->k; /* then both are copied, so K pads alike */
+    struct {
+        gl_engine_copy *copy;
+        bool ok, k_rows; /* aligned; stored rows run along K (A transposed, B not) */
+        int64_t x, bx;
+    } ops[2] = {{&plan->a, a_ok, p->trans_a, p->m, t->bm}, {&plan->b, b_ok, !p->trans_b, p->n, t->bn}};
+    bool whole = true; /* every operand is, or will be, aligned whole tiles */
+    size_t bytes = 0;
+    for (int i = 0; i < 2; ++i) {
+        const int64_t x_pad = round_up(ops[i].x, ops[i].bx);
+        if (x_pad > INT32_MAX || k_pad > INT32_MAX) { /* the kernels' int indices */
+            choose_path(p, t, a_ok, b_ok, false, plan);
+            return;
+        }
+        const bool short_of_tiles = k_edge || ops[i].x != x_pad || !ops[i].ok;
+        const int rows = (int)(ops[i].k_rows ? k_pad : x_pad), cols = (int)(ops[i].k_rows ? x_pad : k_pad);
+        const bool made = short_of_tiles && copy_pays(p, (int64_t)rows * cols);
+        *ops[i].copy = (gl_engine_copy){made, rows, cols, made ? bytes : 0};
+        if (made)
+            bytes += ((size_t)rows * (size_t)cols * sizeof(float) + 255) / 256 * 256;
+        whole = whole && (made || !short_of_tiles);
+    }
+    if (bytes == 0 || (k_edge && !whole)) { /* K padded in one operand only would not match */
+        plan->a.made = plan->b.made = false;
+        choose_path(p, t, a_ok, b_ok, false, plan);
+        return;
+    }
+    plan->bytes = bytes;
+    plan->k = (int)k_pad;
+    choose_path(p, t, a_ok || plan->a.made, b_ok || plan->b.made, whole, plan);
+}

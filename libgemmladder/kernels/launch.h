@@ -1,0 +1,92 @@
+/*
+ * launch.h - how the host code hands one product to a variant's file: the
+ * problem (checked, and made row-major by the dispatcher), the tile
+ * parameters, where to run it, and the one launcher signature every
+ * variant implements. C (the dispatcher, the descriptor table) and CUDA (the
+ * kernel files) both include it.
+ *
+ * Internal: nothing here is installed or exported.
+ */
+#ifndef GL_LAUNCH_H
+#define GL_LAUNCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+
+#include "configs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * One product, already validated and normalised by the dispatcher:
+ *   C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C
+ * everything row-major. op(A) is A when trans_a is false (A stored m x k,
+ * element (i, p) at a[i * lda + p]) and A's transpose otherwise (A stored
+ * k x m, element (i, p) of op(A) at a[p * lda + i]); likewise B.
+ * Guarantees: m, n, k >= 1; alpha != 0; pointers valid for the extents;
+ * m <= 2^20, so that row tiles fit a grid's y dimension (the dispatcher
+ * splits taller problems). When beta == 0, C is written without being read.
+ */
+typedef struct gl_problem {
+    int m, n, k;
+    float alpha, beta;
+    const float *a;
+    int64_t lda;
+    bool trans_a;
+    const float *b;
+    int64_t ldb;
+    bool trans_b;
+    float *c;
+    int64_t ldc;
+} gl_problem;
+
+/* Where and with what a launcher runs. */
+typedef struct gl_exec {
+    cudaStream_t stream;
+    cublasHandle_t cublas; /* set only for variants whose descriptor uses cuBLAS */
+    int cc;                /* compute capability as major * 10 + minor */
+    int sm_count;
+    cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
+} gl_exec;
+
+/* The one launcher signature. Queues the product on x->stream and returns 0,
+ * or the failing library's own error code: a cudaError_t for kernels, a
+ * cublasStatus_t for the cuBLAS variant (its descriptor says which). *t is
+ * one of the variant's compiled configurations (configs.h). */
+typedef int (*gl_launch_fn)(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+
+/* Once per handle, on its device: lets the kernels that need more than 48 KB
+ * of shared memory have it. */
+typedef cudaError_t (*gl_prepare_fn)(void);
+
+/* Each variant's launcher, in its own file: kernels/NN_<name>.{c,cu}, and
+ * engine/ for auto. */
+int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_naive(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_coalesced(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_shared(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_blocktile_1d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+
+cudaError_t gl_prepare_vectorized(void);
+cudaError_t gl_prepare_warptile(void);
+cudaError_t gl_prepare_auto(void);
+
+/* Not a variant: C = beta * C, for K == 0 or alpha == 0 (scale_c.cu). */
+cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
+                              cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GL_LAUNCH_H */
