@@ -13,8 +13,8 @@
  * shapes) becomes a row of a tuning table in the shipped format, written to
  * FILE (default: gemmladder-tuning-sm_XY.txt), ready for gl_tuning_load or
  * GEMMLADDER_TUNING. --check validates a table offline with the loader's
- * own messages; it needs no GPU. The tuned variants are those whose tiles
- * come from the table (gl_tuning_query answers with a table's origin).
+ * own messages; it needs no GPU. The tuned variants are those a table
+ * holds rows for (the loader says which).
  */
 #include <errno.h>
 #include <math.h>
@@ -146,22 +146,40 @@ static int parse_args(int argc, char **argv, tune_options *o)
     return -1;
 }
 
-/* Whether a variant's tiles come from the tuning table: its query answers
- * with a table's origin, not GL_TILES_FIXED (cublas answers with an error). */
-static int is_tuned(gl_handle_t h, gl_variant_t v)
+static void describe_tiles(const gl_tiles *t, char *out, size_t size);
+
+/* Whether a tuning table holds rows for a variant: the variants whose tiles
+ * come from rows of their own (auto, for one, reads warptile's). Asked of
+ * the table loader itself: a one-row table naming the variant and one of
+ * its compiled configurations, put to gl_tuning_check. */
+static int takes_rows(gl_variant_t v)
 {
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
     gl_tiles t = {.size = sizeof t};
-    return gl_tuning_query(h, v, 1024, 1024, 1024, &t) == GL_STATUS_SUCCESS &&
-           t.origin != GL_TILES_FIXED;
+    int ok = 0;
+    for (int i = 0; !ok && gl_variant_config(v, i, &t) == GL_STATUS_SUCCESS; ++i) {
+        snprintf(path, sizeof path, "%s/gemmladder-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        const int fd = mkstemp(path);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!f)
+            bu_die("cannot create a temporary file %s: %s", path, strerror(errno));
+        char tiles[160];
+        describe_tiles(&t, tiles, sizeof tiles);
+        fprintf(f, "gemmladder-tuning 1\ndefault %s small %s\n", gl_variant_name(v), tiles);
+        ok = fclose(f) == 0 && gl_tuning_check(path) == GL_STATUS_SUCCESS;
+        remove(path);
+    }
+    return ok;
 }
 
 /* Marks in want[] the variants of `list` (NULL: every tuned one). Returns -1
  * to go on, or the status to exit with. */
-static int choose_variants(gl_handle_t h, const char *list, int *want)
+static int choose_variants(const char *list, int *want)
 {
     char tuned[256] = "";
     for (int v = 0; v < gl_variant_count(); ++v) {
-        if (!is_tuned(h, (gl_variant_t)v))
+        if (!takes_rows((gl_variant_t)v))
             continue;
         snprintf(tuned + strlen(tuned), sizeof tuned - strlen(tuned), "%s%s", *tuned ? ", " : "",
                  gl_variant_name((gl_variant_t)v));
@@ -171,7 +189,7 @@ static int choose_variants(gl_handle_t h, const char *list, int *want)
     snprintf(copy, sizeof copy, "%s", list ? list : "");
     for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
         gl_variant_t v;
-        if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS || !is_tuned(h, v))
+        if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS || !takes_rows(v))
             return usage_error("--variants: '%s' is not a tuned variant (tuned: %s)", tok, tuned);
         want[v] = 1;
     }
@@ -289,16 +307,17 @@ int main(int argc, char **argv)
     const int repeats = o.repeats, full = o.full;
     const char *output = o.output;
 
-    const time_t started = time(NULL);
-    gl_handle_t h;
-    if ((rc = cli_open_handle(bu_tool, &h, 0)) != CLI_OK)
-        return rc;
     int *want = calloc((size_t)gl_variant_count(), sizeof *want);
     if (!want)
         bu_die("out of host memory");
-    if ((rc = choose_variants(h, o.variants, want)) >= 0) {
+    if ((rc = choose_variants(o.variants, want)) >= 0) {
         free(want);
-        gl_handle_destroy(h);
+        return rc;
+    }
+    const time_t started = time(NULL);
+    gl_handle_t h;
+    if ((rc = cli_open_handle(bu_tool, &h, 0)) != CLI_OK) {
+        free(want);
         return rc;
     }
     const int dev = gl_handle_device(h);
