@@ -30,11 +30,13 @@ struct error : std::runtime_error {
     error(gl_status_t s, const std::string &what) : std::runtime_error(what), status(s) {}
 };
 
-inline void check(gl_status_t status, gl_handle_t handle, const char *call)
+// Calls without a handle (gl_handle_create) name themselves in their
+// message, so they pass no `call`.
+inline void check(gl_status_t status, gl_handle_t handle, const char *call = nullptr)
 {
     if (status != GL_STATUS_SUCCESS)
-        throw error(status, std::string(call) + ": " + gl_status_string(status) + ": " +
-                                gl_last_error(handle));
+        throw error(status, (call ? std::string(call) + ": " : std::string()) +
+                                gl_status_string(status) + ": " + gl_last_error(handle));
 }
 
 inline void check_cuda(cudaError_t err, const char *call)
@@ -47,7 +49,7 @@ inline void check_cuda(cudaError_t err, const char *call)
 // Movable, not copyable (a handle is used by one thread at a time).
 class handle {
 public:
-    handle() { check(gl_handle_create(&h_), nullptr, "gl_handle_create"); }
+    handle() { check(gl_handle_create(&h_), nullptr); }
     ~handle() { gl_handle_destroy(h_); }
     handle(handle &&other) noexcept : h_(std::exchange(other.h_, nullptr)) {}
     handle &operator=(handle &&other) noexcept

@@ -49,6 +49,39 @@ static void create_scratch_pool(struct gl_handle_s *h)
     h->scratch = pool;
 }
 
+/* Why there is no device to use, in the user's terms. The runtime answers
+ * "CUDA driver version is insufficient for CUDA runtime version" both when
+ * no driver is installed and when it is too old; the driver's version (0:
+ * none) tells them apart. */
+static gl_status_t fail_no_device(cudaError_t err)
+{
+    int driver = 0, runtime = 0;
+    (void)cudaDriverGetVersion(&driver);
+    (void)cudaRuntimeGetVersion(&runtime);
+    (void)cudaGetLastError(); /* callers start clean */
+    if (driver == 0)
+        return gl_fail(NULL, GL_STATUS_NO_DEVICE,
+                       "gl_handle_create: no NVIDIA driver is installed (the CUDA runtime found "
+                       "no libcuda.so.1)");
+    if (err == cudaErrorInsufficientDriver && driver < runtime)
+        return gl_fail(NULL, GL_STATUS_NO_DEVICE,
+                       "gl_handle_create: the NVIDIA driver supports CUDA up to %d.%d, older "
+                       "than the CUDA runtime %d.%d this library was built with; update the "
+                       "driver",
+                       driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    if (err == cudaErrorNoDevice || err == cudaSuccess) { /* success: a count of 0 */
+        const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+        return gl_fail(NULL, GL_STATUS_NO_DEVICE,
+                       "gl_handle_create: the NVIDIA driver (CUDA %d.%d) is installed but finds "
+                       "no GPU%s%s%s",
+                       driver / 1000, driver % 1000 / 10,
+                       visible ? " (CUDA_VISIBLE_DEVICES=\"" : "", visible ? visible : "",
+                       visible ? "\")" : "");
+    }
+    return gl_fail(NULL, GL_STATUS_NO_DEVICE, "gl_handle_create: no usable CUDA device: %s (%s)",
+                   cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
 gl_status_t gl_handle_create(gl_handle_t *handle)
 {
     if (!handle)
@@ -62,12 +95,8 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
 
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count == 0) {
-        /* Clear the runtime's record of the failure so callers start clean. */
-        (void)cudaGetLastError();
-        return gl_fail(NULL, GL_STATUS_NO_DEVICE, "gl_handle_create: no usable CUDA device: %s",
-                       err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0");
-    }
+    if (err != cudaSuccess || count == 0)
+        return fail_no_device(err);
 
     int device = 0;
     if ((err = cudaGetDevice(&device)) != cudaSuccess)

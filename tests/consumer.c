@@ -14,8 +14,8 @@ int main(void)
         return 1;
     gl_handle_t h = NULL;
     const gl_status_t st = gl_handle_create(&h);
-    printf("gl_handle_create: %s%s%s\n", gl_status_string(st), st ? ": " : "",
-           st ? gl_last_error(NULL) : "");
+    printf("a handle: %s%s%s\n", gl_status_string(st), st ? ": " : "", /* the message names */
+           st ? gl_last_error(NULL) : "");                              /* gl_handle_create */
     gl_handle_destroy(h);
     return st == GL_STATUS_SUCCESS || st == GL_STATUS_NO_DEVICE ? 0 : 1;
 }

@@ -454,6 +454,16 @@ static void test_variants_and_outputs(void)
           "--profile-once runs naive and coalesced: %s", err);
     CHECK(parse(&o, "--quick --skip-without-gpu", err, sizeof err) == 0 && o.skip_without_gpu,
           "--skip-without-gpu: %s", err);
+    CHECK(parse(&o, "--version", err, sizeof err) == 0 && o.mode == BR_MODE_VERSION, "--version");
+    CHECK(parse(&o, "-V --bogus", err, sizeof err) == 0 && o.mode == BR_MODE_VERSION, "-V");
+    CHECK(parse(&o, "--replot run.json --svg a.svg --svg-size 8192", err, sizeof err) == 0 &&
+              o.mode == BR_MODE_REPLOT && !strcmp(o.replot_path, "run.json") &&
+              !strcmp(o.svg_path, "a.svg") && o.svg_size == 8192,
+          "--replot: %s", err);
+    /* Option names may be shortened while they stay unambiguous (getopt_long). */
+    CHECK(parse(&o, "--qui --vari=naive", err, sizeof err) == 0 && o.sweep == BR_SWEEP_QUICK &&
+              o.nvariants == 1,
+          "abbreviations: %s", err);
 }
 
 /* Each bad command line must fail with a message naming what is wrong. */
@@ -492,7 +502,14 @@ static void test_bad_arguments(void)
         {"--quick --full", "exclude"},
         {"--ncu --profile-once", "exclude"},
         {"--quick=1", "--quick takes no value"},
+        {"--version=2", "--version takes no value"},
         {"--bogus", "unknown option '--bogus'"},
+        {"-x", "unknown option '-x'"},
+        {"--s 5", "unknown option '--s'"}, /* ambiguous: --sizes, --seed, --svg, ... */
+        {"--replot", "--replot needs a value"},
+        {"--replot run.json --quick", "--replot draws a saved run again"},
+        {"--replot run.json --sizes 5", "it takes only --csv, --json, --svg and --svg-size"},
+        {"--replot run.json --svg-size 512", "--svg-size needs --svg"},
         {"4096", "unexpected argument '4096'"},
         {"--svg x.svg --svg-size 300", "300x300x300 is not among the shapes"},
         {"--svg-size 512", "--svg-size needs --svg"},
@@ -516,6 +533,7 @@ static void test_usage(void)
                                             "--variants", "--csv", "--json", "--svg",
                                             "--svg-size", "--ncu", "--repeats", "--warmup",
                                             "--skip-without-gpu", "127x4096x4096", "77",
+                                            "--version", "--replot", "3 no usable",
                                             BR_NCU_SECTORS, BR_NCU_REQUESTS};
     for (size_t i = 0; i < sizeof mentioned / sizeof mentioned[0]; ++i)
         CHECK(strstr(text, mentioned[i]) != NULL, "--help does not mention %s", mentioned[i]);
@@ -785,6 +803,80 @@ static void test_svg(void)
     free(text);
 }
 
+/* The line chart joins the square multiples of 128 only, and a rung lying on
+ * an earlier one is drawn so that both show, with a note in the legend. */
+static void test_svg_lines(void)
+{
+    fixture_count = 0;
+    for (int64_t n = 1024; n <= 4096; n *= 2) {
+        const double ms = (double)(n / 1024) * (double)(n / 1024) * (double)(n / 1024);
+        add_result(0, n, n, n, ms, 1e-7, BR_OK);
+        add_result(6, n, n, n, 2 * ms, 1e-7, BR_OK);
+        add_result(7, n, n, n, 2.02 * ms, 1e-7, BR_OK); /* 1% slower than rung 6 */
+        add_result(8, n, n, n, 1.5 * ms, 1e-7, BR_OK);
+    }
+    add_result(0, 1000, 1000, 1000, 0.5, 1e-7, BR_OK);
+    add_result(6, 1000, 1000, 1000, 5.0, 1e-7, BR_OK);  /* a dip: kept off the lines */
+    add_result(6, 4097, 4097, 4097, 200.0, 1e-7, BR_OK);
+    add_result(6, 127, 4096, 4096, 1.0, 1e-7, BR_OK);
+    const br_report rep = {.device = "d", .device_name = "d", .results = fixture,
+                           .count = fixture_count};
+    char *text = NULL;
+    CAPTURE(text, br_write_svg(out, &rep, 0));
+    CHECK(xml_well_formed(text), "SVG is not well-formed");
+    CHECK(count_of(text, "<polyline class=\"series\"") == 4, "%d lines",
+          count_of(text, "<polyline class=\"series\""));
+    CHECK(!strstr(text, " at 1000: ") && !strstr(text, " at 4097: ") && !strstr(text, " at 127: ") &&
+              count_of(text, "vectorized at ") == 3,
+          "only multiples of 128 on the lines");
+    CHECK(strstr(text, ">7 autotuned (on 6: within 2%)</text>") &&
+              !strstr(text, "8 warptile (on") && !strstr(text, "6 vectorized (on"),
+          "the legend names the rung another lies on");
+    /* Rung 7's markers, three points and the legend's, are hollow; rung 6's are not. */
+    CHECK(count_of(text, "\"point\" fill=\"none\" stroke=\"#9467bd\"") == 4 &&
+              count_of(text, "\"point\" fill=\"#1f77b4\" stroke=\"#1f77b4\"") == 4,
+          "hollow markers for the rung on top");
+    CHECK(strstr(text, "stroke-dasharray=\"none\"") && strstr(text, "stroke-dasharray=\"2 3\""),
+          "dash patterns per rung");
+    free(text);
+}
+
+/* A run written as JSON reads back into the same report (--replot). */
+static void test_json_read_back(void)
+{
+    const br_report rep = make_fixture();
+    char *first = NULL, *second = NULL, err[256] = "";
+    CAPTURE(first, br_write_json(out, &rep));
+    FILE *in = fmemopen(first, strlen(first), "r");
+    br_saved_run run;
+    CHECK(br_read_json(in, &run, err, sizeof err) == 0, "reading the JSON back: %s", err);
+    fclose(in);
+    CHECK(run.report.count == rep.count && !strcmp(run.report.device, rep.device) &&
+              !strcmp(run.report.device_name, rep.device_name) &&
+              !strcmp(run.report.date, rep.date) && !strcmp(run.report.version, rep.version) &&
+              run.report.seed == 42 && run.report.repeats == 10 && run.report.warmup == 2,
+          "the run's fields: %zu results, device %s", run.report.count, run.report.device);
+    CAPTURE(second, br_write_json(out, &run.report));
+    CHECK(!strcmp(first, second), "written again, the JSON differs:\n%s\n%s", first, second);
+    br_free_saved_run(&run);
+    free(first);
+    free(second);
+
+    static const char *const bad[] = {
+        "", "[]", "{\"device\": \"d", "{\"results\": [1]}", "{\"results\": [{\"m\": -1}]}",
+        "{\"results\": [{\"status\": \"great\"}]}", "{\"results\": [{}], \"results\": [{}]}",
+        "{\"device\": \"\\u00zz\"}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        in = fmemopen((void *)bad[i], strlen(bad[i]) + 1, "r"); /* +1: fmemopen wants a size */
+        err[0] = '\0';
+        CHECK(br_read_json(in, &run, err, sizeof err) == -1 &&
+                  strstr(err, "not a gemmladder-bench JSON file"),
+              "'%s' was read (%s)", bad[i], err);
+        fclose(in);
+    }
+}
+
 /* ---- ncu's CSV ------------------------------------------------------------------ */
 
 static void test_ncu(const char *fixture_path)
@@ -892,6 +984,8 @@ int main(int argc, char **argv)
     test_csv();
     test_json();
     test_svg();
+    test_svg_lines();
+    test_json_read_back();
     test_ncu(argv[1]);
     return harness_finish("test_bench_report");
 }

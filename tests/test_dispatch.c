@@ -16,13 +16,37 @@
 static const gl_layout_t R = GL_ROW_MAJOR, Cm = GL_COL_MAJOR;
 static const gl_transpose_t N = GL_OP_N, T = GL_OP_T;
 
+/* Each reason there is no GPU in its own words, the function named once. */
 static void test_no_device(void)
 {
-    fake_gpu_set_devices(0);
-    gl_handle_t h = (gl_handle_t)&h;
-    CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_NO_DEVICE, "no usable CUDA device");
-    CHECK(h == NULL, "no handle");
+    const int runtime = CUDART_VERSION, older = CUDART_VERSION - 1000;
+    char no_gpu[128], old_driver[160];
+    snprintf(no_gpu, sizeof no_gpu,
+             "gl_handle_create: the NVIDIA driver (CUDA %d.%d) is installed but finds no GPU",
+             runtime / 1000, runtime % 1000 / 10);
+    snprintf(old_driver, sizeof old_driver,
+             "gl_handle_create: the NVIDIA driver supports CUDA up to %d.%d, older than the CUDA "
+             "runtime %d.%d this library was built with; update the driver",
+             older / 1000, older % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    const struct {
+        int devices, driver;
+        const char *message;
+    } cases[] = {
+        {0, runtime, no_gpu},
+        {1, 0, "gl_handle_create: no NVIDIA driver is installed (the CUDA runtime found no "
+               "libcuda.so.1)"},
+        {1, older, old_driver},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        fake_gpu_set_devices(cases[i].devices);
+        fake_gpu_set_driver(cases[i].driver);
+        gl_handle_t h = (gl_handle_t)&h;
+        CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_NO_DEVICE, cases[i].message);
+        CHECK(h == NULL, "no handle");
+        CHECK(!strcmp(gl_last_error(NULL), cases[i].message), "message: %s", gl_last_error(NULL));
+    }
     fake_gpu_set_devices(1);
+    fake_gpu_set_driver(runtime);
 }
 
 /* One product through every variant: one launch each, of the row-major

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "gemmladder.h"
 
 /* ==== command line ========================================================= */
@@ -193,19 +194,38 @@ static int parse_count(const char *opt, const char *val, int64_t min, int64_t ma
     return 0;
 }
 
-/* Options that take a value; every other option is a flag. */
-static const char *const valued_options[] = {
-    "--sizes", "--mnk", "--m", "--n", "--k", "--variants", "--slow-limit", "--repeats",
-    "--warmup", "--seed", "--csv", "--json", "--svg", "--svg-size", "--ncu-size", NULL,
+/* The long options; a value's option takes `required_argument`. */
+enum {
+    OPT_QUICK = 256, OPT_FULL, OPT_NCU, OPT_PROFILE_ONCE, OPT_SKIP_WITHOUT_GPU, OPT_SIZES, OPT_MNK,
+    OPT_M, OPT_N, OPT_K, OPT_VARIANTS, OPT_SLOW_LIMIT, OPT_REPEATS, OPT_WARMUP, OPT_SEED, OPT_CSV,
+    OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT
 };
-
-static int takes_value(const char *name)
-{
-    for (int i = 0; valued_options[i]; ++i)
-        if (!strcmp(name, valued_options[i]))
-            return 1;
-    return 0;
-}
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"full", no_argument, NULL, OPT_FULL},
+    {"ncu", no_argument, NULL, OPT_NCU},
+    {"profile-once", no_argument, NULL, OPT_PROFILE_ONCE},
+    {"skip-without-gpu", no_argument, NULL, OPT_SKIP_WITHOUT_GPU},
+    {"sizes", required_argument, NULL, OPT_SIZES},
+    {"mnk", required_argument, NULL, OPT_MNK},
+    {"m", required_argument, NULL, OPT_M},
+    {"n", required_argument, NULL, OPT_N},
+    {"k", required_argument, NULL, OPT_K},
+    {"variants", required_argument, NULL, OPT_VARIANTS},
+    {"slow-limit", required_argument, NULL, OPT_SLOW_LIMIT},
+    {"repeats", required_argument, NULL, OPT_REPEATS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"svg", required_argument, NULL, OPT_SVG},
+    {"svg-size", required_argument, NULL, OPT_SVG_SIZE},
+    {"ncu-size", required_argument, NULL, OPT_NCU_SIZE},
+    {"replot", required_argument, NULL, OPT_REPLOT},
+    {NULL, 0, NULL, 0},
+};
 
 int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_size)
 {
@@ -217,45 +237,30 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     int64_t repeats = -1, warmup = -1, slow_limit = -1, svg_size = 0, ncu_size = 0;
     br_options explicit_shapes = {0}; /* --sizes and --mnk, in order */
 
-    for (int i = 1; i < argc; ++i) {
+    optind = 0; /* glibc: start over, so this can be called again */
+    opterr = 0; /* errors come back in err, not on stderr */
+    for (int c; (c = getopt_long(argc, argv, "+:hV", long_options, NULL)) != -1;) {
         char name[64];
-        const char *arg = argv[i], *val = NULL;
-        const char *eq = strchr(arg, '=');
-        if (strncmp(arg, "--", 2) && strcmp(arg, "-h"))
-            return fail(err, err_size, "unexpected argument '%s' (options start with --)", arg);
-        const size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (len >= sizeof name)
-            return fail(err, err_size, "unknown option '%.40s...'", arg);
-        memcpy(name, arg, len);
-        name[len] = '\0';
+        const char *val = optarg;
+        if (c == ':' || c == '?')
+            return fail(err, err_size, "%s (see --help)", cli_option_error(c, argv, name, sizeof name));
+        cli_option_name(long_options, c, name, sizeof name);
+        if (cli_value_missing(val))
+            return fail(err, err_size, "%s needs a value (see --help)", name);
 
-        if (takes_value(name)) {
-            if (eq)
-                val = eq + 1;
-            else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
-                val = argv[++i];
-            else
-                return fail(err, err_size, "%s needs a value (see --help)", name);
-            if (*val == '\0')
-                return fail(err, err_size, "%s needs a value (see --help)", name);
-        } else if (eq) {
-            return fail(err, err_size, "%s takes no value", name);
-        }
-
-        if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+        switch (c) {
+        case 'h':
             o->mode = BR_MODE_HELP;
             return 0;
-        } else if (!strcmp(name, "--quick")) {
-            quick = 1;
-        } else if (!strcmp(name, "--full")) {
-            full = 1;
-        } else if (!strcmp(name, "--ncu")) {
-            ncu = 1;
-        } else if (!strcmp(name, "--profile-once")) {
-            once = 1;
-        } else if (!strcmp(name, "--skip-without-gpu")) {
-            o->skip_without_gpu = 1;
-        } else if (!strcmp(name, "--sizes")) {
+        case 'V':
+            o->mode = BR_MODE_VERSION;
+            return 0;
+        case OPT_QUICK: quick = 1; break;
+        case OPT_FULL: full = 1; break;
+        case OPT_NCU: ncu = 1; break;
+        case OPT_PROFILE_ONCE: once = 1; break;
+        case OPT_SKIP_WITHOUT_GPU: o->skip_without_gpu = 1; break;
+        case OPT_SIZES: {
             int64_t vals[MAX_LIST];
             int count;
             if (parse_dim_list(name, val, vals, &count, err, err_size))
@@ -264,29 +269,40 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
                 if (add_shape(&explicit_shapes, (br_shape){vals[j], vals[j], vals[j]}, err,
                               err_size))
                     return -1;
-        } else if (!strcmp(name, "--mnk")) {
+            break;
+        }
+        case OPT_MNK:
             if (parse_mnk(&explicit_shapes, val, err, err_size))
                 return -1;
-        } else if (!strcmp(name, "--m") || !strcmp(name, "--n") || !strcmp(name, "--k")) {
-            const int d = name[2] == 'm' ? 0 : name[2] == 'n' ? 1 : 2;
+            break;
+        case OPT_M:
+        case OPT_N:
+        case OPT_K: {
+            const int d = c - OPT_M;
             if (ndims[d])
                 return fail(err, err_size, "%s given twice (give one list)", name);
             if (parse_dim_list(name, val, dims[d], &ndims[d], err, err_size))
                 return -1;
-        } else if (!strcmp(name, "--variants")) {
+            break;
+        }
+        case OPT_VARIANTS:
             if (parse_variants(val, seen, err, err_size))
                 return -1;
             variants_given = 1;
-        } else if (!strcmp(name, "--slow-limit")) {
+            break;
+        case OPT_SLOW_LIMIT:
             if (parse_count(name, val, 0, BR_MAX_DIM, &slow_limit, err, err_size))
                 return -1;
-        } else if (!strcmp(name, "--repeats")) {
+            break;
+        case OPT_REPEATS:
             if (parse_count(name, val, 1, 100000, &repeats, err, err_size))
                 return -1;
-        } else if (!strcmp(name, "--warmup")) {
+            break;
+        case OPT_WARMUP:
             if (parse_count(name, val, 0, 100000, &warmup, err, err_size))
                 return -1;
-        } else if (!strcmp(name, "--seed")) {
+            break;
+        case OPT_SEED: {
             char *end;
             if (*val < '0' || *val > '9')
                 return fail(err, err_size, "--seed: bad value '%s' (want a whole number)", val);
@@ -295,28 +311,38 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
             if (*end != '\0' || errno == ERANGE)
                 return fail(err, err_size, "--seed: bad value '%s' (want a whole number)", val);
             o->seed_given = 1;
-        } else if (!strcmp(name, "--csv")) {
-            o->csv_path = val;
-        } else if (!strcmp(name, "--json")) {
-            o->json_path = val;
-        } else if (!strcmp(name, "--svg")) {
-            o->svg_path = val;
-        } else if (!strcmp(name, "--svg-size")) {
+            break;
+        }
+        case OPT_CSV: o->csv_path = val; break;
+        case OPT_JSON: o->json_path = val; break;
+        case OPT_SVG: o->svg_path = val; break;
+        case OPT_SVG_SIZE:
             if (parse_count(name, val, 1, BR_MAX_DIM, &svg_size, err, err_size))
                 return -1;
-        } else if (!strcmp(name, "--ncu-size")) {
+            break;
+        case OPT_NCU_SIZE:
             if (parse_count(name, val, 1, 65536, &ncu_size, err, err_size))
                 return -1;
-        } else {
-            return fail(err, err_size, "unknown option '%s' (see --help)", name);
+            break;
+        case OPT_REPLOT: o->replot_path = val; break;
         }
     }
+    if (optind < argc)
+        return fail(err, err_size, "unexpected argument '%s' (options start with --)", argv[optind]);
 
     if (quick && full)
         return fail(err, err_size, "--quick and --full exclude each other");
     if (ncu && once)
         return fail(err, err_size, "--ncu and --profile-once exclude each other");
-    o->mode = ncu ? BR_MODE_NCU : once ? BR_MODE_PROFILE_ONCE : BR_MODE_BENCH;
+    if (o->replot_path && (quick || full || ncu || once || o->skip_without_gpu || variants_given ||
+                           explicit_shapes.nshapes || ndims[0] || ndims[1] || ndims[2] ||
+                           repeats >= 0 || warmup >= 0 || slow_limit >= 0 || o->seed_given))
+        return fail(err, err_size, "--replot draws a saved run again: it takes only --csv, --json, "
+                                   "--svg and --svg-size");
+    o->mode = o->replot_path ? BR_MODE_REPLOT
+              : ncu          ? BR_MODE_NCU
+              : once         ? BR_MODE_PROFILE_ONCE
+                             : BR_MODE_BENCH;
     o->sweep = quick ? BR_SWEEP_QUICK : full ? BR_SWEEP_FULL : BR_SWEEP_MEDIUM;
     o->ncu_size = ncu_size ? ncu_size : DEFAULT_NCU_SIZE;
     o->svg_size = svg_size;
@@ -394,7 +420,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
                         " is not among the shapes run",
                         svg_size, svg_size, svg_size, svg_size);
     }
-    if (o->mode == BR_MODE_BENCH && o->svg_path == NULL && svg_size)
+    if ((o->mode == BR_MODE_BENCH || o->mode == BR_MODE_REPLOT) && o->svg_path == NULL && svg_size)
         return fail(err, err_size, "--svg-size needs --svg FILE");
     return 0;
 }
@@ -405,6 +431,7 @@ void br_print_usage(FILE *out)
         "usage: gemmladder-bench [--quick | --full] [shapes] [--variants LIST]\n"
         "                        [--csv FILE] [--json FILE] [--svg FILE] [timing]\n"
         "       gemmladder-bench --ncu [--ncu-size N]\n"
+        "       gemmladder-bench --replot RUN.json [--csv FILE] [--json FILE] [--svg FILE]\n"
         "\n"
         "Runs the rungs of the FP32 GEMM ladder (C = A * B, row-major; A is M x K,\n"
         "B is K x N) on this GPU, with cuBLAS SGEMM timed in the same run as the\n"
@@ -446,9 +473,8 @@ void br_print_usage(FILE *out)
         "\n"
         "Rungs:\n"
         "  --variants LIST  rungs by name or id, e.g. naive,shared,8 or all (the\n"
-        "                   default). Names: cublas naive coalesced shared\n"
-        "                   blocktile_1d blocktile_2d vectorized autotuned warptile.\n"
-        "                   cuBLAS (0) always runs: it is the reference.\n"
+        "                   default); the names are listed at the end. cuBLAS (0)\n"
+        "                   always runs: it is the reference.\n"
         "  --slow-limit N   run naive and coalesced only on shapes with\n"
         "                   M*N*K <= N^3; 0 is no limit (the default; --quick: 1024)\n"
         "\n"
@@ -469,6 +495,9 @@ void br_print_usage(FILE *out)
         "                   for the square shapes (log2 size axis)\n"
         "  --svg-size N     the staircase's shape, N x N x N (default: the largest\n"
         "                   square shape run)\n"
+        "  --replot RUN.json  no GPU: reads a run's --json output and writes the\n"
+        "                   summary, and --csv, --json and --svg, again (e.g. with a\n"
+        "                   newer tool's picture)\n"
         "\n"
         "Columns: GFLOP/s = 2 M N K / time. GB/s counts each matrix once,\n"
         "4 (M K + K N + M N) bytes / time. % cuBLAS = the rung's GFLOP/s over\n"
@@ -492,18 +521,23 @@ void br_print_usage(FILE *out)
         "Other:\n"
         "  --skip-without-gpu  exit with 77 (\"skipped\" to meson) when there is no GPU\n"
         "  -h, --help       this text\n"
-        "\n"
-        "Exit status: 0 every rung that ran was correct; 1 a rung was wrong or\n"
-        "failed, or there is no GPU; 2 bad command line, unwritable output or a CUDA\n"
-        "error; 77 no GPU with --skip-without-gpu.\n"
+        "  -V, --version    the version\n"
+        "Option names may be shortened while they stay unambiguous (--qu for --quick).\n"
+        "\n" CLI_EXIT_HELP ";\n"
+        "77 no GPU, with --skip-without-gpu. A wrong result: a rung was wrong or failed.\n"
         "\n"
         "Examples:\n"
         "  gemmladder-bench --quick\n"
         "  gemmladder-bench --sizes 4096 --variants vectorized,autotuned,warptile\n"
         "  gemmladder-bench --full --csv ladder.csv --json ladder.json --svg ladder.svg\n"
         "  gemmladder-bench --m 4096 --n 4096 --k 1024,2048,4096\n"
-        "  gemmladder-bench --ncu --ncu-size 2048\n",
+        "  gemmladder-bench --ncu --ncu-size 2048\n"
+        "\n"
+        "Rungs this library has (id name):",
         out);
+    for (int v = 0; v < gl_variant_count(); ++v)
+        fprintf(out, "%s %d %s", v % 5 ? "," : "\n ", v, gl_variant_name((gl_variant_t)v));
+    fputc('\n', out);
 }
 
 /* ==== results ============================================================== */
@@ -761,6 +795,278 @@ int br_write_json(FILE *out, const br_report *rep)
     return ferror(out) ? -1 : 0;
 }
 
+/* ---- reading the JSON back (--replot) ---------------------------------------
+ * A small reader for what br_write_json writes (and any JSON of that shape):
+ * objects, arrays, strings with escapes, numbers, null, true and false. */
+
+typedef struct json_reader {
+    const char *start, *p, *end;
+    char *err;
+    size_t err_size;
+} json_reader;
+
+static void json_skip_space(json_reader *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
+        ++j->p;
+}
+
+static int json_fail(json_reader *j, const char *what)
+{
+    return fail(j->err, j->err_size, "not a gemmladder-bench JSON file: %s at byte %ld", what,
+                (long)(j->p - j->start));
+}
+
+static int json_expect(json_reader *j, char c)
+{
+    json_skip_space(j);
+    if (j->p == j->end || *j->p != c) {
+        char what[32];
+        snprintf(what, sizeof what, "expected '%c'", c);
+        return json_fail(j, what);
+    }
+    ++j->p;
+    return 0;
+}
+
+/* A string into out (truncated to size; \u escapes above 0x7f become '?'). */
+static int json_string_value(json_reader *j, char *out, size_t size)
+{
+    size_t n = 0;
+    if (json_expect(j, '"'))
+        return -1;
+    while (j->p < j->end && *j->p != '"') {
+        char c = *j->p++;
+        if (c == '\\') {
+            if (j->p == j->end)
+                break;
+            c = *j->p++;
+            switch (c) {
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'n': c = '\n'; break;
+            case 'r': c = '\r'; break;
+            case 't': c = '\t'; break;
+            case 'u': {
+                unsigned code = 0;
+                for (int i = 0; i < 4; ++i, ++j->p) {
+                    const char h = j->p < j->end ? *j->p : 'x';
+                    if (!((h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F')))
+                        return json_fail(j, "a bad \\u escape");
+                    code = code * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+                }
+                c = code < 0x80 ? (char)code : '?';
+                break;
+            }
+            default: break; /* \" \\ \/ stand for themselves */
+            }
+        }
+        if (out && n + 1 < size)
+            out[n++] = c;
+    }
+    if (out && size)
+        out[n] = '\0';
+    return json_expect(j, '"');
+}
+
+/* A number, or null (NAN). */
+static int json_number(json_reader *j, double *v)
+{
+    json_skip_space(j);
+    if (j->end - j->p >= 4 && !strncmp(j->p, "null", 4)) {
+        j->p += 4;
+        *v = NAN;
+        return 0;
+    }
+    char buf[64];
+    size_t n = 0;
+    while (j->p < j->end && n + 1 < sizeof buf && strchr("+-.0123456789eE", *j->p))
+        buf[n++] = *j->p++;
+    buf[n] = '\0';
+    char *stop;
+    *v = strtod(buf, &stop);
+    return n && *stop == '\0' ? 0 : json_fail(j, "expected a number");
+}
+
+/* Reads an object ('{': item(j, key, ctx) for each member) or an array
+ * ('[': item(j, NULL, ctx) for each element); item reads the value. */
+static int json_items(json_reader *j, char open, int (*item)(json_reader *, const char *, void *),
+                      void *ctx)
+{
+    const char close = open == '{' ? '}' : ']';
+    if (json_expect(j, open))
+        return -1;
+    json_skip_space(j);
+    if (j->p < j->end && *j->p == close) {
+        ++j->p;
+        return 0;
+    }
+    for (;;) {
+        char key[64];
+        if (open == '{' && (json_string_value(j, key, sizeof key) || json_expect(j, ':')))
+            return -1;
+        if (item(j, open == '{' ? key : NULL, ctx))
+            return -1;
+        json_skip_space(j);
+        if (j->p < j->end && *j->p == ',') {
+            ++j->p;
+            continue;
+        }
+        return json_expect(j, close);
+    }
+}
+
+static int json_skip_item(json_reader *j, const char *key, void *ctx);
+
+static int json_skip_value(json_reader *j)
+{
+    json_skip_space(j);
+    if (j->p == j->end)
+        return json_fail(j, "the file ends early");
+    if (*j->p == '"')
+        return json_string_value(j, NULL, 0);
+    if (*j->p == '{' || *j->p == '[')
+        return json_items(j, *j->p, json_skip_item, NULL);
+    for (const char *word = "true\0false"; *word; word += strlen(word) + 1)
+        if ((size_t)(j->end - j->p) >= strlen(word) && !strncmp(j->p, word, strlen(word))) {
+            j->p += strlen(word);
+            return 0;
+        }
+    double ignored;
+    return json_number(j, &ignored);
+}
+
+static int json_skip_item(json_reader *j, const char *key, void *ctx)
+{
+    (void)key, (void)ctx;
+    return json_skip_value(j);
+}
+
+static int result_field(json_reader *j, const char *key, void *ctx)
+{
+    br_result *r = ctx;
+    if (!strcmp(key, "variant"))
+        return json_string_value(j, r->variant, sizeof r->variant);
+    if (!strcmp(key, "status")) {
+        char name[32];
+        if (json_string_value(j, name, sizeof name))
+            return -1;
+        for (int s = BR_OK; s <= BR_SKIPPED; ++s)
+            if (!strcmp(name, br_status_name((br_status)s))) {
+                r->status = (br_status)s;
+                return 0;
+            }
+        return json_fail(j, "an unknown status");
+    }
+    static const char *const measures[] = {"runtime_ms", "gflops", "gbps", "pct_of_reference",
+                                           "rel_error"};
+    double *const measured[] = {&r->runtime_ms, &r->gflops, &r->gbps, &r->pct_of_reference,
+                                &r->rel_error};
+    for (int i = 0; i < 5; ++i)
+        if (!strcmp(key, measures[i]))
+            return json_number(j, measured[i]);
+    static const char *const counts[] = {"variant_id", "m", "n", "k"};
+    int64_t id = 0, *const counted[] = {&id, &r->shape.m, &r->shape.n, &r->shape.k};
+    for (int i = 0; i < 4; ++i) {
+        double v;
+        if (strcmp(key, counts[i]))
+            continue;
+        if (json_number(j, &v))
+            return -1;
+        if (!(v >= 0 && v <= BR_MAX_DIM && v == floor(v)))
+            return json_fail(j, "a bad variant id or size");
+        *counted[i] = (int64_t)v;
+        if (i == 0)
+            r->variant_id = (int)id;
+        return 0;
+    }
+    return json_skip_value(j); /* provider, and keys added later */
+}
+
+/* One element of "results": a result object, appended to the run. */
+static int result_item(json_reader *j, const char *key, void *ctx)
+{
+    br_saved_run *run = ctx;
+    (void)key;
+    const size_t n = run->report.count;
+    if ((n & (n - 1)) == 0) { /* at 0, 1, 2, 4, 8, ...: room for twice as many */
+        br_result *more = realloc(run->results, 2 * (n + 1) * sizeof *more);
+        if (!more)
+            return fail(j->err, j->err_size, "out of memory");
+        run->results = more;
+    }
+    br_result *r = &run->results[run->report.count++];
+    *r = (br_result){.runtime_ms = NAN, .gflops = NAN, .gbps = NAN, .pct_of_reference = NAN,
+                     .rel_error = NAN, .status = BR_OK};
+    return json_items(j, '{', result_field, r);
+}
+
+static int run_field(json_reader *j, const char *key, void *ctx)
+{
+    br_saved_run *run = ctx;
+    char *const texts[] = {run->device, run->device_name, run->date, run->version};
+    const size_t sizes[] = {sizeof run->device, sizeof run->device_name, sizeof run->date,
+                            sizeof run->version};
+    static const char *const text_keys[] = {"device", "device_name", "date", "gemmladder_version"};
+    for (int i = 0; i < 4; ++i)
+        if (!strcmp(key, text_keys[i]))
+            return json_string_value(j, texts[i], sizes[i]);
+    double v;
+    if (!strcmp(key, "repeats") || !strcmp(key, "warmup") || !strcmp(key, "seed")) {
+        if (json_number(j, &v))
+            return -1;
+        if (key[0] == 'r')
+            run->report.repeats = (int)v;
+        else if (key[0] == 'w')
+            run->report.warmup = (int)v;
+        else
+            run->report.seed = (uint64_t)v;
+        return 0;
+    }
+    if (strcmp(key, "results"))
+        return json_skip_value(j);
+    if (run->results)
+        return json_fail(j, "a second results list");
+    return json_items(j, '[', result_item, run);
+}
+
+int br_read_json(FILE *in, br_saved_run *run, char *err, size_t err_size)
+{
+    memset(run, 0, sizeof *run);
+    size_t size = 0, capacity = 1 << 16;
+    char *text = malloc(capacity);
+    for (size_t got; text && (got = fread(text + size, 1, capacity - size, in)) > 0;) {
+        size += got;
+        if (size == capacity) {
+            char *more = realloc(text, capacity *= 2);
+            if (!more)
+                free(text);
+            text = more;
+        }
+    }
+    if (!text)
+        return fail(err, err_size, "out of memory");
+    json_reader j = {text, text, text + size, err, err_size};
+    int rc = ferror(in) ? fail(err, err_size, "cannot read it") : json_items(&j, '{', run_field, run);
+    free(text);
+    if (rc == 0) {
+        run->report.device = run->device;
+        run->report.device_name = run->device_name;
+        run->report.date = run->date;
+        run->report.version = run->version;
+        run->report.results = run->results;
+    } else {
+        br_free_saved_run(run);
+    }
+    return rc;
+}
+
+void br_free_saved_run(br_saved_run *run)
+{
+    free(run->results);
+    memset(run, 0, sizeof *run);
+}
+
 /* ==== SVG ================================================================== */
 
 #define SVG_W 960
@@ -866,10 +1172,68 @@ static void svg_staircase(FILE *out, const br_report *rep, br_shape s, double to
     free(rows);
 }
 
+/* How a rung is told apart in the line chart besides its colour: a dash
+ * pattern and a marker shape of its own, so that lines that coincide (rung 7
+ * running rung 6's tiles) still show both. */
+static const char *rung_dashes(int id)
+{
+    static const char *const dashes[] = {"none", "7 3", "2 3", "9 3 2 3"};
+    return dashes[id % 4];
+}
+
+/* A marker centred on (x, y): circle, square, triangle, diamond, triangle down. */
+static void svg_marker(FILE *out, int id, double x, double y, double r, const char *fill,
+                       const char *stroke)
+{
+    fprintf(out, "<path class=\"point\" fill=\"%s\" stroke=\"%s\" d=\"", fill, stroke);
+    switch (id % 5) {
+    case 0:
+        fprintf(out, "M%.1f,%.1f a%.1f,%.1f 0 1,0 %.1f,0 a%.1f,%.1f 0 1,0 %.1f,0", x - r, y, r, r,
+                2 * r, r, r, -2 * r);
+        break;
+    case 1: fprintf(out, "M%.1f,%.1f h%.1f v%.1f h%.1f z", x - r, y - r, 2 * r, 2 * r, -2 * r); break;
+    case 2:
+        fprintf(out, "M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f z", x, y - 1.3 * r, x + 1.2 * r, y + r,
+                x - 1.2 * r, y + r);
+        break;
+    case 3:
+        fprintf(out, "M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f L%.1f,%.1f z", x, y - 1.4 * r, x + 1.4 * r, y,
+                x, y + 1.4 * r, x - 1.4 * r, y);
+        break;
+    default:
+        fprintf(out, "M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f z", x, y + 1.3 * r, x + 1.2 * r, y - r,
+                x - 1.2 * r, y - r);
+    }
+    fputs("\">", out);
+}
+
+/* The sizes the line chart draws: square shapes whose side is a multiple of
+ * 128. Others (1000^3, 4097^3) would put edge-tile dips into the lines;
+ * the summary compares them with their neighbours instead. */
+static int on_the_lines(const br_result *r)
+{
+    return r->status == BR_OK && is_square(r->shape) && r->shape.m % 128 == 0 && r->gflops > 0 &&
+           isfinite(r->gflops);
+}
+
+/* Whether series b (pts[b0..b1)) lies within 2% of series a at each of b's
+ * sizes, all of which a has. */
+static int coincides(const br_result **pts, size_t a0, size_t a1, size_t b0, size_t b1)
+{
+    for (size_t j = b0; j < b1; ++j) {
+        size_t i = a0;
+        while (i < a1 && pts[i]->shape.m != pts[j]->shape.m)
+            ++i;
+        if (i == a1 || fabs(pts[j]->gflops / pts[i]->gflops - 1) > 0.02)
+            return 0;
+    }
+    return 1;
+}
+
 /* Chart 2: GFLOP/s against N for the square shapes, one line per rung. */
 static void svg_lines(FILE *out, const br_report *rep, double top)
 {
-    const double x0 = 80, x1 = SVG_W - 220, y0 = top + 50, y1 = top + 340;
+    const double x0 = 80, x1 = SVG_W - 250, y0 = top + 50, y1 = top + 340;
     const br_result **pts = malloc(sizeof *pts * (rep->count ? rep->count : 1));
     size_t n = 0;
     if (!pts)
@@ -877,7 +1241,7 @@ static void svg_lines(FILE *out, const br_report *rep, double top)
     double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (r->status != BR_OK || !is_square(r->shape) || !(r->gflops > 0) || !isfinite(r->gflops))
+        if (!on_the_lines(r))
             continue;
         pts[n++] = r;
         lo_x = fmin(lo_x, log2((double)r->shape.m));
@@ -887,9 +1251,12 @@ static void svg_lines(FILE *out, const br_report *rep, double top)
     }
     fprintf(out, "<g class=\"lines\">\n");
     fprintf(out,
-            "<text x=\"%.1f\" y=\"%.1f\" class=\"heading\">GFLOP/s against size, square shapes "
-            "N x N x N (the others are in the table)</text>\n",
-            x0, top + 25);
+            "<text x=\"%.1f\" y=\"%.1f\" class=\"heading\">GFLOP/s against size: N x N x N, N a "
+            "multiple of 128</text>\n"
+            "<text x=\"%.1f\" y=\"%.1f\" class=\"subtitle\">Other shapes (1000^3, 4097^3, "
+            "thin ones) are in the table and the summary, beside their nearest multiple of "
+            "128.</text>\n",
+            x0, top + 25, x0, top + 41);
     if (n == 0) {
         fprintf(out,
                 "<text x=\"%.1f\" y=\"%.1f\" class=\"label\">no square shape ran correctly"
@@ -929,8 +1296,10 @@ static void svg_lines(FILE *out, const br_report *rep, double top)
             y1, x1, y1);
 
     qsort(pts, n, sizeof *pts, compare_by_variant);
-    int legend_row = 0;
-    for (size_t i = 0; i < n;) {
+    size_t starts[BR_MAX_VARIANTS + 1];
+    int series = 0;
+    for (size_t i = 0; i < n && series < BR_MAX_VARIANTS; ++series) {
+        starts[series] = i;
         size_t end = i;
         while (end < n && pts[end]->variant_id == pts[i]->variant_id)
             ++end;
@@ -941,8 +1310,24 @@ static void svg_lines(FILE *out, const br_report *rep, double top)
                 pts[b] = pts[b - 1];
                 pts[b - 1] = t;
             }
-        const char *colour = rung_colour(pts[i]->variant_id);
-        fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" points=\"", colour);
+        i = end;
+    }
+    starts[series] = n;
+    for (int k = 0; k < series; ++k) {
+        const size_t i = starts[k], end = starts[k + 1];
+        const int id = pts[i]->variant_id;
+        const char *colour = rung_colour(id);
+        /* A rung on top of an earlier one gets larger, hollow markers: both show. */
+        int same_as = -1;
+        for (int e = 0; e < k && same_as < 0; ++e)
+            if (coincides(pts, starts[e], starts[e + 1], i, end))
+                same_as = pts[starts[e]]->variant_id;
+        const double r = same_as < 0 ? 3.5 : 6;
+        const char *fill = same_as < 0 ? colour : "none";
+        fprintf(out,
+                "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-dasharray=\"%s\" "
+                "points=\"",
+                colour, rung_dashes(id));
         for (size_t j = i; j < end; ++j)
             fprintf(out, "%s%.1f,%.1f", j > i ? " " : "", PX(log2((double)pts[j]->shape.m)),
                     PY(log10(pts[j]->gflops)));
@@ -950,20 +1335,25 @@ static void svg_lines(FILE *out, const br_report *rep, double top)
         xml_text(out, pts[i]->variant);
         fprintf(out, "</title></polyline>\n");
         for (size_t j = i; j < end; ++j) {
-            fprintf(out, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>",
-                    PX(log2((double)pts[j]->shape.m)), PY(log10(pts[j]->gflops)), colour);
+            svg_marker(out, id, PX(log2((double)pts[j]->shape.m)), PY(log10(pts[j]->gflops)), r,
+                       fill, colour);
+            fputs("<title>", out);
             xml_text(out, pts[j]->variant);
-            fprintf(out, " at %" PRId64 ": %.0f GFLOP/s</title></circle>\n", pts[j]->shape.m,
+            fprintf(out, " at %" PRId64 ": %.0f GFLOP/s</title></path>\n", pts[j]->shape.m,
                     pts[j]->gflops);
         }
-        const double ly = y0 + 18.0 * legend_row++;
+        /* The legend: line, marker, name, and the earlier rung it lies on. */
+        const double ly = y0 + 20.0 * k;
         fprintf(out,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                "class=\"swatch\"/><text x=\"%.1f\" y=\"%.1f\" class=\"legend\">%d ",
-                x1 + 20, ly, x1 + 44, ly, colour, x1 + 50, ly + 4, pts[i]->variant_id);
+                "stroke-dasharray=\"%s\" class=\"swatch\"/>",
+                x1 + 20, ly, x1 + 50, ly, colour, rung_dashes(id));
+        svg_marker(out, id, x1 + 35, ly, r, fill, colour);
+        fprintf(out, "</path><text x=\"%.1f\" y=\"%.1f\" class=\"legend\">%d ", x1 + 58, ly + 4, id);
         xml_text(out, pts[i]->variant);
+        if (same_as >= 0)
+            fprintf(out, " (on %d: within 2%%)", same_as);
         fprintf(out, "</text>\n");
-        i = end;
     }
 #undef PX
 #undef PY
@@ -990,7 +1380,8 @@ int br_write_svg(FILE *out, const br_report *rep, int64_t svg_size)
           ".legend { font-size: 12px; }\n"
           ".grid { stroke: #ddd; stroke-width: 1; }\n"
           ".axis { stroke: #222; stroke-width: 1; }\n"
-          ".series { stroke-width: 2; } .swatch { stroke-width: 3; }\n"
+          ".series { stroke-width: 2; } .swatch { stroke-width: 2; }\n"
+          ".point { stroke-width: 1.5; }\n"
           "</style>\n"
           "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
           out);

@@ -33,10 +33,12 @@ typedef enum br_sweep {
 } br_sweep;
 
 typedef enum br_mode {
-    BR_MODE_BENCH = 0,    /* the sweep: table, CSV, JSON, SVG */
-    BR_MODE_HELP = 1,     /* --help */
-    BR_MODE_NCU = 2,      /* --ncu: run ncu on this tool's --profile-once */
-    BR_MODE_PROFILE_ONCE = 3 /* one call of each chosen rung at --ncu-size */
+    BR_MODE_BENCH = 0,        /* the sweep: table, CSV, JSON, SVG */
+    BR_MODE_HELP = 1,         /* --help */
+    BR_MODE_NCU = 2,          /* --ncu: run ncu on this tool's --profile-once */
+    BR_MODE_PROFILE_ONCE = 3, /* one call of each chosen rung at --ncu-size */
+    BR_MODE_VERSION = 4,      /* --version */
+    BR_MODE_REPLOT = 5        /* --replot: a saved run's JSON drawn again, no GPU */
 } br_mode;
 
 typedef struct br_options {
@@ -53,6 +55,7 @@ typedef struct br_options {
     uint64_t seed;
     int seed_given;
     const char *csv_path, *json_path, *svg_path; /* NULL: not written */
+    const char *replot_path; /* --replot: the JSON of a run */
     int64_t svg_size;       /* staircase size for the SVG; 0: the largest square */
     int64_t ncu_size;       /* square size for --ncu and --profile-once */
     int skip_without_gpu;   /* exit 77 (meson's "skipped") when there is no GPU */
@@ -124,6 +127,20 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size);
  * returns 0, or -1 if writing failed. */
 int br_write_csv(FILE *out, const br_report *rep);
 int br_write_json(FILE *out, const br_report *rep);
+
+/* A run read back from what br_write_json wrote, for --replot. `report`
+ * points into the fields below it. */
+typedef struct br_saved_run {
+    br_report report;
+    char device[512], device_name[256], date[64], version[32];
+    br_result *results;
+} br_saved_run;
+
+/* Reads a run back from JSON (br_write_json's output). Returns 0 with *run
+ * filled (free it with br_free_saved_run), or -1 with a one-line message in
+ * err. */
+int br_read_json(FILE *in, br_saved_run *run, char *err, size_t err_size);
+void br_free_saved_run(br_saved_run *run);
 
 /* The SVG: (1) % of cuBLAS per rung at br_staircase_shape (one <rect
  * class="bar"> per rung that ran correctly there), (2) GFLOP/s against size

@@ -1,6 +1,8 @@
 /* bench_util.c - shared pieces of the command-line tools (see bench_util.h). */
 #include "bench_util.h"
 
+#include "cli.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,7 +19,7 @@ void bu_die(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    exit(2);
+    exit(CLI_FAILED);
 }
 
 void bu_check_cuda(cudaError_t err, const char *what)

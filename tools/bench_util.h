@@ -13,7 +13,7 @@
 
 #include "gemmladder.h"
 
-/* Prints "<tool>: <message>" to stderr and exits with status 2. */
+/* Prints "<tool>: <message>" to stderr and exits with CLI_FAILED (cli.h). */
 void bu_die(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2), noreturn))

@@ -5,6 +5,7 @@
  *   gemmladder-bench --quick           a few sizes, seconds
  *   gemmladder-bench --full --csv F --json F --svg F
  *   gemmladder-bench --ncu             coalescing evidence for rungs 1-2
+ *   gemmladder-bench --replot F.json --svg F   a saved run drawn again, no GPU
  *   gemmladder-bench --help            everything else
  *
  * For each shape, every rung's result is first checked against a float64
@@ -31,33 +32,8 @@
 
 #include "bench_report.h"
 #include "bench_util.h"
+#include "cli.h"
 #include "gemmladder.h"
-
-#define EXIT_WRONG 1 /* a rung was wrong or failed; or no GPU */
-#define EXIT_USAGE 2 /* as bu_die: bad command line, output or CUDA error */
-#define EXIT_SKIP 77 /* meson's "skipped" */
-
-/* ---- the handle ------------------------------------------------------------ */
-
-/* Returns 0 with a handle, or the exit status to end with. */
-static int open_handle(const br_options *o, gl_handle_t *h)
-{
-    const gl_status_t st = gl_handle_create(h);
-    if (st == GL_STATUS_SUCCESS)
-        return 0;
-    if (st == GL_STATUS_NO_DEVICE) {
-        fprintf(stderr, "%s: no usable GPU: %s\n", bu_tool, gl_last_error(NULL));
-        if (o->skip_without_gpu) {
-            fprintf(stderr, "%s: skipped\n", bu_tool);
-            return EXIT_SKIP;
-        }
-        fprintf(stderr, "%s: the benchmark needs an NVIDIA GPU and its driver\n", bu_tool);
-        return EXIT_WRONG;
-    }
-    fprintf(stderr, "%s: cannot start: %s: %s\n", bu_tool, gl_status_string(st),
-            gl_last_error(NULL));
-    return EXIT_WRONG;
-}
 
 static void free_sets(bu_operands *sets, int nsets)
 {
@@ -196,7 +172,7 @@ static double seconds_now(void)
 static int run_sweep(const br_options *o)
 {
     gl_handle_t h;
-    const int rc = open_handle(o, &h);
+    const int rc = cli_open_handle(bu_tool, &h, o->skip_without_gpu);
     if (rc)
         return rc;
     /* Outputs before measuring, so a bad path fails now, not after minutes. */
@@ -285,7 +261,47 @@ static int run_sweep(const br_options *o)
     free(results);
     bu_check_cublas(cublasDestroy(cb), "cublasDestroy");
     gl_handle_destroy(h);
-    return write_failed ? EXIT_USAGE : bad ? EXIT_WRONG : 0;
+    return write_failed ? CLI_FAILED : bad ? CLI_WRONG : CLI_OK;
+}
+
+/* ---- --replot: a saved run's outputs again, without a GPU ---------------------- */
+
+static int run_replot(const br_options *o)
+{
+    FILE *in = fopen(o->replot_path, "r");
+    if (!in) {
+        fprintf(stderr, "%s: cannot read %s: %s\n", bu_tool, o->replot_path, strerror(errno));
+        return CLI_FAILED;
+    }
+    br_saved_run run;
+    char err[256];
+    const int rc = br_read_json(in, &run, err, sizeof err);
+    fclose(in);
+    if (rc) {
+        fprintf(stderr, "%s: %s: %s\n", bu_tool, o->replot_path, err);
+        return CLI_FAILED;
+    }
+    br_shape s;
+    if (o->svg_size &&
+        (br_staircase_shape(&run.report, o->svg_size, &s) || s.m != o->svg_size || s.m != s.n ||
+         s.n != s.k)) {
+        fprintf(stderr, "%s: --svg-size %lld: %s has no %lldx%lldx%lld\n", bu_tool,
+                (long long)o->svg_size, o->replot_path, (long long)o->svg_size,
+                (long long)o->svg_size, (long long)o->svg_size);
+        br_free_saved_run(&run);
+        return CLI_USAGE;
+    }
+    printf("device: %s\n", run.report.device);
+    br_write_summary(stdout, &run.report, o->svg_size);
+    FILE *csv = open_output(o->csv_path), *json = open_output(o->json_path),
+         *svg = open_output(o->svg_path);
+    int write_failed = 0;
+    write_failed |= finish_output(csv, o->csv_path, csv ? br_write_csv(csv, &run.report) : 0);
+    write_failed |= finish_output(json, o->json_path, json ? br_write_json(json, &run.report) : 0);
+    write_failed |= finish_output(svg, o->svg_path,
+                                  svg ? br_write_svg(svg, &run.report, o->svg_size) : 0);
+    br_free_saved_run(&run);
+    return write_failed ? CLI_FAILED : CLI_OK;
 }
 
 /* ---- --profile-once: the target of --ncu ------------------------------------- */
@@ -293,7 +309,7 @@ static int run_sweep(const br_options *o)
 static int run_profile_once(const br_options *o)
 {
     gl_handle_t h;
-    const int rc = open_handle(o, &h);
+    const int rc = cli_open_handle(bu_tool, &h, o->skip_without_gpu);
     if (rc)
         return rc;
     char device[512];
@@ -320,7 +336,7 @@ static int run_profile_once(const br_options *o)
     bu_check_cuda(cudaFree(b), "cudaFree");
     bu_check_cuda(cudaFree(c), "cudaFree");
     gl_handle_destroy(h);
-    return failed ? EXIT_WRONG : 0;
+    return failed ? CLI_WRONG : CLI_OK;
 }
 
 /* ---- --ncu ---------------------------------------------------------------------- */
@@ -425,7 +441,7 @@ static int run_ncu(const br_options *o, const char *argv0)
                 bu_tool);
         print_command(stderr, by_hand);
         fprintf(stderr, "and divide sectors by requests for each kernel.\n");
-        return EXIT_WRONG;
+        return CLI_FAILED;
     }
     const int fd = mkstemp(log_path);
     if (fd < 0)
@@ -458,7 +474,7 @@ static int run_ncu(const br_options *o, const char *argv0)
                 "run as root, or see https://developer.nvidia.com/ERR_NVGPUCTRPERM\n",
                 bu_tool);
         remove(log_path);
-        return EXIT_WRONG;
+        return CLI_FAILED;
     }
 
     static const char *const kernels[2] = {"naive_kernel", "coalesced_kernel"};
@@ -476,7 +492,7 @@ static int run_ncu(const br_options *o, const char *argv0)
         fprintf(stderr, "%s: ncu ran but its output lacks the load counters of %s and %s; "
                         "its output is in %s\n",
                 bu_tool, kernels[0], kernels[1], log_path);
-        return EXIT_WRONG;
+        return CLI_FAILED;
     }
     remove(log_path);
 
@@ -498,12 +514,17 @@ int main(int argc, char **argv)
     char err[512];
     if (br_parse_args(&o, argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\nTry '%s --help'.\n", bu_tool, err, bu_tool);
-        return EXIT_USAGE;
+        return CLI_USAGE;
     }
     switch (o.mode) {
     case BR_MODE_HELP:
         br_print_usage(stdout);
-        return 0;
+        return CLI_OK;
+    case BR_MODE_VERSION:
+        cli_print_version(stdout, bu_tool);
+        return CLI_OK;
+    case BR_MODE_REPLOT:
+        return run_replot(&o);
     case BR_MODE_NCU:
         return run_ncu(&o, argv[0]);
     case BR_MODE_PROFILE_ONCE:

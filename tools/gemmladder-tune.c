@@ -1,8 +1,7 @@
 /*
  * gemmladder-tune - the grid search behind rungs 7 and 8, on your GPU.
  *
- *   gemmladder-tune [--output FILE] [--variants autotuned,warptile]
- *                   [--repeats N] [--full]
+ *   gemmladder-tune [--output FILE] [--variants LIST] [--repeats N] [--full]
  *   gemmladder-tune --check FILE
  *
  * For each tuned variant it takes every compiled tile configuration, drops
@@ -14,15 +13,19 @@
  * shapes) becomes a row of a tuning table in the shipped format, written to
  * FILE (default: gemmladder-tuning-sm_XY.txt), ready for gl_tuning_load or
  * GEMMLADDER_TUNING. --check validates a table offline with the loader's
- * own messages; it needs no GPU.
+ * own messages; it needs no GPU. The tuned variants are those a table
+ * holds rows for (the loader says which).
  */
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench_util.h"
+#include "cli.h"
 #include "gemmladder.h"
 
 typedef struct shape {
@@ -57,15 +60,140 @@ typedef struct measured {
 
 static void usage(void)
 {
-    printf("usage: gemmladder-tune [--output FILE] [--variants autotuned,warptile]\n"
-           "                       [--repeats N] [--full]\n"
+    printf("usage: gemmladder-tune [--output FILE] [--variants LIST] [--repeats N] [--full]\n"
            "       gemmladder-tune --check FILE\n"
-           "  --output    where to write the tuning table (default gemmladder-tuning-sm_XY.txt)\n"
-           "  --variants  which tuned rungs to search (default both)\n"
-           "  --repeats   timed samples (batches of calls) per configuration and shape (default 7)\n"
-           "  --full      also time 8192^3 for the large class (slower)\n"
-           "  --check     validate a table file and exit (no GPU needed)\n"
-           "A run takes about a minute on an H100 (about three with --full).\n");
+           "\n"
+           "Times every compiled tile configuration of the tuned rungs on this GPU, each\n"
+           "checked first against a float64 product, on a few shapes per size class, and\n"
+           "writes the fastest per class as a tuning table (gl_tuning_load, GEMMLADDER_TUNING).\n"
+           "\n"
+           "  -o, --output FILE  where to write the table (default gemmladder-tuning-sm_XY.txt)\n"
+           "  --variants LIST    tuned rungs to search, by name, comma-separated (default all)\n"
+           "  --repeats N        timed samples (batches of calls) per configuration and shape,\n"
+           "                     1 .. 1000 (default 7)\n"
+           "  --full             also time 8192^3 for the large class (slower)\n"
+           "  --check FILE       validate a table file and exit (no GPU needed)\n"
+           "  -h, --help         this text\n"
+           "  -V, --version      the version\n"
+           "\n"
+           "A run takes about a minute on an H100 (about three with --full).\n"
+           "\n" CLI_EXIT_HELP ".\nWith --check: 0 a valid table, 1 an invalid one.\n");
+}
+
+/* Says what is wrong with the command line; returns CLI_USAGE. */
+static int usage_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", bu_tool);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", bu_tool);
+    return CLI_USAGE;
+}
+
+typedef struct tune_options {
+    const char *output, *check, *variants; /* NULL: not given */
+    int repeats, full;
+} tune_options;
+
+/* Fills *o from the command line. Returns -1 to go on, or the status to exit with. */
+static int parse_args(int argc, char **argv, tune_options *o)
+{
+    static const struct option options[] = {
+        {"output", required_argument, NULL, 'o'},  {"variants", required_argument, NULL, 'v'},
+        {"repeats", required_argument, NULL, 'r'}, {"full", no_argument, NULL, 'f'},
+        {"check", required_argument, NULL, 'c'},   {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},       {NULL, 0, NULL, 0},
+    };
+    *o = (tune_options){.repeats = 7};
+    int repeats_given = 0;
+    optind = 0;
+    opterr = 0; /* the messages below say it with the tool's name */
+    for (int c; (c = getopt_long(argc, argv, "+:o:hV", options, NULL)) != -1;) {
+        char message[128], *end;
+        long n;
+        if (c == ':' || c == '?')
+            return usage_error("%s", cli_option_error(c, argv, message, sizeof message));
+        if (cli_value_missing(optarg))
+            return usage_error("%s needs a value", cli_option_name(options, c, message, sizeof message));
+        switch (c) {
+        case 'h': usage(); return CLI_OK;
+        case 'V': cli_print_version(stdout, bu_tool); return CLI_OK;
+        case 'o': o->output = optarg; break;
+        case 'v': o->variants = optarg; break;
+        case 'f': o->full = 1; break;
+        case 'c': o->check = optarg; break;
+        case 'r':
+            n = strtol(optarg, &end, 10);
+            if (end == optarg || *end || n < 1 || n > 1000)
+                return usage_error("--repeats: bad value '%s' (want an integer 1 .. 1000)", optarg);
+            o->repeats = (int)n;
+            repeats_given = 1;
+            break;
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    if (o->check && (o->output || o->variants || o->full || repeats_given))
+        return usage_error("--check takes no other option");
+    return -1;
+}
+
+static void describe_tiles(const gl_tiles *t, char *out, size_t size);
+
+/* Whether a tuning table holds rows for a variant: the variants whose tiles
+ * come from rows of their own (auto, for one, reads warptile's). Asked of
+ * the table loader itself: a one-row table naming the variant and one of
+ * its compiled configurations, put to gl_tuning_check. */
+static int takes_rows(gl_variant_t v)
+{
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
+    gl_tiles t = {.size = sizeof t};
+    int ok = 0;
+    for (int i = 0; !ok && gl_variant_config(v, i, &t) == GL_STATUS_SUCCESS; ++i) {
+        snprintf(path, sizeof path, "%s/gemmladder-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        const int fd = mkstemp(path);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!f)
+            bu_die("cannot create a temporary file %s: %s", path, strerror(errno));
+        char tiles[160];
+        describe_tiles(&t, tiles, sizeof tiles);
+        fprintf(f, "gemmladder-tuning 1\ndefault %s small %s\n", gl_variant_name(v), tiles);
+        ok = fclose(f) == 0 && gl_tuning_check(path) == GL_STATUS_SUCCESS;
+        remove(path);
+    }
+    return ok;
+}
+
+/* Marks in want[] the variants of `list` (NULL: every tuned one). Returns -1
+ * to go on, or the status to exit with. */
+static int choose_variants(const char *list, int *want)
+{
+    char tuned[256] = "";
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if (!takes_rows((gl_variant_t)v))
+            continue;
+        snprintf(tuned + strlen(tuned), sizeof tuned - strlen(tuned), "%s%s", *tuned ? ", " : "",
+                 gl_variant_name((gl_variant_t)v));
+        want[v] = !list;
+    }
+    char copy[256];
+    snprintf(copy, sizeof copy, "%s", list ? list : "");
+    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+        gl_variant_t v;
+        if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS || !takes_rows(v))
+            return usage_error("--variants: '%s' is not a tuned variant (tuned: %s)", tok, tuned);
+        want[v] = 1;
+    }
+    return -1;
 }
 
 static void describe_tiles(const gl_tiles *t, char *out, size_t size)
@@ -160,59 +288,38 @@ static double measure(gl_handle_t h, gl_variant_t v, prepared *p, int repeats, c
 static int check_only(const char *path)
 {
     if (gl_tuning_check(path) != GL_STATUS_SUCCESS) {
-        fprintf(stderr, "%s\n", gl_last_error(NULL));
-        return 1;
+        fprintf(stderr, "%s: %s\n", bu_tool, gl_last_error(NULL));
+        return CLI_WRONG;
     }
     printf("%s: a valid tuning table\n", path);
-    return 0;
+    return CLI_OK;
 }
 
 int main(int argc, char **argv)
 {
     bu_tool = "gemmladder-tune";
-    const char *output = NULL;
-    int repeats = 7, full = 0, want[GL_VARIANT_WARPTILE + 1] = {0};
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage();
-            return 0;
-        }
-        if (!strcmp(a, "--full")) {
-            full = 1;
-            continue;
-        }
-        if (i + 1 >= argc)
-            bu_die("%s needs a value (see --help)", a);
-        const char *val = argv[++i];
-        if (!strcmp(a, "--check"))
-            return check_only(val);
-        if (!strcmp(a, "--output"))
-            output = val;
-        else if (!strcmp(a, "--repeats")) {
-            repeats = atoi(val);
-            if (repeats < 1 || repeats > 1000)
-                bu_die("--repeats must be between 1 and 1000");
-        } else if (!strcmp(a, "--variants")) {
-            char list[256];
-            snprintf(list, sizeof list, "%s", val);
-            for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-                gl_variant_t v;
-                if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS ||
-                    (v != GL_VARIANT_AUTOTUNED && v != GL_VARIANT_WARPTILE))
-                    bu_die("'%s' is not a tuned variant (autotuned or warptile)", tok);
-                want[v] = 1;
-            }
-        } else
-            bu_die("unknown option '%s' (see --help)", a);
-    }
-    if (!want[GL_VARIANT_AUTOTUNED] && !want[GL_VARIANT_WARPTILE])
-        want[GL_VARIANT_AUTOTUNED] = want[GL_VARIANT_WARPTILE] = 1;
+    tune_options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    if (o.check)
+        return check_only(o.check);
+    const int repeats = o.repeats, full = o.full;
+    const char *output = o.output;
 
+    int *want = calloc((size_t)gl_variant_count(), sizeof *want);
+    if (!want)
+        bu_die("out of host memory");
+    if ((rc = choose_variants(o.variants, want)) >= 0) {
+        free(want);
+        return rc;
+    }
     const time_t started = time(NULL);
     gl_handle_t h;
-    if (gl_handle_create(&h) != GL_STATUS_SUCCESS)
-        bu_die("%s", gl_last_error(NULL));
+    if ((rc = cli_open_handle(bu_tool, &h, 0)) != CLI_OK) {
+        free(want);
+        return rc;
+    }
     const int dev = gl_handle_device(h);
     int major = 0, minor = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
@@ -239,7 +346,7 @@ int main(int argc, char **argv)
 
     FILE *table = fopen(output, "w");
     if (!table)
-        bu_die("cannot write %s", output);
+        bu_die("cannot write %s: %s", output, strerror(errno));
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&started));
     fprintf(table, "gemmladder-tuning 1\n# Tile parameters for %s, written by gemmladder-tune on %s.\n"
@@ -248,9 +355,8 @@ int main(int argc, char **argv)
                    "the same run.\n#\n",
             arch, date, device);
 
-    const gl_variant_t variants[2] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE};
-    for (int vi = 0; vi < 2; ++vi) {
-        const gl_variant_t v = variants[vi];
+    for (int vi = 0; vi < gl_variant_count(); ++vi) {
+        const gl_variant_t v = (gl_variant_t)vi;
         if (!want[v])
             continue;
         static measured m[MAX_CONFIGS];
@@ -346,6 +452,7 @@ int main(int argc, char **argv)
             release(&shapes[c][s]);
     cublasDestroy(cb);
     gl_handle_destroy(h);
+    free(want);
 
     /* The table must load as written. */
     if (gl_tuning_check(output) != GL_STATUS_SUCCESS)

@@ -63,7 +63,8 @@ int main(int argc, char **argv)
     gl_handle_t h;
     const gl_status_t st = gl_handle_create(&h);
     if (st != GL_STATUS_SUCCESS) {
-        fprintf(stderr, "gl_handle_create: %s: %s\n", gl_status_string(st), gl_last_error(NULL));
+        /* The message names gl_handle_create itself. */
+        fprintf(stderr, "%s: %s\n", gl_status_string(st), gl_last_error(NULL));
         return st == GL_STATUS_NO_DEVICE ? 77 : 1;
     }
 

@@ -4,18 +4,19 @@
     A = np.random.rand(512, 256).astype(np.float32)
     B = np.random.rand(256, 128).astype(np.float32)
     C = gemmladder.sgemm(A, B, variant='warptile')           # numpy in, numpy out
-    C = gemmladder.gemm(A, B.T.copy(), trans_b=True, alpha=2.0)
+    C = gemmladder.gemm(A, B.T, trans_b=True, alpha=2.0)
 
     with gemmladder.Handle() as h:                           # on the current GPU
         C = h.sgemm(cupy_a, cupy_b, variant=gemmladder.Variant.VECTORIZED)
 
-numpy arrays are copied to the GPU and back; CUDA arrays (anything with
-__cuda_array_interface__: CuPy, PyTorch, Numba) are used in place, and the
-result is an array of the same kind. Failures of the library raise
-gemmladder.Error; arguments the call cannot express raise TypeError or
-ValueError before anything reaches the GPU. Only ctypes and the standard
-library are needed; numpy, CuPy and PyTorch are imported only when given.
-The library is loaded on first use: see _library.py for where it is looked for.
+Host arrays (numpy, or DLPack tensors in host memory) are copied to the GPU
+and back; CUDA arrays (__cuda_array_interface__: CuPy, PyTorch, Numba; or
+DLPack tensors on the GPU) are used in place, and the result is an array of
+the same kind. Failures of the library raise gemmladder.Error; arguments the
+call cannot express raise TypeError or ValueError before anything reaches the
+GPU. Only ctypes and the standard library are needed; numpy, CuPy and
+PyTorch are imported only when given. The library is loaded on first use:
+see _library.py for where it is looked for.
 """
 from ._library import Error, LibraryNotFoundError, Status, ABI_VERSION
 from ._library import _location

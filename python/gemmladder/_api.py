@@ -3,7 +3,9 @@ import atexit
 import ctypes
 import dataclasses
 import enum
+import os
 import threading
+from typing import Any, List, Optional, Union
 
 from . import _cudart, _library
 from ._library import Error, Status, TilesStruct, check, load
@@ -37,10 +39,87 @@ class TilesOrigin(enum.IntEnum):
 
 DEFAULT_VARIANT = Variant.WARPTILE
 
+# What the public functions take (annotations only; nothing is checked by them).
+Array = Any  # a numpy array, a CUDA array (__cuda_array_interface__) or a DLPack tensor
+VariantLike = Union[str, int, Variant]
+StreamLike = Any  # None, an int cudaStream_t, or a stream object of CuPy, PyTorch, Numba, ...
+PathLike = Union[str, bytes, os.PathLike]
 
-def variant(v):
-    """A Variant (or, for ids beyond this binding's list, an int) from a name
-    ('warptile'), an id (8) or a Variant. Raises ValueError for an unknown one."""
+
+# The products' docstrings, shared by Handle's methods and the module's
+# functions, which differ only in the handle they run on.
+_GEMM_DOC = """C = alpha * op(A) @ op(B) + beta * C in float32, with one rung of the ladder, {on}.
+
+Args:
+    A, B: 2-D float32 matrices, op(A) M x K and op(B) K x N. Host arrays
+        (numpy, or DLPack tensors in host memory) are copied to the GPU and
+        back, any strides, and the call returns when the result is in host
+        memory. CUDA arrays (__cuda_array_interface__: CuPy, PyTorch,
+        Numba; or DLPack tensors on the GPU) are used in place, each with
+        its rows or its columns contiguous, and the call returns once the
+        work is queued.
+    alpha, beta: real numbers that fit a float32.
+    trans_a, trans_b: op(X) is X.T when True (or 'T'; False or 'N': X).
+    out: the M x N result array, of the same kind as A and B; needed when
+        beta != 0. None: a new array like A's (numpy for host arrays,
+        PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU).
+    variant: a name ('warptile'), an id or a Variant.
+    stream: CUDA arrays: the stream to run on (an int cudaStream_t or a
+        stream object); None: the stream the arrays name, else the
+        handle's. DLPack tensors on the GPU are exported for it ({dlpack}).
+Returns:
+    out, or the new result array.
+Raises:
+    TypeError, ValueError: arguments the call cannot express (another
+        dtype, 1-D or 3-D, mismatched shapes, a masked array, alpha or beta
+        outside float32, mixed host and CUDA arrays, arrays on different
+        GPUs, an unknown variant), before anything reaches the GPU.
+    Error: the library or the CUDA runtime failed (status and message){no_device}.
+"""
+
+_SGEMM_DOC = """C = A @ B in float32 with one rung of the ladder, {on}.
+
+Args:
+    A, B: the M x K and K x N matrices: numpy arrays, CUDA arrays or DLPack
+        tensors (see gemm()).
+    variant: a name ('warptile'), an id or a Variant.
+    out: the M x N result array; None: a new one like A's.
+    stream: CUDA arrays: the stream to run on (see gemm()).
+Returns:
+    out, or the new result array.
+Raises:
+    TypeError, ValueError: arguments the call cannot express, before
+        anything reaches the GPU.
+    Error: the library or the CUDA runtime failed (status and message){no_device}.
+"""
+
+_ON_HANDLE = {'on': 'on this handle', 'dlpack': "None: the handle's", 'no_device': ''}
+_ON_DEFAULT_HANDLE = {'on': "on this thread's default handle (default_handle)",
+                      'dlpack': 'None: the default stream',
+                      'no_device': ', including NO_DEVICE where there is no usable GPU'}
+
+
+def _documented(template, where):
+    """Sets the decorated function's docstring to template filled in with where."""
+    def document(function):
+        function.__doc__ = template.format(**where)
+        return function
+    return document
+
+
+def variant(v: VariantLike) -> Union[Variant, int]:
+    """The variant a name, an id or a Variant stands for.
+
+    Args:
+        v: a name ('warptile'), an id (8) or a Variant.
+    Returns:
+        The Variant, or a plain int for an id the library knows but this
+        binding's enum does not (a newer library).
+    Raises:
+        ValueError: the library knows no such name or id.
+        TypeError: v is neither a str nor an integer.
+        LibraryNotFoundError: libgemmladder cannot be loaded.
+    """
     lib = load()
     if isinstance(v, str):
         out = ctypes.c_int()
@@ -68,23 +147,51 @@ def _name(number):
     return load().gl_variant_name(number).decode()
 
 
-def variant_name(v):
-    """The library's name of a variant, e.g. 'blocktile_2d'."""
+def variant_name(v: VariantLike) -> str:
+    """The library's name of a variant.
+
+    Args:
+        v: a name, an id or a Variant.
+    Returns:
+        The name, e.g. 'blocktile_2d'.
+    Raises:
+        ValueError, TypeError: as variant() does.
+        LibraryNotFoundError: libgemmladder cannot be loaded.
+    """
     return _name(variant(v))
 
 
-def variants():
-    """Every variant the library knows, in id order (available or not on a GPU)."""
+def variants() -> List[Union[Variant, int]]:
+    """Every variant the library knows.
+
+    Returns:
+        The variants in id order, whether this GPU can run them or not
+        (Handle.available_variants() gives those it can).
+    Raises:
+        LibraryNotFoundError: libgemmladder cannot be loaded.
+    """
     return [variant(i) for i in range(load().gl_variant_count())]
 
 
-def library_version():
-    """The loaded library's version, 'MAJOR.MINOR.PATCH' (gl_version_string)."""
+def library_version() -> str:
+    """The loaded library's version (gl_version_string).
+
+    Returns:
+        'MAJOR.MINOR.PATCH'; __version__ is the version this package was built with.
+    Raises:
+        LibraryNotFoundError: libgemmladder cannot be loaded.
+    """
     return load().gl_version_string().decode()
 
 
-def library_path():
-    """The file of the libgemmladder that was loaded."""
+def library_path() -> str:
+    """Where the loaded libgemmladder is.
+
+    Returns:
+        The path of the library file, loading the library first if needed.
+    Raises:
+        LibraryNotFoundError: libgemmladder cannot be loaded.
+    """
     return _library.library_path()
 
 
@@ -137,13 +244,30 @@ def _new_tiles_struct():
     return s
 
 
-def tuning_supported():
-    """Whether the loaded library exports the tuning interface."""
+def tuning_supported() -> bool:
+    """Whether the loaded library exports the tuning interface.
+
+    Returns:
+        True when variant_configs(), tuning_load(), tuning_check() and the
+        Handle's tuning methods can be used.
+    Raises:
+        LibraryNotFoundError: libgemmladder cannot be loaded.
+    """
     return _library.has('gl_tuning_check')
 
 
-def variant_configs(v):
-    """Every tile configuration compiled for a variant (empty for cublas)."""
+def variant_configs(v: VariantLike) -> List[Tiles]:
+    """Every tile configuration compiled for a variant.
+
+    Args:
+        v: a name, an id or a Variant.
+    Returns:
+        A list of Tiles (empty for cublas, which has none).
+    Raises:
+        ValueError, TypeError: as variant() does.
+        Error: the library refused a configuration index.
+        NotImplementedError: the library has no tuning interface.
+    """
     number = variant(v)
     count = _library.optional('gl_variant_config_count')(number)
     get = _library.optional('gl_variant_config')
@@ -155,22 +279,38 @@ def variant_configs(v):
     return configs
 
 
-def tuning_load(path):
-    """Layers a tuning table file over the built-in table for the whole process;
-    None removes the override. A bad file raises Error (TUNING_ERROR) saying
-    file, line and reason, and the table in use stays as it was."""
+def tuning_load(path: Optional[PathLike]) -> None:
+    """Layers a tuning table file over the built-in table, for the whole process.
+
+    Args:
+        path: the table file (docs/tuning.md describes the format), or None
+            to remove the override.
+    Returns:
+        None.
+    Raises:
+        Error: status TUNING_ERROR for a bad file, with file, line and
+            reason; the table in use stays as it was.
+        NotImplementedError: the library has no tuning interface.
+    """
     encoded = None if path is None else _path_bytes(path)
     check(_library.optional('gl_tuning_load')(encoded), 'gl_tuning_load')
 
 
-def tuning_check(path):
-    """Validates a tuning table file as tuning_load would, without loading it
-    (no GPU needed). Raises Error (TUNING_ERROR) for a bad file."""
+def tuning_check(path: PathLike) -> None:
+    """Validates a tuning table file as tuning_load would, without loading it (no GPU needed).
+
+    Args:
+        path: the table file.
+    Returns:
+        None: the table is valid.
+    Raises:
+        Error: status TUNING_ERROR for a bad file, with file, line and reason.
+        NotImplementedError: the library has no tuning interface.
+    """
     check(_library.optional('gl_tuning_check')(_path_bytes(path)), 'gl_tuning_check')
 
 
 def _path_bytes(path):
-    import os
     return os.fsencode(path)
 
 
@@ -228,10 +368,18 @@ class Handle:
     `device`), a stream, and cuBLAS state created when first needed.
 
     Use it from one thread at a time; close() it (or use `with`) to free it.
-    Creation raises Error (status NO_DEVICE) where there is no usable GPU.
     """
 
-    def __init__(self, device=None):
+    def __init__(self, device: Optional[int] = None):
+        """Creates a handle (gl_handle_create).
+
+        Args:
+            device: the CUDA device ordinal to run on; None: the current device.
+        Raises:
+            Error: status NO_DEVICE where there is no usable GPU (the message
+                says whether the driver is missing, too old, or sees no GPU).
+            LibraryNotFoundError: libgemmladder cannot be loaded.
+        """
         self._ptr = None
         lib = load()
         handle = ctypes.c_void_p()
@@ -241,14 +389,21 @@ class Handle:
         self._device = lib.gl_handle_device(self._ptr)
 
     # -- lifetime
-    def close(self):
-        """Destroys the handle (queued work is not waited for). Idempotent."""
+    def close(self) -> None:
+        """Destroys the handle (queued work is not waited for); closing it again does nothing.
+
+        Returns:
+            None.
+        Raises:
+            Nothing.
+        """
         ptr, self._ptr = self._ptr, None
         if ptr:
             load().gl_handle_destroy(ptr)
 
     @property
-    def closed(self):
+    def closed(self) -> bool:
+        """Whether close() was called."""
         return self._ptr is None
 
     def __enter__(self):
@@ -278,69 +433,87 @@ class Handle:
 
     # -- properties
     @property
-    def device(self):
-        """The CUDA device ordinal the handle runs on."""
+    def device(self) -> int:
+        """The CUDA device ordinal the handle runs on (ValueError once closed)."""
         self._handle()
         return self._device
 
     @property
-    def stream(self):
+    def stream(self) -> int:
         """The handle's stream as an int cudaStream_t (0: the default stream).
-        Set it to an int, a framework's stream object, or None."""
+        Set it to an int, a framework's stream object, or None (TypeError or
+        ValueError for anything else; ValueError once closed)."""
         out = ctypes.c_void_p()
         self._check(load().gl_get_stream(self._handle(), ctypes.byref(out)), 'gl_get_stream')
         return out.value or 0
 
     @stream.setter
-    def stream(self, stream):
+    def stream(self, stream: StreamLike) -> None:
         value = _stream_value(stream)
         self._check(load().gl_set_stream(self._handle(), value or None), 'gl_set_stream')
 
-    def available(self, v):
-        """Whether a variant can run on this handle's device with this build."""
+    def available(self, v: VariantLike) -> bool:
+        """Whether a variant can run on this handle's device with this build.
+
+        Args:
+            v: a name, an id or a Variant.
+        Returns:
+            True or False; last_error() says why not.
+        Raises:
+            ValueError, TypeError: as variant() does, or the handle is closed.
+        """
         status = load().gl_variant_available(self._handle(), variant(v))
         if status == Status.UNSUPPORTED_VARIANT:
             return False
         self._check(status, 'gl_variant_available')
         return True
 
-    def available_variants(self):
+    def available_variants(self) -> List[Union[Variant, int]]:
+        """The variants this handle's device can run with this build.
+
+        Returns:
+            A list of variants, in id order.
+        Raises:
+            ValueError: the handle is closed.
+        """
         return [v for v in variants() if self.available(v)]
 
-    def last_error(self):
-        """The library's message for the last failed call with this handle."""
+    def last_error(self) -> str:
+        """The library's message for the last failed call with this handle.
+
+        Returns:
+            The message ('' if no call failed yet).
+        Raises:
+            ValueError: the handle is closed.
+        """
         message = load().gl_last_error(self._handle())
         return message.decode(errors='replace') if message else ''
 
-    def synchronize(self):
-        """Waits for the work queued on the handle's stream."""
+    def synchronize(self) -> None:
+        """Waits for the work queued on the handle's stream.
+
+        Returns:
+            None.
+        Raises:
+            Error: the CUDA runtime reported an error (of this or earlier work).
+            ValueError: the handle is closed.
+        """
         _cudart.synchronize(self.stream or None)
 
     # -- products
-    def sgemm(self, A, B, variant=DEFAULT_VARIANT, out=None, stream=None):
-        """C = A @ B (float32) with one rung of the ladder; see gemm()."""
+    @_documented(_SGEMM_DOC, _ON_HANDLE)
+    def sgemm(self, A: Array, B: Array, variant: VariantLike = DEFAULT_VARIANT,
+              out: Optional[Array] = None, stream: StreamLike = None) -> Array:
         return self.gemm(A, B, out=out, variant=variant, stream=stream)
 
-    def gemm(self, A, B, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=None,
-             variant=DEFAULT_VARIANT, stream=None):
-        """C = alpha * op(A) @ op(B) + beta * C, float32, with one rung of the ladder.
-
-        A, B, out  numpy arrays (copied to the GPU and back; the call returns
-                   when the result is in host memory) or CUDA arrays
-                   (__cuda_array_interface__: used in place; the call returns
-                   once the work is queued). 2-D float32, each with rows or
-                   columns contiguous (C- or Fortran-ordered, or padded).
-        trans_a, trans_b  op(X) is X.T when True (or 'T').
-        out        the result's array, M x N; needed when beta != 0. Without
-                   it, one is allocated like A (numpy, CuPy, PyTorch, Numba).
-        variant    a name ('warptile'), an id or a Variant.
-        stream     CUDA arrays: the stream to run on (int or stream object);
-                   default: the stream the arrays name, else the handle's.
-        Returns out (or the new result array).
-        """
-        plan = Plan(A, B, out, alpha, beta, trans_a, trans_b)
-        number = _to_variant(variant)
+    @_documented(_GEMM_DOC, _ON_HANDLE)
+    def gemm(self, A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
+             trans_a: Union[bool, str] = False, trans_b: Union[bool, str] = False,
+             out: Optional[Array] = None, variant: VariantLike = DEFAULT_VARIANT,
+             stream: StreamLike = None) -> Array:
         stream = _stream_value(stream)
+        plan = Plan(A, B, out, alpha, beta, trans_a, trans_b, self.stream if stream is None else stream)
+        number = _to_variant(variant)
         _check_devices(plan, self.device)
         return self._run(plan, number, stream)
 
@@ -393,8 +566,7 @@ class Handle:
 
     def _run_host(self, plan, number, stream):
         if plan.c is None:
-            import numpy
-            plan.set_output(numpy.empty((plan.M, plan.N), dtype=numpy.float32))
+            plan.set_output(_allocate_like(plan, self._device))
         run = stream if stream is not None else self.stream
         buffers = []
         with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
@@ -416,19 +588,43 @@ class Handle:
                 raise
             for buffer in buffers:
                 buffer.free()
+        if plan.c.matrix.copy is not None:
+            plan.c.matrix.write_back()
         return plan.c.matrix.obj
 
     # -- tuning
-    def tuning_query(self, v, M, N, K):
-        """The Tiles gl_sgemm_ex would run for variant v and these sizes now."""
+    def tuning_query(self, v: VariantLike, M: int, N: int, K: int) -> Tiles:
+        """The tile configuration gl_sgemm_ex would run now, and where it comes from.
+
+        Args:
+            v: a tuned or fixed-tile variant (not cublas).
+            M, N, K: the product's sizes (M and N are C's).
+        Returns:
+            Tiles, with origin, table line, architecture and size class filled in.
+        Raises:
+            Error: status INVALID_ARGUMENT for cublas or sizes out of range.
+            ValueError, TypeError: as variant() does, or the handle is closed.
+            NotImplementedError: the library has no tuning interface.
+        """
         s = _new_tiles_struct()
         self._check(_library.optional('gl_tuning_query')(self._handle(), variant(v), M, N, K,
                                                          ctypes.byref(s)), 'gl_tuning_query')
         return Tiles._from_struct(s)
 
-    def set_tiles(self, v, tiles):
-        """Pins a compiled configuration (one of variant_configs(v)) for a tuned
-        variant on this handle; None unpins."""
+    def set_tiles(self, v: VariantLike, tiles: Optional[Tiles]) -> None:
+        """Pins a compiled configuration for a tuned variant on this handle.
+
+        Args:
+            v: a tuned variant (autotuned, warptile).
+            tiles: one of variant_configs(v); None unpins.
+        Returns:
+            None.
+        Raises:
+            Error: status TUNING_ERROR if the variant takes no tuning, or the
+                tiles are not compiled or do not fit the device.
+            ValueError, TypeError: as variant() does, or the handle is closed.
+            NotImplementedError: the library has no tuning interface.
+        """
         s = None if tiles is None else ctypes.byref(tiles._to_struct())
         self._check(_library.optional('gl_set_tiles')(self._handle(), variant(v), s), 'gl_set_tiles')
 
@@ -467,23 +663,29 @@ def _check_devices(plan, handle_device=None):
 
 
 def _allocate_like(plan, device):
-    """An empty M x N float32 result of the framework A (else B) comes from."""
+    """An empty M x N float32 result of the framework A (else B) comes from;
+    numpy for other host arrays."""
     shape = (plan.M, plan.N)
     for operand in (plan.a, plan.b):
         obj = operand.matrix.obj
         framework = _framework(obj)
+        if framework == 'torch':
+            import torch
+            return torch.empty(shape, dtype=torch.float32, device=obj.device)
+        if plan.kind == 'host':
+            continue
         if framework == 'cupy':
             import cupy
             with cupy.cuda.Device(device):
                 return cupy.empty(shape, dtype=cupy.float32)
-        if framework == 'torch':
-            import torch
-            return torch.empty(shape, dtype=torch.float32, device=obj.device)
         if framework == 'numba':
             import numpy
             from numba import cuda
             with cuda.gpus[device]:
                 return cuda.device_array(shape, dtype=numpy.float32)
+    if plan.kind == 'host':
+        import numpy
+        return numpy.empty(shape, dtype=numpy.float32)
     raise TypeError('cannot allocate the result like A (%s): pass out= (a %d x %d float32 CUDA array)'
                     % (type(plan.a.matrix.obj).__name__, plan.M, plan.N))
 
@@ -494,9 +696,17 @@ _default_handles = []
 _default_lock = threading.Lock()
 
 
-def default_handle(device=None):
-    """This thread's handle for `device` (default: the current one), created on
-    first use and closed at exit."""
+def default_handle(device: Optional[int] = None) -> Handle:
+    """The handle the module-level gemm() and sgemm() use in this thread.
+
+    Args:
+        device: the CUDA device ordinal; None: the current device.
+    Returns:
+        This thread's Handle for the device, created on first use and
+        closed at exit.
+    Raises:
+        Error: status NO_DEVICE where there is no usable GPU.
+    """
     if device is None:
         try:
             device = _cudart.get_device()
@@ -522,17 +732,19 @@ def _close_default_handles():
         _default_handles.clear()
 
 
-def gemm(A, B, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False, out=None,
-         variant=DEFAULT_VARIANT, stream=None):
-    """Handle.gemm with this thread's handle for the arrays' GPU. Every argument
-    is checked before a handle is created or the GPU touched."""
-    plan = Plan(A, B, out, alpha, beta, trans_a, trans_b)
-    number = _to_variant(variant)
+@_documented(_GEMM_DOC, _ON_DEFAULT_HANDLE)
+def gemm(A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
+         trans_a: Union[bool, str] = False, trans_b: Union[bool, str] = False,
+         out: Optional[Array] = None, variant: VariantLike = DEFAULT_VARIANT,
+         stream: StreamLike = None) -> Array:
     stream = _stream_value(stream)
+    plan = Plan(A, B, out, alpha, beta, trans_a, trans_b, stream)
+    number = _to_variant(variant)
     handle = default_handle(_check_devices(plan))
     return handle._run(plan, number, stream)
 
 
-def sgemm(A, B, variant=DEFAULT_VARIANT, out=None, stream=None):
-    """C = A @ B (float32) with one rung of the ladder; see gemm()."""
+@_documented(_SGEMM_DOC, _ON_DEFAULT_HANDLE)
+def sgemm(A: Array, B: Array, variant: VariantLike = DEFAULT_VARIANT,
+          out: Optional[Array] = None, stream: StreamLike = None) -> Array:
     return gemm(A, B, out=out, variant=variant, stream=stream)

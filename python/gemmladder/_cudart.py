@@ -89,8 +89,8 @@ def check(error, what):
     if error:
         rt = runtime()
         status = Status.NO_DEVICE if error in ERROR_NO_DEVICE else Status.CUDA_ERROR
-        raise Error(status, '%s (%s)' % (rt.cudaGetErrorString(error).decode(),
-                                         rt.cudaGetErrorName(error).decode()), what)
+        raise Error(status, '%s: %s (%s)' % (what, rt.cudaGetErrorString(error).decode(),
+                                             rt.cudaGetErrorName(error).decode()), what)
 
 
 def get_device():

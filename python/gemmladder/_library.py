@@ -5,8 +5,9 @@ works on machines without the library or a GPU. Search order:
 
 1. the environment variable GEMMLADDER_LIBRARY (a path to the .so); when it
    is set and cannot be loaded, that is an error, never a silent fallback;
-2. the path recorded by meson in _location.py: the library built beside this
-   copy of the package (build tree), or the one installed with it;
+2. the path recorded by meson in _location.py, relative to this package's
+   directory: the package's own copy (pip install), the library installed
+   with it (meson install), or the one built beside it (build tree);
 3. the system's dynamic loader: the SONAME libgemmladder.so.<ABI>, then
    ctypes.util.find_library('gemmladder').
 """
@@ -15,6 +16,7 @@ import ctypes.util
 import enum
 import os
 import threading
+from typing import Optional
 
 try:
     from . import _location
@@ -46,9 +48,18 @@ class Error(Exception):
     status_name  the library's name for it, e.g. "invalid argument"
     message      the library's message saying what exactly was wrong
     function     the C function that failed
+
+    str(error) is "<status_name>: <message>".
     """
 
-    def __init__(self, status, message, function=None):
+    def __init__(self, status: int, message: str, function: Optional[str] = None):
+        """Args:
+            status: a gl_status_t value.
+            message: what exactly was wrong (the library's gl_last_error).
+            function: the function that failed.
+        Raises:
+            Nothing.
+        """
         try:
             status = Status(status)
         except ValueError:
@@ -57,8 +68,9 @@ class Error(Exception):
         self.status_name = _status_name(status)
         self.message = message
         self.function = function
-        text = '%s: %s' % (self.status_name, message) if message else self.status_name
-        super().__init__('%s: %s' % (function, text) if function else text)
+        # The message names the function where that is news (calls without a
+        # handle, CUDA runtime calls), so it is not said again here.
+        super().__init__('%s: %s' % (self.status_name, message) if message else self.status_name)
 
     def __reduce__(self):  # pickles (e.g. across multiprocessing) with its fields
         return type(self), (int(self.status), self.message, self.function)
@@ -153,12 +165,11 @@ def _candidates():
         return [('GEMMLADDER_LIBRARY=%s' % env, env, True)]
     found = []
     if _location and _location.LIBRARY:
-        if os.path.exists(_location.LIBRARY):
-            found.append(('%s (%s)' % (_location.LIBRARY, _location.LIBRARY_ORIGIN),
-                          _location.LIBRARY, True))
+        recorded = os.path.normpath(os.path.join(os.path.dirname(__file__), _location.LIBRARY))
+        if os.path.exists(recorded):
+            found.append(('%s (%s)' % (recorded, _location.LIBRARY_ORIGIN), recorded, True))
         else:
-            found.append(('%s (%s): no such file' % (_location.LIBRARY, _location.LIBRARY_ORIGIN),
-                          None, False))
+            found.append(('%s (%s): no such file' % (recorded, _location.LIBRARY_ORIGIN), None, False))
     soname = 'libgemmladder.so.%d' % ABI_VERSION
     found.append(('%s (system loader)' % soname, soname, False))
     other = ctypes.util.find_library('gemmladder')

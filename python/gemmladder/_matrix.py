@@ -2,11 +2,16 @@
 
 Everything here runs before any CUDA call, so every argument error is raised
 (TypeError or ValueError) before anything reaches the GPU. Arrays are read
-through the array interfaces, never by importing their framework:
-__cuda_array_interface__ (CuPy, PyTorch, Numba, ...) for device memory, and
-__array_interface__ (numpy) for host memory.
+through their interfaces, never by importing their framework:
+__cuda_array_interface__ (CuPy, PyTorch, Numba, ...) for device memory,
+__array_interface__ (numpy) for host memory, and DLPack (__dlpack__, for
+either) for the rest. numpy is imported only to copy a host array whose
+elements the library cannot walk.
 """
+import struct
 import sys
+
+from . import _dlpack
 
 MAX_SIZE = 2**31 - 1  # the library's limit for M, N and K
 _FLOAT32 = ('<f4', '=f4') if sys.byteorder == 'little' else ('>f4', '=f4')
@@ -15,20 +20,16 @@ ROW, COL = 'row', 'col'
 
 class Matrix:
     """One 2-D float32 array as the library needs it: address, shape and
-    element strides, plus where it came from."""
+    element strides, plus where it came from. A host array whose rows and
+    columns are both strided is read through a C-ordered copy (`copy`)."""
 
-    def __init__(self, obj, name):
+    def __init__(self, obj, name, stream=None):
+        """`stream`: the cudaStream_t (0: the default) the product will run on,
+        for DLPack producers of device memory to order their work before."""
         self.obj, self.name = obj, name
-        info = getattr(obj, '__cuda_array_interface__', None)
-        if info is not None:
-            self.kind = 'device'
-        else:
-            info = getattr(obj, '__array_interface__', None)
-            if info is None:
-                raise TypeError('%s: expected a numpy array or a CUDA array (an object with '
-                                '__cuda_array_interface__: CuPy, PyTorch, Numba), got %s'
-                                % (name, _type_name(obj)))
-            self.kind = 'host'
+        self.keep = None  # a DLPack capsule that must outlive the call
+        self.copy = None
+        info = self._interface(stream)
         typestr = info.get('typestr')
         if typestr not in _FLOAT32:
             raise TypeError('%s has dtype %s; gemmladder computes in float32 only (convert it, '
@@ -50,6 +51,7 @@ class Matrix:
         self.address, self.readonly = int(data[0] or 0), bool(data[1])
         if info.get('mask') is not None:
             raise ValueError('%s is a masked array; gemmladder takes plain matrices' % name)
+        self.extent = self._extent()
         self.stream = None
         if self.kind == 'device' and info.get('version', 0) >= 3:
             self.stream = info.get('stream')
@@ -57,12 +59,66 @@ class Matrix:
                 raise ValueError('%s: __cuda_array_interface__ stream 0 is disallowed by the '
                                  'interface (1 is the legacy default stream, 2 per-thread)' % name)
         self.layouts = self._layouts()
+        if not self.layouts and self.kind == 'host':
+            self._use_copy(info)
         if not self.layouts:
             raise ValueError(
                 '%s (shape %s, strides %s bytes) has neither contiguous rows nor contiguous '
-                'columns with a leading dimension that covers them; pass a copy '
-                '(e.g. .copy(), numpy.ascontiguousarray)'
+                'columns with a leading dimension that covers them; CUDA arrays are used in place, '
+                'so pass a copy (e.g. .copy())'
                 % (name, shape, (self.row_stride * 4, self.col_stride * 4)))
+
+    def _interface(self, stream):
+        """The array's interface dict; sets self.kind ('device' or 'host')."""
+        obj, name = self.obj, self.name
+        masked = sys.modules.get('numpy.ma')
+        if masked is not None and isinstance(obj, masked.MaskedArray):
+            raise ValueError('%s is a numpy masked array, whose mask gemmladder would ignore; pass '
+                             '%s.filled(0) (masked elements as 0) or %s.data' % (name, name, name))
+        for attribute, kind in (('__cuda_array_interface__', 'device'), ('__array_interface__', 'host')):
+            info = getattr(obj, attribute, None)
+            if info is not None:
+                self.kind = kind
+                return info
+        if not _dlpack.is_producer(obj):
+            raise TypeError('%s: expected a numpy array, a CUDA array (__cuda_array_interface__: CuPy, '
+                            'PyTorch, Numba) or a DLPack tensor (__dlpack__), got %s'
+                            % (name, _type_name(obj)))
+        device_type, _ = _dlpack.device(obj)
+        if device_type in (_dlpack.CUDA, _dlpack.CUDA_MANAGED):
+            self.kind, dlpack_stream = 'device', stream or 1  # 1: the legacy default stream
+        elif device_type in (_dlpack.CPU, _dlpack.CUDA_HOST):
+            self.kind, dlpack_stream = 'host', None
+        else:
+            raise TypeError('%s is %s memory (DLPack device type %d); gemmladder takes CUDA or host '
+                            'memory' % (name, _dlpack.DEVICE_NAMES.get(device_type, 'unknown'), device_type))
+        info, self.keep = _dlpack.export(obj, dlpack_stream)
+        if self.kind == 'device':  # the array names the stream it was exported for
+            info.update(version=3, stream=dlpack_stream)
+        return info
+
+    def _extent(self):
+        """[first, last) byte addresses of the memory the elements occupy."""
+        first = last = self.address
+        if self.rows and self.cols:
+            for count, stride in ((self.rows, self.row_stride), (self.cols, self.col_stride)):
+                reach = (count - 1) * stride * 4
+                first, last = min(first, first + reach), max(last, last + reach)
+            last += 4
+        return first, last
+
+    def _use_copy(self, info):
+        """Reads the elements through a C-ordered copy (host arrays only)."""
+        import numpy
+        self.original = _Interface(info)
+        self.copy = numpy.array(self.original, dtype=numpy.float32, order='C')
+        self.address, self.row_stride, self.col_stride = self.copy.ctypes.data, self.cols, 1
+        self.layouts = self._layouts()
+
+    def write_back(self):
+        """Copies a result computed into the copy back into the array (host `out`)."""
+        import numpy
+        numpy.asarray(self.original)[...] = self.copy
 
     def _layouts(self):
         """{ROW or COL: leading dimension} for each way the library can read it."""
@@ -80,15 +136,16 @@ class Matrix:
                 found[COL] = ld
         return found
 
-    def span(self, layout):
-        """Bytes from the first element to just past the last, read in `layout`."""
-        if not self.rows or not self.cols:
-            return 0
-        outer, inner = (self.rows, self.cols) if layout == ROW else (self.cols, self.rows)
-        return ((outer - 1) * self.layouts[layout] + inner) * 4
-
     def shape_text(self):
         return '%d x %d' % (self.rows, self.cols)
+
+
+class _Interface:
+    """Memory an array interface describes, for numpy to read or write."""
+
+    def __init__(self, info):
+        self.__array_interface__ = {'version': 3, 'shape': tuple(info['shape']), 'typestr': info['typestr'],
+                                    'data': info['data'], 'strides': info.get('strides')}
 
 
 class Operand:
@@ -112,11 +169,12 @@ class Operand:
 class Plan:
     """A validated product C = alpha op(A) op(B) + beta C, ready for gl_sgemm_ex."""
 
-    def __init__(self, A, B, out, alpha, beta, trans_a, trans_b):
+    def __init__(self, A, B, out, alpha, beta, trans_a, trans_b, stream=None):
+        """`stream`: the cudaStream_t the product will run on, if known (see Matrix)."""
         alpha, beta = _scalar(alpha, 'alpha'), _scalar(beta, 'beta')
         trans_a, trans_b = _transpose(trans_a, 'trans_a'), _transpose(trans_b, 'trans_b')
-        a, b = Matrix(A, 'A'), Matrix(B, 'B')
-        c = Matrix(out, 'out') if out is not None else None
+        a, b = Matrix(A, 'A', stream), Matrix(B, 'B', stream)
+        c = Matrix(out, 'out', stream) if out is not None else None
         if a.kind != b.kind or (c is not None and c.kind != a.kind):
             raise TypeError('A, B%s must all be numpy arrays or all be CUDA arrays; got %s'
                             % (' and out' if c is not None else '',
@@ -167,24 +225,30 @@ def _operand(matrix, transpose, layout):
 
 
 def _overlap(x, y):
-    if x.kind != y.kind or not x.address or not y.address:
-        return False
-    x_end = x.address + max(x.span(l) for l in x.layouts)
-    y_end = y.address + max(y.span(l) for l in y.layouts)
-    return x.address < y_end and y.address < x_end
+    return x.kind == y.kind and x.extent[0] < y.extent[1] and y.extent[0] < x.extent[1]
 
 
 def _scalar(value, name):
+    """A real number that a float32 holds (overflowing to inf, or a nonzero
+    number rounding to 0, would change the product asked for)."""
     if isinstance(value, (str, bytes)) or not hasattr(value, '__float__'):
         raise TypeError('%s must be a real number, got %s' % (name, _type_name(value)))
-    return float(value)
+    number = float(value)
+    try:
+        single = struct.unpack('=f', struct.pack('=f', number))[0]
+    except OverflowError:
+        raise ValueError('%s = %r does not fit a float32 (largest: 3.4028235e+38)' % (name, number)) from None
+    if single == 0.0 and number != 0.0:
+        raise ValueError('%s = %r is too small for a float32: it would be 0' % (name, number))
+    return number
 
 
 def _transpose(value, name):
-    """True/False, or the BLAS letters 'N'/'T'."""
+    """True/False (Python's or numpy's), or the BLAS letters 'N'/'T'."""
     if isinstance(value, str) and value.upper() in ('N', 'T'):
         return value.upper() == 'T'
-    if isinstance(value, bool) or type(value).__name__ == 'bool_':
+    numpy_bool = type(value).__module__ == 'numpy' and type(value).__name__ in ('bool', 'bool_')
+    if isinstance(value, bool) or numpy_bool:  # numpy 2 renamed bool_ to bool
         return bool(value)
     raise TypeError("%s must be True, False, 'N' or 'T', got %r" % (name, value))
 

@@ -89,6 +89,58 @@ class FakeArray:
         return [[self[i, j] for j in range(self.shape[1])] for i in range(self.shape[0])]
 
 
+class FakeDLPack:
+    """A FakeArray seen through DLPack alone (__dlpack__ and __dlpack_device__),
+    on `device_type` (2: CUDA, 1: CPU, ...). Each export builds a DLPack
+    tensor over the array's memory (versioned, with `flags`, when the consumer
+    asks for DLPack 1.x and `versioned` is set) and records the stream the
+    consumer named."""
+
+    _NAMES = {False: b'dltensor', True: b'dltensor_versioned'}  # alive as long as the class
+
+    def __init__(self, array, device_type=2, bits=32, code=2, versioned=False, flags=0, shape=None):
+        self.array, self.device_type, self.bits, self.code = array, device_type, bits, code
+        self.versioned, self.flags, self.shape = versioned, flags, shape or array.shape
+        self.streams, self._kept = [], []
+
+    def __dlpack_device__(self):
+        return (self.device_type, 0)
+
+    def __dlpack__(self, stream=None, max_version=None):
+        from gemmladder import _dlpack
+        self.streams.append(stream)
+        ndim = len(self.shape)
+        shape = (ctypes.c_int64 * ndim)(*self.shape)
+        strides = (ctypes.c_int64 * ndim)(*(self.array.strides + (1,) * ndim)[:ndim])
+        versioned = self.versioned and max_version is not None and max_version[0] >= 1
+        managed = (_dlpack._ManagedTensorVersioned if versioned else _dlpack._ManagedTensor)()
+        if versioned:
+            managed.version.major, managed.flags = 1, self.flags
+        t = managed.dl_tensor
+        t.data, t.byte_offset = ctypes.addressof(self.array.buffer), 4 * self.array.offset
+        t.device.device_type, t.ndim = self.device_type, ndim
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = self.code, self.bits, 1
+        t.shape, t.strides = shape, strides
+        self._kept.append((managed, shape, strides))
+        new = ctypes.pythonapi.PyCapsule_New
+        new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        return new(ctypes.addressof(managed), self._NAMES[versioned], None)
+
+
+class DLPackOnly:
+    """An array seen through DLPack alone (__dlpack__, __dlpack_device__), as
+    a framework without the array interfaces would show it."""
+
+    def __init__(self, array):
+        self.array = array
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+
 def random_matrix(rows, cols, rng):
     return [[rng.uniform(-1.0, 1.0) for _ in range(cols)] for _ in range(rows)]
 

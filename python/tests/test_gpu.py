@@ -1,6 +1,7 @@
 """GPU tests of the Python binding: products through every rung against a
 float64 reference (||C - C_ref|| / ||C_ref|| <= 1e-5, inputs uniform in
-[-1, 1]) for raw device memory, numpy, CuPy and PyTorch arrays; transposes
+[-1, 1]) for raw device memory, numpy, CuPy and PyTorch arrays, the latter
+two also through DLPack alone; numpy arrays of any strides; transposes
 and memory orders, alpha/beta, out=, zero sizes, streams, errors coming back
 from the library, and the tuning bindings.
 
@@ -12,6 +13,7 @@ import sys
 import unittest
 
 import support
+from support import DLPackOnly
 
 import gemmladder
 from gemmladder import _cudart
@@ -247,6 +249,19 @@ class NumpyRoundTrip(GpuTest):
         self.handle.sgemm(a, b, out=parent[:, 4:4 + N])
         self.assertTrue((parent[:, :4] == 7).all() and (parent[:, 4 + N:] == 7).all())
 
+    def test_any_strides(self):
+        base = self.uniform(200, 150)
+        a = base[::3, ::2]          # 67 x 75: neither rows nor columns contiguous
+        b = base[::-2, 1:76].T      # 75 x 100, rows reversed
+        whole = numpy.full((67, 300), 7.0, numpy.float32)
+        out = whole[:, ::3]         # 67 x 100, every third column
+        before = out.astype(numpy.float64)
+        want = a.astype(numpy.float64) @ b
+        self.assertClose(self.handle.sgemm(a, b), want)
+        self.assertIs(self.handle.gemm(a, b, alpha=2.0, beta=-1.0, out=out), out)
+        self.assertClose(out, 2.0 * want - before)
+        self.assertTrue((numpy.delete(whole, numpy.arange(0, 300, 3), axis=1) == 7.0).all())
+
     def test_explicit_stream(self):
         stream = Stream()
         try:
@@ -302,6 +317,26 @@ class CupyRoundTrip(GpuTest):
         stream.synchronize()
         self.assertClose(cupy.asnumpy(d), self.reference(a, b))
 
+    def test_dlpack(self):
+        with cupy.cuda.Stream(non_blocking=True) as stream:
+            # Queued on a stream the product does not run on: exporting them
+            # for the handle's stream orders that stream after this one.
+            a, b = self.uniform(600, 500), self.uniform(400, 600)
+            a *= 1
+            b *= 1
+            out = cupy.empty((500, 400), dtype=cupy.float32)
+            self.assertIs(self.handle.gemm(DLPackOnly(a), DLPackOnly(b), trans_a=True, trans_b=True,
+                                           out=out), out)
+            self.handle.synchronize()
+            self.assertClose(cupy.asnumpy(out), self.reference(a.T, b.T))
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v)):
+                    c = cupy.empty((400, 500), dtype=cupy.float32)
+                    gemmladder.sgemm(DLPackOnly(b), DLPackOnly(a), variant=v, out=DLPackOnly(c))
+                    cupy.cuda.Stream.null.synchronize()  # the default handle's stream
+                    self.assertClose(cupy.asnumpy(c), self.reference(b, a))
+        stream.synchronize()
+
 
 torch = _import('torch') if numpy is not None else None
 if torch is not None and not torch.cuda.is_available():
@@ -342,6 +377,34 @@ class TorchRoundTrip(GpuTest):
             d = c * 1
         stream.synchronize()
         self.assertClose(d.cpu().numpy(), self.reference(a, b))
+
+    def test_dlpack(self):
+        stream = torch.cuda.Stream()
+        with torch.cuda.stream(stream):
+            # Queued on torch's stream; the product runs on the handle's, after it.
+            a, b = self.uniform(700, 300), self.uniform(300, 500)
+            out = torch.empty((700, 500), device='cuda', dtype=torch.float32)
+            self.assertIs(self.handle.sgemm(DLPackOnly(a), DLPackOnly(b), out=out), out)
+        self.handle.synchronize()
+        self.assertClose(out.cpu().numpy(), self.reference(a, b))
+        for v in self.variants():
+            with self.subTest(variant=gemmladder.variant_name(v)):
+                c = torch.empty((300, 300), device='cuda', dtype=torch.float32)
+                self.handle.sgemm(DLPackOnly(a.t()), DLPackOnly(a), variant=v, out=DLPackOnly(c))
+                self.handle.synchronize()
+                self.assertClose(c.cpu().numpy(), self.reference(a.t(), a))
+
+    def test_cpu_tensors(self):
+        # Host memory through DLPack (torch has no __array_interface__): copied
+        # to the GPU and back, any strides; the result is a CPU tensor.
+        a = torch.rand((90, 160), dtype=torch.float32) * 2 - 1
+        b = torch.rand((160, 70), dtype=torch.float32) * 2 - 1
+        c = gemmladder.sgemm(a, b)
+        self.assertIsInstance(c, torch.Tensor)
+        self.assertEqual((tuple(c.shape), c.device.type), ((90, 70), 'cpu'))
+        self.assertClose(c.numpy(), self.reference(a, b))
+        strided = a[:, ::2]  # 90 x 80 with a column stride of 2
+        self.assertClose(gemmladder.sgemm(strided, b[::2]).numpy(), self.reference(strided, b[::2]))
 
 
 class Tuning(GpuTest):

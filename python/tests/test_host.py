@@ -7,6 +7,8 @@ the no-device error, and the tuning bindings where the library has them.
 Run by meson (suite host) with PYTHONPATH set to the build tree's package.
 """
 import ctypes
+import dataclasses
+import inspect
 import os
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import tempfile
 import unittest
 
 import support
-from support import FakeArray
+from support import DLPackOnly, FakeArray, FakeDLPack
 
 import gemmladder
 from gemmladder import _api, _cudart, _library, _matrix
@@ -100,7 +102,8 @@ class Errors(unittest.TestCase):
         self.assertIs(e.status, gemmladder.Status.INVALID_ARGUMENT)
         self.assertEqual(e.status_name, 'invalid argument')
         self.assertEqual(e.message, 'lda (3) < K (4)')
-        self.assertEqual(str(e), 'gl_sgemm_ex: invalid argument: lda (3) < K (4)')
+        self.assertEqual(e.function, 'gl_sgemm_ex')
+        self.assertEqual(str(e), 'invalid argument: lda (3) < K (4)')
         self.assertEqual(gemmladder.Error(42, '').status_name, 'unknown status')
 
     def test_handle_without_gpu_raises_no_device(self):
@@ -112,10 +115,22 @@ class Errors(unittest.TestCase):
         self.assertIs(e.status, gemmladder.Status.NO_DEVICE)
         self.assertEqual(e.function, 'gl_handle_create')
         self.assertEqual(e.status_name, _library.load().gl_status_string(4).decode())
-        # The library's own message, read with gl_last_error(NULL).
+        # The library's own message, read with gl_last_error(NULL), naming the
+        # function once, and the reason in the driver's terms.
         self.assertEqual(e.message, _library.load().gl_last_error(None).decode())
-        self.assertIn('no usable CUDA device', e.message)
-        self.assertIn(e.message, str(e))
+        self.assertEqual(str(e), '%s: %s' % (e.status_name, e.message))
+        self.assertEqual(str(e).count('gl_handle_create'), 1, str(e))
+        self.assertTrue(e.message.startswith('gl_handle_create: '), e.message)
+        driver, runtime = ctypes.c_int(), ctypes.c_int()
+        _cudart.runtime().cudaDriverGetVersion(ctypes.byref(driver))
+        _cudart.runtime().cudaRuntimeGetVersion(ctypes.byref(runtime))
+        if driver.value == 0:
+            self.assertIn('no NVIDIA driver is installed', e.message)
+        elif driver.value < runtime.value:
+            self.assertIn('older than the CUDA runtime', e.message)
+        else:
+            self.assertIn('finds no GPU', e.message)
+        self.assertNotIn('insufficient', e.message)
 
     def test_library_not_found(self):
         missing = os.path.join(tempfile.gettempdir(), 'no-such-dir', 'libgemmladder.so.1')
@@ -197,7 +212,7 @@ class ArgumentErrors(unittest.TestCase):
         self.rejects(ValueError, 'neither', FakeArray(4, 5), FakeArray(5, 3), out=FakeArray(4, 3, strides=(6, 2)))
 
     def test_kinds(self):
-        self.rejects(TypeError, 'expected a numpy array or a CUDA array', [[1.0]], FakeArray(1, 1))
+        self.rejects(TypeError, 'A: expected a numpy array, a CUDA array .* or a DLPack tensor', [[1.0]], FakeArray(1, 1))
         self.rejects(TypeError, 'all be numpy arrays or all be CUDA arrays',
                      FakeArray(4, 5), FakeArray(5, 3, device=False))
         self.rejects(TypeError, 'all be numpy arrays or all be CUDA arrays',
@@ -206,6 +221,10 @@ class ArgumentErrors(unittest.TestCase):
     def test_scalars_and_flags(self):
         a, b = FakeArray(4, 5), FakeArray(5, 3)
         self.rejects(TypeError, 'alpha must be a real number', a, b, alpha='2')
+        self.rejects(ValueError, 'alpha = 1e\\+39 does not fit a float32', a, b, alpha=1e39)
+        self.rejects(ValueError, 'beta = -1e\\+300 does not fit a float32', a, b, beta=-1e300,
+                     out=FakeArray(4, 3))
+        self.rejects(ValueError, 'alpha = 1e-50 is too small for a float32', a, b, alpha=1e-50)
         self.rejects(TypeError, 'beta must be a real number', a, b, beta=1j, out=FakeArray(4, 3))
         self.rejects(TypeError, 'trans_a must be', a, b, trans_a=1)
         self.rejects(TypeError, 'trans_b must be', a, b, trans_b='X')
@@ -225,6 +244,14 @@ class ArgumentErrors(unittest.TestCase):
         self.rejects(ValueError, 'stream 0 is disallowed', FakeArray(4, 5, stream=0), FakeArray(5, 3))
         self.rejects(ValueError, 'masked', FakeArray(4, 5, extra={'mask': object()}), FakeArray(5, 3))
 
+    def test_scalars_that_fit(self):
+        # Largest finite float32, infinity and NaN are float32 values; subnormals too.
+        plan = _matrix.Plan(FakeArray(4, 5), FakeArray(5, 3), FakeArray(4, 3), 3.4028234e38,
+                            float('inf'), False, False)
+        self.assertEqual((plan.alpha, plan.beta), (3.4028234e38, float('inf')))
+        self.assertEqual(_matrix.Plan(FakeArray(4, 5), FakeArray(5, 3), None, 1e-40, 0, False, False).alpha,
+                         1e-40)
+
     @unittest.skipIf(numpy is None, 'numpy is not installed')
     def test_numpy_arrays(self):
         a = numpy.ones((4, 5), dtype=numpy.float32)
@@ -232,12 +259,43 @@ class ArgumentErrors(unittest.TestCase):
         self.rejects(TypeError, 'float64; gemmladder computes in float32 only', a.astype(numpy.float64), b)
         self.rejects(ValueError, '2-D', a.ravel(), b)
         self.rejects(ValueError, 'shapes do not match', a, b.T)
-        self.rejects(ValueError, 'neither', numpy.ones((4, 10), numpy.float32)[:, ::2], b)
         frozen = numpy.zeros((4, 3), dtype=numpy.float32)
         frozen.flags.writeable = False
         self.rejects(ValueError, 'read-only', a, b, out=frozen)
-        self.rejects(ValueError, 'neither', a, b, out=numpy.broadcast_to(numpy.float32(0), (4, 3)))
+        self.rejects(ValueError, 'read-only', a, b, out=numpy.broadcast_to(numpy.float32(0), (4, 3)))
         self.rejects(ValueError, 'out shares memory with A', a[:, :3], b[:3, :3], out=a[:, 2:5])
+        every_other = numpy.ones((4, 10), numpy.float32)[:, ::2]  # read through a copy
+        self.rejects(ValueError, 'out shares memory with A', every_other, b[:, :2],
+                     out=every_other.base[:, 1:3])
+        self.rejects(TypeError, "trans_a must be True, False, 'N' or 'T'", a, b, trans_a=numpy.int32(1))
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_masked_arrays(self):
+        a = numpy.ma.masked_array(numpy.ones((4, 5), numpy.float32), mask=numpy.eye(4, 5, dtype=bool))
+        b = numpy.ones((5, 3), dtype=numpy.float32)
+        self.rejects(ValueError, 'A is a numpy masked array, whose mask gemmladder would ignore; '
+                     'pass A.filled\\(0\\)', a, b)
+        self.rejects(ValueError, 'out is a numpy masked array', b.T, b,
+                     out=numpy.ma.masked_array(numpy.zeros((3, 3), numpy.float32)))
+
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_numpy_bools_are_flags(self):
+        plan = _matrix.Plan(FakeArray(5, 4), FakeArray(3, 5), None, 1.0, 0.0, numpy.True_, numpy.bool_(True))
+        self.assertEqual((plan.M, plan.N, plan.K), (4, 3, 5))
+        plan = _matrix.Plan(FakeArray(4, 5), FakeArray(5, 3), None, 1.0, 0.0, numpy.False_, 'n')
+        self.assertEqual((plan.M, plan.N, plan.K), (4, 3, 5))
+
+    def test_dlpack_tensors(self):
+        a, b = FakeArray(4, 5), FakeArray(5, 3)
+        self.rejects(TypeError, "A has dtype '=f8'; gemmladder computes in float32 only",
+                     FakeDLPack(FakeArray(4, 5), bits=64), b)
+        self.rejects(TypeError, "B has dtype '=i4'", a, FakeDLPack(b, code=0))
+        self.rejects(ValueError, 'A must be a 2-D matrix, got shape \\(20,\\)', FakeDLPack(a, shape=(20,)), b)
+        self.rejects(TypeError, 'A is ROCm memory \\(DLPack device type 10\\)', FakeDLPack(a, device_type=10), b)
+        self.rejects(ValueError, 'out is read-only', FakeDLPack(a), FakeDLPack(b),
+                     out=FakeDLPack(FakeArray(4, 3), versioned=True, flags=1))
+        self.rejects(TypeError, 'all be numpy arrays or all be CUDA arrays', FakeDLPack(a, device_type=1), b)
 
 
 class Streams(unittest.TestCase):
@@ -493,10 +551,115 @@ class SimulatedCalls(unittest.TestCase):
         self.assertLess(numpy.linalg.norm(padded[:, 2:5] - ref) / numpy.linalg.norm(ref), 1e-6)
         self.assertFalse(padded[:, :2].any() or padded[:, 5:].any())
 
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_host_arrays_of_any_strides(self):
+        rng = numpy.random.default_rng(8)
+        base = rng.uniform(-1, 1, (12, 15)).astype(numpy.float32)
+        a = base[::2, ::3]              # 6 x 5: neither rows nor columns contiguous
+        b = base[::-1, 1:4][:5]         # 5 x 3, rows in reverse order
+        whole = numpy.full((6, 9), 7.0, numpy.float32)
+        out = whole[:, ::3]             # 6 x 3, every third column
+        before, c0 = base.copy(), out.copy()
+        with _SimulatedRuntime():
+            self.assertIs(_SimulatedHandle().gemm(a, b, alpha=0.5, beta=2.0, out=out), out)
+            fresh = _SimulatedHandle().gemm(a, numpy.broadcast_to(b[:1], (5, 3)))
+        ref = 0.5 * a.astype(numpy.float64) @ b + 2.0 * c0
+        self.assertLess(numpy.linalg.norm(out - ref) / numpy.linalg.norm(ref), 1e-6)
+        self.assertTrue((numpy.delete(whole, [0, 3, 6], axis=1) == 7.0).all())  # only out's elements
+        self.assertTrue((base == before).all())
+        ref = a.astype(numpy.float64) @ numpy.broadcast_to(b[:1], (5, 3))
+        self.assertTrue(fresh.flags.c_contiguous)
+        self.assertLess(numpy.linalg.norm(fresh - ref) / numpy.linalg.norm(ref), 1e-6)
+
+    def test_dlpack_device_streams(self):
+        """A DLPack tensor on the GPU is exported for the stream the product
+        runs on: stream=, else the handle's (1, the legacy default, for 0)."""
+        for handle_stream, explicit, exported, run in ((0x10, None, 0x10, 0x10), (0x10, 0x50, 0x50, 0x50),
+                                                       (0, None, 1, 0)):
+            with self.subTest(handle=handle_stream, explicit=explicit), _SimulatedRuntime() as rt:
+                a = FakeDLPack(FakeArray(2, 3, values=[[1, 2, 3], [4, 5, 6]]))
+                b = FakeDLPack(FakeArray(3, 2, values=[[1, 0], [0, 1], [1, 1]]), versioned=True)
+                c = FakeArray(2, 2)
+                h = _SimulatedHandle(stream=handle_stream)
+                self.assertIs(h.gemm(a, b, out=c, stream=explicit), c)
+                self.assertEqual(c.tolist(), [[4, 5], [10, 11]])
+                self.assertEqual((a.streams, b.streams), ([exported], [exported]))
+                self.assertEqual(h.calls, [run])
+                self.assertEqual(rt.waits, [])
+
+    def test_dlpack_host_tensors(self):
+        a = FakeDLPack(FakeArray(2, 3, device=False, values=[[1, 2, 3], [4, 5, 6]]), device_type=1)
+        b = FakeDLPack(FakeArray(3, 2, device=False, values=[[1, 0], [0, 1], [1, 1]]), device_type=3)
+        c = FakeArray(2, 2, device=False)
+        with _SimulatedRuntime():
+            self.assertIs(_SimulatedHandle(stream=0x10).gemm(a, b, out=c), c)
+        self.assertEqual(c.tolist(), [[4, 5], [10, 11]])
+        self.assertEqual((a.streams, b.streams), ([None], [None]))  # host memory: no stream
+
+    @unittest.skipIf(numpy is None or not hasattr(numpy, 'from_dlpack'), 'numpy with DLPack is not installed')
+    def test_numpy_through_dlpack(self):
+        rng = numpy.random.default_rng(9)
+        a = rng.uniform(-1, 1, (7, 5)).astype(numpy.float32)
+        b = rng.uniform(-1, 1, (6, 5)).astype(numpy.float32)
+        with _SimulatedRuntime():  # numpy's own capsules, without its array interface
+            c = _SimulatedHandle().gemm(DLPackOnly(a), DLPackOnly(b[:, ::-1].T), alpha=2.0)
+        self.assertIsInstance(c, numpy.ndarray)  # host arrays of other kinds come back as numpy
+        ref = 2.0 * a.astype(numpy.float64) @ b[:, ::-1].T
+        self.assertLess(numpy.linalg.norm(c - ref) / numpy.linalg.norm(ref), 1e-6)
+
     def test_device_output_needs_a_known_framework(self):
         with _SimulatedRuntime():
             with self.assertRaisesRegex(TypeError, 'cannot allocate the result like A'):
                 _SimulatedHandle().gemm(FakeArray(2, 3), FakeArray(3, 2))
+
+
+class Documentation(unittest.TestCase):
+    """Every public function and method says what it takes, returns and raises."""
+
+    def functions(self):
+        for name in gemmladder.__all__:
+            obj = getattr(gemmladder, name)
+            if inspect.isfunction(obj):
+                yield name, obj
+            elif inspect.isclass(obj) and obj.__module__.startswith('gemmladder'):
+                for attribute, member in vars(obj).items():
+                    public = not attribute.startswith('_') or attribute == '__init__'
+                    generated = attribute == '__init__' and dataclasses.is_dataclass(obj)
+                    if inspect.isfunction(member) and public and not generated:
+                        yield '%s.%s' % (name, attribute), member
+
+    def test_docstrings(self):
+        checked = 0
+        for name, function in self.functions():
+            with self.subTest(name):
+                doc = inspect.getdoc(function) or ''
+                parameters = [p for p in inspect.signature(function).parameters if p != 'self']
+                sections = ('Args:', 'Raises:') if function.__name__ == '__init__' else ('Args:', 'Returns:', 'Raises:')
+                for section in sections[0 if parameters else 1:]:
+                    self.assertIn(section, doc)
+                described = doc.split('Args:')[-1].split('Returns:')[0].split('Raises:')[0]
+                for parameter in parameters:
+                    self.assertRegex(described, r'(^|\n) *([\w, ]*\b)?%s\b[\w, ]*:' % parameter)
+                checked += 1
+        self.assertGreaterEqual(checked, 23)
+        for name in gemmladder.__all__:
+            obj = getattr(gemmladder, name)
+            if inspect.isclass(obj):
+                self.assertTrue(inspect.getdoc(obj), name)
+        for name in ('closed', 'device', 'stream'):
+            self.assertTrue(inspect.getdoc(getattr(gemmladder.Handle, name)), name)
+
+    def test_types(self):
+        package = os.path.dirname(gemmladder.__file__)
+        self.assertTrue(os.path.isfile(os.path.join(package, 'py.typed')))
+        for name, function in self.functions():
+            with self.subTest(name):
+                signature = inspect.signature(function)
+                if function.__name__ != '__init__':
+                    self.assertIsNot(signature.return_annotation, inspect.Signature.empty)
+                for p in signature.parameters.values():
+                    if p.name != 'self':
+                        self.assertIsNot(p.annotation, inspect.Parameter.empty, p.name)
 
 
 class ValidCallsReachTheLibrary(unittest.TestCase):

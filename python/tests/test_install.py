@@ -1,8 +1,9 @@
 """Installs the build into a temporary root (meson install --destdir) and
 imports the installed package from there, in fresh interpreters: it must
-carry its own _location.py naming the installed library (not the build
-tree's), find the library through GEMMLADDER_LIBRARY, and, with the recorded
-path absent (a staged install), through the system loader (LD_LIBRARY_PATH).
+carry its metadata, a _location.py naming the installed library relative to
+itself (so the staged copy finds its own library with nothing set), and
+find the library through GEMMLADDER_LIBRARY, and, when the package is moved
+away from it, through the system loader (LD_LIBRARY_PATH).
 
     test_install.py MESON BUILD_DIR      (meson runs it: suite host)
 """
@@ -43,43 +44,66 @@ class InstalledPackage(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.root, ignore_errors=True)
 
-    def probe(self, **env):
-        environment = dict(os.environ, PYTHONPATH=os.path.dirname(self.package), **env)
+    def probe(self, package=None, **env):
+        environment = dict(os.environ, PYTHONPATH=os.path.dirname(package or self.package))
+        environment.pop('LD_LIBRARY_PATH', None)  # meson's, naming the build tree
+        environment.update(env)
         done = subprocess.run([sys.executable, '-c', PROBE], env=environment, capture_output=True,
                               text=True, cwd=self.root)
         self.assertEqual(done.returncode, 0, done.stderr)
         return json.loads(done.stdout)
 
-    def test_files(self):
-        for name in ('__init__.py', '_api.py', '_cudart.py', '_library.py', '_matrix.py', '_location.py'):
-            self.assertTrue(os.path.isfile(os.path.join(self.package, name)), name)
-
-    def test_location_names_the_installed_library(self):
+    def location(self):
         scope = {}
         with open(os.path.join(self.package, '_location.py')) as f:
             exec(f.read(), scope)
+        return scope
+
+    def test_files(self):
+        for name in ('__init__.py', '_api.py', '_cudart.py', '_dlpack.py', '_library.py', '_matrix.py',
+                     '_location.py', 'py.typed'):
+            self.assertTrue(os.path.isfile(os.path.join(self.package, name)), name)
+
+    def test_metadata(self):
+        code = 'import importlib.metadata as m; print(m.version("gemmladder"))'
+        environment = dict(os.environ, PYTHONPATH=os.path.dirname(self.package))
+        done = subprocess.run([sys.executable, '-c', code], env=environment, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.strip(), support.header_version())
+
+    def test_location_names_the_installed_library(self):
+        scope = self.location()
         self.assertEqual(scope['LIBRARY_ORIGIN'], 'installed')
         self.assertEqual(scope['VERSION'], support.header_version())
-        # The recorded path, under the staging root, is the library installed.
-        self.assertEqual(os.path.realpath(self.root + scope['LIBRARY']), os.path.realpath(self.library))
+        self.assertFalse(os.path.isabs(scope['LIBRARY']), scope['LIBRARY'])
+        self.assertEqual(os.path.realpath(os.path.join(self.package, scope['LIBRARY'])),
+                         os.path.realpath(self.library))
 
-    def test_import_with_environment_variable(self):
-        path, version, library_version, library = self.probe(GEMMLADDER_LIBRARY=self.library)
+    def test_import_finds_its_library(self):
+        path, version, library_version, library = self.probe(GEMMLADDER_LIBRARY='')
         self.assertTrue(path.startswith(self.package), path)
         self.assertEqual(version, support.header_version())
         self.assertEqual(library_version, support.header_version())
         self.assertEqual(os.path.realpath(library), os.path.realpath(self.library))
 
+    def test_import_with_environment_variable(self):
+        moved = tempfile.mkdtemp(prefix='gemmladder-library-')
+        try:
+            copy = shutil.copy(self.library, moved)
+            _, _, _, library = self.probe(GEMMLADDER_LIBRARY=copy)
+            self.assertEqual(os.path.realpath(library), os.path.realpath(copy))
+        finally:
+            shutil.rmtree(moved)
+
     def test_import_through_system_loader(self):
-        scope = {}
-        with open(os.path.join(self.package, '_location.py')) as f:
-            exec(f.read(), scope)
-        if os.path.exists(scope['LIBRARY']):
-            self.skipTest('a library is installed at %s already: it comes first' % scope['LIBRARY'])
-        libdir = os.path.dirname(self.library)
-        ld_path = os.pathsep.join(filter(None, [libdir, os.environ.get('LD_LIBRARY_PATH')]))
-        _, _, _, library = self.probe(GEMMLADDER_LIBRARY='', LD_LIBRARY_PATH=ld_path)
-        self.assertEqual(os.path.realpath(library), os.path.realpath(self.library))
+        moved = tempfile.mkdtemp(prefix='gemmladder-package-')
+        try:  # the package alone, away from the library its _location.py names
+            package = shutil.copytree(self.package, os.path.join(moved, 'gemmladder'))
+            _, _, _, library = self.probe(package, GEMMLADDER_LIBRARY='',
+                                          LD_LIBRARY_PATH=os.path.dirname(self.library))
+            self.assertEqual(os.path.realpath(library), os.path.realpath(self.library))
+        finally:
+            shutil.rmtree(moved)
 
 
 if __name__ == '__main__':

@@ -20,9 +20,13 @@ static _Thread_local cudaError_t last_error;
 static _Thread_local fake_launch launches[FAKE_GPU_LOG];
 static _Thread_local int launch_count;
 
+static int driver_version = CUDART_VERSION;
+
 void fake_gpu_set_devices(int count) { __atomic_store_n(&device_count, count, __ATOMIC_SEQ_CST); }
+void fake_gpu_set_driver(int version) { __atomic_store_n(&driver_version, version, __ATOMIC_SEQ_CST); }
 
 static int devices(void) { return __atomic_load_n(&device_count, __ATOMIC_SEQ_CST); }
+static int driver(void) { return __atomic_load_n(&driver_version, __ATOMIC_SEQ_CST); }
 
 static cudaError_t fail(cudaError_t err) { return last_error = err; }
 
@@ -123,8 +127,23 @@ const fake_launch *fake_gpu_launch(int i)
 
 cudaError_t cudaGetDeviceCount(int *count)
 {
+    *count = 0;
+    if (driver() < CUDART_VERSION) /* none installed, or too old */
+        return fail(cudaErrorInsufficientDriver);
     *count = devices();
     return *count > 0 ? cudaSuccess : fail(cudaErrorNoDevice);
+}
+
+cudaError_t cudaDriverGetVersion(int *version)
+{
+    *version = driver();
+    return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *version)
+{
+    *version = CUDART_VERSION;
+    return cudaSuccess;
 }
 
 cudaError_t cudaGetDevice(int *device)

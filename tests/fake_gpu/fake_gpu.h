@@ -21,6 +21,11 @@
 /* How many devices cudaGetDeviceCount reports (default 1; 0: no GPU). */
 void fake_gpu_set_devices(int count);
 
+/* The driver's CUDA version, as cudaDriverGetVersion reports it (default:
+ * the runtime's, CUDART_VERSION; 0: no driver installed). Below the
+ * runtime's, cudaGetDeviceCount fails with cudaErrorInsufficientDriver. */
+void fake_gpu_set_driver(int version);
+
 /* A fake device allocation of `bytes` (any size up to 2^50; 256-byte
  * aligned); fake_gpu_free forgets it. Thread-safe. */
 void *fake_gpu_alloc(uint64_t bytes);

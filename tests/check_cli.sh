@@ -1,0 +1,64 @@
+#!/bin/sh
+# Both tools' command lines (tools/cli.h): --version and --help answer with
+# status 0, a bad option with status 2 and a message starting with the
+# tool's name, and no usable GPU with status 3 and the library's reason.
+# Where there is a GPU the same commands run (briefly) instead.
+#   check_cli.sh GEMMLADDER_BENCH GEMMLADDER_TUNE VERSION
+set -u
+bench=$1 tune=$2 version=$3
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+# expect STATUS[|STATUS] TOOL ARGS...: runs the tool, checks its exit status
+expect() {
+    want=$1 tool=$2
+    shift 2
+    "$tool" "$@" >"$out" 2>"$err"
+    rc=$?
+    case "|$want|" in
+    *"|$rc|"*) ;;
+    *) fail "$(basename "$tool") $* exited $rc, expected $want"; cat "$out" "$err" ;;
+    esac
+}
+
+for tool in "$bench" "$tune"; do
+    name=$(basename "$tool")
+    expect 0 "$tool" --version
+    grep -qx "$name (gemmladder) $version" "$out" || fail "$name --version printed: $(cat "$out")"
+    expect 0 "$tool" --help
+    grep -q "^usage: $name" "$out" && grep -q "^Exit status: 0 success; 1 a wrong result; 2" "$out" ||
+        fail "$name --help lacks its usage line or the exit statuses"
+    for bad in --bogus --version=1 "--output"; do
+        expect 2 "$tool" $bad
+        head -n 1 "$err" | grep -q "^$name: " || fail "$name $bad said: $(cat "$err")"
+    done
+done
+
+# No GPU: status 3 and the library's reason; with a GPU, a tiny run.
+expect "0|3" "$bench" --sizes 64 --variants naive --repeats 1 --warmup 0
+no_gpu=$([ $rc = 3 ] && echo 1)
+[ -n "$no_gpu" ] && ! grep -q "^gemmladder-bench: no usable GPU: gl_handle_create: " "$err" &&
+    fail "the bench's no-GPU message: $(cat "$err")"
+expect "$([ -n "$no_gpu" ] && echo 77 || echo 0)" "$bench" --sizes 64 --variants naive \
+    --skip-without-gpu --repeats 1 --warmup 0
+if [ -n "$no_gpu" ]; then # (with a GPU, the tuner's run takes minutes)
+    expect 3 "$tune" --variants autotuned
+    grep -q "^gemmladder-tune: no usable GPU: gl_handle_create: " "$err" ||
+        fail "the tuner's no-GPU message: $(cat "$err")"
+fi
+# The tuned variants are those a table holds rows for: not naive, not auto.
+for untuned in naive auto; do
+    expect 2 "$tune" --variants "$untuned"
+    grep -q "^gemmladder-tune: --variants: '$untuned' is not a tuned variant (tuned: autotuned, warptile)" "$err" ||
+        fail "the tuner's refusal of $untuned: $(cat "$err")"
+done
+
+bad=$(mktemp)
+echo "not a table" >"$bad"
+expect 1 "$tune" --check "$bad"
+grep -q "^gemmladder-tune: gl_tuning_check: $bad:1: " "$err" || fail "--check said: $(cat "$err")"
+rm -f "$bad"
+[ $status = 0 ] && echo "check_cli: both tools' --version, --help, errors and exit statuses"
+exit $status
