@@ -11,6 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/new"
 cp -r "$corpus" "$tmp/seed"
 cd "$tmp"
+# A failure exits 1: libFuzzer's own default, 77, is what meson reads as
+# "skipped".
 # shellcheck disable=SC2086
 "$fuzzer" -runs="$runs" -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=1024 \
-    -print_final_stats=1 $dict new seed
+    -error_exitcode=1 -timeout_exitcode=1 -print_final_stats=1 $dict new seed

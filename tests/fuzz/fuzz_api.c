@@ -807,7 +807,7 @@ static void op_set_tiles_device(input *in)
 
     poison_message();
     const gl_status_t st = gl_set_tiles(handle, (gl_variant_t)v, unpin ? NULL : &t);
-    const int tuned = v == GL_VARIANT_AUTOTUNED || v == GL_VARIANT_WARPTILE;
+    const int tuned = v == GL_VARIANT_AUTOTUNED || v == GL_VARIANT_WARPTILE || v == GL_VARIANT_AUTO;
     if (!variant_known(v))
         REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
     else if (!tuned)
