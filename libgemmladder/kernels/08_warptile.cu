@@ -54,10 +54,11 @@ struct slice_copy {
     int64_t k_step;     /* from one k to the next */
     int row, col, row_step;
     bool k_contiguous;
+    bool vec; /* 16-byte loads: always in the ALIGNED kernel, else where this operand allows */
     float4 v[LOADS];
 
     __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
-        : k_contiguous(k_contig)
+        : k_contiguous(k_contig), vec(ALIGNED || gl_vec4_ok(base, ld))
     {
         const int groups_per_row = (k_contig ? BK : BX) / 4;
         row = threadIdx.x / groups_per_row;
@@ -68,9 +69,10 @@ struct slice_copy {
         k_step = k_contig ? 1 : ld;
     }
 
-    __device__ __forceinline__ static float4 load4(const float *p)
+    __device__ __forceinline__ float4 load4(const float *p) const
     {
-        return ALIGNED ? *reinterpret_cast<const float4 *>(p) : make_float4(p[0], p[1], p[2], p[3]);
+        return ALIGNED || vec ? *reinterpret_cast<const float4 *>(p)
+                              : make_float4(p[0], p[1], p[2], p[3]);
     }
 
     /* A slice wholly inside the matrix: no test at all. */
@@ -93,14 +95,20 @@ struct slice_copy {
     }
 
     /* Any slice: x_left, k_left are how far the matrix reaches from the
-     * slice's first x and k. Groups across the edge are read float by
-     * float; groups past it are zeros. */
+     * slice's first x and k. Where no group lies across the edge (the
+     * contiguous direction reaches past the slice, or stops at a multiple of
+     * 4), a group is one load or zeros; otherwise the group across the edge
+     * is read float by float. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
         const int cols_left = k_contiguous ? k_left : x_left;
-        if (cols_left >= (k_contiguous ? BK : BX)) {
-            fetch_rows(rows_left);
+        if (cols_left >= (k_contiguous ? BK : BX) || cols_left % 4 == 0) {
+#pragma unroll
+            for (int i = 0; i < LOADS; ++i)
+                v[i] = row + i * row_step < rows_left && col < cols_left
+                           ? load4(ptr + i * round_step)
+                           : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
             return;
         }
 #pragma unroll
