@@ -94,8 +94,8 @@ struct slice_copy {
     /* Any slice: x_left, k_left are how far the matrix reaches from the
      * slice's first x and k. Where no group lies across the edge (the
      * contiguous direction reaches past the slice, or stops at a multiple of
-     * 4), a group is one load or zeros; otherwise the group across the edge
-     * is read float by float. */
+     * 4), a group is one load or zeros; otherwise every group is read float
+     * by float, each float tested. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
@@ -111,16 +111,12 @@ struct slice_copy {
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
-            v[i] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            if (row + i * row_step >= rows_left)
-                continue;
-            if (col < cols_left - 3) {
-                v[i] = load4(p);
-            } else { /* the group across the edge: at most 3 floats inside */
-                if (col < cols_left) v[i].x = p[0];
-                if (col + 1 < cols_left) v[i].y = p[1];
-                if (col + 2 < cols_left) v[i].z = p[2];
-            }
+            /* how many of the group's floats lie inside: 0 to 4 */
+            const int in = row + i * row_step < rows_left ? min(max(cols_left - col, 0), 4) : 0;
+            v[i].x = in > 0 ? p[0] : 0.0f;
+            v[i].y = in > 1 ? p[1] : 0.0f;
+            v[i].z = in > 2 ? p[2] : 0.0f;
+            v[i].w = in > 3 ? p[3] : 0.0f;
         }
     }
 
