@@ -391,7 +391,9 @@ typedef struct gl_plan {
     int32_t path;          /* gl_path_t */
     int32_t copies;        /* GL_PATH_PACKED: bit 0 set when A is copied, bit 1 B */
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
-    int32_t launches;      /* kernel launches: rows of C go 2^20 at a time */
+    int32_t launches;      /* launches of the product's kernel: rows of C go
+                              2^20 at a time (GL_PATH_PACKED adds a copy
+                              kernel per operand copied, each time) */
     int32_t reserved0;     /* zero */
     int64_t scratch_bytes; /* scratch memory the copies take (GL_PATH_PACKED) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for

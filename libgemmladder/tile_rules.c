@@ -70,7 +70,7 @@ static int fail(char *why, size_t size, const char *fmt, ...)
     return 0;
 }
 
-/* The rules the vectorized slice copy (rung.h, gl_slice_loader) imposes on a
+/* The rules the 16-byte slice copy of rungs 6-8 (slice_copy) imposes on a
  * BK x BX slice copied by `threads` threads, 4 floats at a time. */
 static int slice_copy_ok(const char *what, int64_t bk, int64_t bx, int64_t threads, char *why,
                          size_t size)
@@ -240,7 +240,7 @@ static double grid_cost(gl_tile_kind kind, const gl_tile_params *t, int64_t m, i
 /* The fill tiles must promise at least a quarter less time. Where both
  * fill the GPU, the tables' 128 x 128 warptiles compute 22% more per second
  * than the 64 x 64 fill tiles (46.1 against 37.8 TFLOP/s at 2048^3 on an
- * H200); 0.75 keeps them wherever their last round is at least a sixth full
+ * H200); 0.75 keeps them wherever their last round is at least an eighth full
  * (3072^3, 4097^3) and drops them where it holds a few blocks (1537^3,
  * 2049^3, 2300^3). docs/engine.md has the measurements. */
 #define GL_FILL_MARGIN 0.75

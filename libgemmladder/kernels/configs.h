@@ -76,11 +76,10 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(64, 64, 32, 32, 32, 1, 8, 4, 128)        \
     X(64, 64, 16, 32, 16, 1, 4, 4, 256)
 
-/* Rungs 7 and 8: the tiles a call runs instead of its table's when those
- * would leave most SMs idle in the grid's last round of blocks (tuning.c,
- * gl_fill_tiles; docs/tuning.md, "Filling the GPU"): small tiles, five
- * blocks to an SM. Each is an entry of its rung's list above. */
-#define GL_AUTOTUNED_FILL_CONFIG(X) X(64, 64, 16, 8, 4)
+/* Auto: the tiles a call runs instead of its table's when those would
+ * leave most SMs idle in the grid's last round of blocks (tile_rules.c,
+ * gl_fill_tiles; docs/engine.md): small tiles, five blocks to an SM. An
+ * entry of the warptile list above. */
 #define GL_WARPTILE_FILL_CONFIG(X) X(64, 64, 16, 32, 32, 1, 8, 4, 128)
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
