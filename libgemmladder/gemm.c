@@ -340,9 +340,9 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
         if (first.m > MAX_ROWS_PER_LAUNCH)
             first.m = MAX_ROWS_PER_LAUNCH;
         out->launches = (int32_t)((c.p.m - 1) / MAX_ROWS_PER_LAUNCH + 1);
-        const gl_tile_params tiles = gl_resolve_tiles(h, c.d, first.m, first.n, &out->tiles);
-        const bool vec = ((uintptr_t)first.a & 15) == 0 && first.lda % 4 == 0 &&
-                         ((uintptr_t)first.b & 15) == 0 && first.ldb % 4 == 0;
+        /* Tiles for the whole product, as run_variant resolves them. */
+        const gl_tile_params tiles = gl_resolve_tiles(h, c.d, c.p.m, c.p.n, &out->tiles);
+        const bool vec = gl_vec4_ok(first.a, first.lda) && gl_vec4_ok(first.b, first.ldb);
         if (c.d->uses_cublas) {
             out->path = GL_PATH_CUBLAS;
             why = "cuBLAS SGEMM, FP32 compute";

@@ -7,8 +7,6 @@
 
 #include <stdint.h>
 
-static bool vec4_ok(const void *p, int64_t ld) { return ((uintptr_t)p & 15) == 0 && ld % 4 == 0; }
-
 /* Every row starts on a 32-byte sector. */
 static bool on_sectors(const void *p, int64_t ld) { return ((uintptr_t)p & 31) == 0 && ld % 8 == 0; }
 
@@ -59,7 +57,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool can_c
                         gl_engine_plan *plan)
 {
     *plan = (gl_engine_plan){.k = p->k};
-    const bool a_ok = vec4_ok(p->a, p->lda), b_ok = vec4_ok(p->b, p->ldb);
+    const bool a_ok = gl_vec4_ok(p->a, p->lda), b_ok = gl_vec4_ok(p->b, p->ldb);
     const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
                          p->m >= t->bm && p->n >= t->bn;
     /* Rows on 32 bytes are read in place at nearly full speed with edge

@@ -66,13 +66,6 @@ __device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int co
             gl_store_c(c + j, v[j], p.alpha, p.beta);
 }
 
-/* 16-byte accesses need a 16-byte aligned base and a leading dimension that
- * keeps every row aligned. */
-__host__ __device__ __forceinline__ bool gl_vec4_ok(const void *p, int64_t ld)
-{
-    return ((uintptr_t)p & 15) == 0 && ld % 4 == 0;
-}
-
 /* Number of b-sized tiles covering a >= 1 items (no overflow near INT_MAX). */
 static inline unsigned gl_ceil_div(int a, int b) { return (unsigned)((a - 1) / b + 1); }
 

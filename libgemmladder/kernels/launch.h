@@ -54,6 +54,19 @@ typedef struct gl_exec {
     cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
 } gl_exec;
 
+#ifdef __CUDACC__
+#define GL_HOST_DEVICE __host__ __device__
+#else
+#define GL_HOST_DEVICE
+#endif
+
+/* 16-byte accesses need a 16-byte aligned base and a leading dimension that
+ * keeps every row aligned. (The kernels' copies and the engine's plan.) */
+static inline GL_HOST_DEVICE bool gl_vec4_ok(const void *p, int64_t ld)
+{
+    return ((uintptr_t)p & 15) == 0 && ld % 4 == 0;
+}
+
 /* The one launcher signature. Queues the product on x->stream and returns 0,
  * or the failing library's own error code: a cudaError_t for kernels, a
  * cublasStatus_t for the cuBLAS variant (its descriptor says which). *t is
