@@ -386,8 +386,9 @@ typedef enum gl_path {
 typedef struct gl_plan {
     uint32_t size;
     int32_t variant;       /* the variant asked about */
-    int32_t kernel;        /* the variant whose kernel runs (auto: warptile);
-                              -1 for GL_PATH_SCALE */
+    int32_t kernel;        /* the variant whose kernel runs (auto: warptile, or
+                              vectorized for 64 x 64 tiles); -1 for
+                              GL_PATH_SCALE */
     int32_t path;          /* gl_path_t */
     int32_t copies;        /* GL_PATH_PACKED: bit 0 set when A is copied, bit 1 B */
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */

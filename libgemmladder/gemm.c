@@ -137,7 +137,7 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
 /* Runs the variant on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
 static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p)
 {
-    gl_exec x = {h->stream, NULL, h->cc, h->sm_count, h->scratch};
+    gl_exec x = {h->stream, NULL, h->cc, h->sm_count, h->scratch, h->pinned[d->id]};
     if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
         if (st != GL_STATUS_SUCCESS)
@@ -342,13 +342,17 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
         out->launches = (int32_t)((c.p.m - 1) / MAX_ROWS_PER_LAUNCH + 1);
         /* Tiles for the whole product, as run_variant resolves them. */
         const gl_tile_params tiles = gl_resolve_tiles(h, c.d, c.p.m, c.p.n, &out->tiles);
-        const bool vec = gl_vec4_ok(first.a, first.lda) && gl_vec4_ok(first.b, first.ldb);
+        const bool vec = gl_a_vec4_ok(&first) && gl_b_vec4_ok(&first);
         if (c.d->uses_cublas) {
             out->path = GL_PATH_CUBLAS;
             why = "cuBLAS SGEMM, FP32 compute";
         } else if (c.d->id == GL_VARIANT_AUTO) {
             gl_engine_plan plan;
-            gl_engine_plan_for(&first, &tiles, h->scratch != NULL, &plan);
+            gl_engine_plan_for(&first, &tiles, h->pinned[c.d->id], h->sm_count, h->scratch != NULL,
+                               &plan);
+            out->kernel = plan.kernel;
+            if (plan.kernel != GL_VARIANT_WARPTILE) /* another rung's kernel, with its fixed tiles */
+                gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
             out->path = plan.path;
             out->aligned = plan.aligned;
             out->copies = (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0);

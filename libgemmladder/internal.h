@@ -76,6 +76,10 @@ gl_status_t gl_handle_cublas(struct gl_handle_s *h);
 gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_variant_desc *d, int64_t m,
                                 int64_t n, gl_tiles *info);
 
+/* Fills a caller-sized gl_tiles with tiles t and their origin, no table
+ * fields. */
+void gl_describe_tiles(gl_tiles *out, const gl_tile_params *t, gl_tiles_origin_t origin);
+
 /* ---- the tables (table_layers.c) ------------------------------------------ */
 
 /* Before a handle is created: parses the built-in tables (once per process)

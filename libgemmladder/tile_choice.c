@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-static void describe(gl_tiles *out, const gl_tile_params *t, gl_tiles_origin_t origin)
+void gl_describe_tiles(gl_tiles *out, const gl_tile_params *t, gl_tiles_origin_t origin)
 {
     const uint32_t size = out->size;
     memset(out, 0, sizeof *out);
@@ -26,12 +26,12 @@ gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_variant_de
         return none;
     if (!gl_variant_tuned(d)) {
         if (info)
-            describe(info, &d->configs[0], GL_TILES_FIXED);
+            gl_describe_tiles(info, &d->configs[0], GL_TILES_FIXED);
         return d->configs[0];
     }
     if (h->pinned[d->id]) {
         if (info)
-            describe(info, &h->pin[d->id], GL_TILES_PINNED);
+            gl_describe_tiles(info, &h->pin[d->id], GL_TILES_PINNED);
         return h->pin[d->id];
     }
 
@@ -46,7 +46,7 @@ gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_variant_de
     if (fill)
         tiles = *fill, origin = GL_TILES_FILL;
     if (info) {
-        describe(info, &tiles, origin);
+        gl_describe_tiles(info, &tiles, origin);
         snprintf(info->size_class, sizeof info->size_class, "%s", gl_size_class_name(c));
         if (found) {
             info->line = row.line;
@@ -97,7 +97,7 @@ gl_status_t gl_variant_config(gl_variant_t variant, int32_t index, gl_tiles *out
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
                        "gl_variant_config: index %d is outside 0..%d for variant '%s'",
                        (int)index, d->config_count - 1, d->name);
-    describe(out, &d->configs[index], GL_TILES_FIXED);
+    gl_describe_tiles(out, &d->configs[index], GL_TILES_FIXED);
     return GL_STATUS_SUCCESS;
 }
 

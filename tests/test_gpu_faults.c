@@ -276,9 +276,9 @@ static void test_scratch_memory(void)
  * right. */
 static void test_edge_windows_in_place(void)
 {
-    enum { SM = 2000, SN = 1000, SK = 1000, LDA16 = SK + 4 }; /* 1000 % 8 == 0, 1004 % 8 == 4 */
+    enum { SM = 2000, SN = 2000, SK = 1000, LDA16 = SK + 4 }; /* 1000 % 8 == 0, 1004 % 8 == 4 */
     /* half of what padded copies of A and B would take */
-    const size_t half_copies = sizeof(float) * ((size_t)2048 * 1008 + (size_t)1008 * 1024) / 2;
+    const size_t half_copies = sizeof(float) * ((size_t)2048 * 1008 + (size_t)1008 * 2048) / 2;
     float *a = malloc(sizeof(float) * SM * LDA16), *b = malloc(sizeof(float) * SK * SN);
     float *c_in_place = malloc(sizeof(float) * SM * SN);
     float *c_packed = malloc(sizeof(float) * SM * SN);

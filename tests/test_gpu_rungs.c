@@ -42,9 +42,11 @@ static const shape shapes[] = {
     /* Aligned, every extent a multiple of 4 and at least a tile, but not
      * whole tiles: auto moves its edge windows back inside C and reads the
      * ragged part of K first (GL_PATH_EDGE_WINDOWS); with k = 4 that is all
-     * of K. Big ones too, whose rows start on 32 bytes: they are read in
-     * place rather than copied. */
-    {132, 68, 36, 0},   {260, 200, 4, 0},    {68, 1000, 92, 0},    {2000, 1000, 1000, 1},
+     * of K. A big one too, whose rows start on 32 bytes: read in place
+     * rather than copied. (At 2000 x 1000 x 1000 auto runs rung 6's kernel
+     * on its 64 x 64 tiles.) */
+    {132, 68, 36, 0},   {260, 200, 4, 0},    {68, 1000, 92, 0},    {2000, 2000, 100, 1},
+    {2000, 1000, 1000, 1},
     /* Big enough that auto copies operands into padded, aligned scratch
      * (GL_PATH_PACKED): both (edges in M and N; in M, N and K), or only the
      * thin B. */

@@ -91,8 +91,9 @@ static void expect_plan(gl_problem p, const gl_tile_params *t, bool can_copy, gl
                         bool copy_a, bool copy_b, const char *what)
 {
     gl_engine_plan plan;
-    gl_engine_plan_for(&p, t, can_copy, &plan);
-    CHECK(plan.path == path && plan.a.made == copy_a && plan.b.made == copy_b &&
+    gl_engine_plan_for(&p, t, false, 132, can_copy, &plan);
+    CHECK(plan.kernel == GL_VARIANT_WARPTILE && plan.path == path && plan.a.made == copy_a &&
+              plan.b.made == copy_b &&
               (plan.bytes > 0) == (copy_a || copy_b) && plan.why && *plan.why,
           "%s: path %d (want %d), copies A %d B %d (want %d %d)", what, (int)plan.path,
           (int)path, plan.a.made, plan.b.made, copy_a, copy_b);
@@ -130,10 +131,34 @@ static void test_engine_plan(void)
                 "64^3: smaller than a tile, too small to copy");
     expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_RUNG, false, true,
                 "3000 x 127 x 1536: B copied, A left");
+    expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, true, GL_PATH_RUNG, false, false,
+                "127 x 4096 x 4096: aligned, read in place with tests rather than copied");
+    /* 64 x 64 tiles run on rung 6's kernel where their grid fills the SMs,
+     * unless pinned. */
+    const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
+    const struct {
+        int m, n;
+        bool pinned;
+        gl_variant_t kernel;
+    } kernels[] = {{1024, 1024, false, GL_VARIANT_VECTORIZED}, {1000, 1000, false, GL_VARIANT_VECTORIZED},
+                   {512, 512, false, GL_VARIANT_WARPTILE},     {1024, 1024, true, GL_VARIANT_WARPTILE},
+                   {728, 728, false, GL_VARIANT_VECTORIZED},   {704, 704, false, GL_VARIANT_WARPTILE},
+                   {1024, 1023, false, GL_VARIANT_WARPTILE}}; /* B's rows off 16 bytes */
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
+        gl_engine_plan plan;
+        const gl_problem q = problem(kernels[i].m, kernels[i].n, 256, 256, kernels[i].n, 0);
+        gl_engine_plan_for(&q, &w64, kernels[i].pinned, 132, true, &plan);
+        CHECK(plan.kernel == kernels[i].kernel &&
+                  (plan.kernel == GL_VARIANT_WARPTILE
+                       ? gl_tile_params_equal(&plan.tiles, &w64)
+                       : plan.tiles.bm == 64 && plan.tiles.wm == 0 && plan.path == GL_PATH_RUNG),
+              "%d x %d%s on 64 x 64 tiles: kernel %d (want %d)", kernels[i].m, kernels[i].n,
+              kernels[i].pinned ? " pinned" : "", (int)plan.kernel, (int)kernels[i].kernel);
+    }
     /* The cost rule at the limits of the kernels' sizes. */
     gl_engine_plan plan;
     const gl_problem huge = problem(1 << 20, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, 0);
-    gl_engine_plan_for(&huge, t, true, &plan);
+    gl_engine_plan_for(&huge, t, false, 132, true, &plan);
     CHECK(!plan.a.made && !plan.b.made && plan.k == INT32_MAX, "no copy past int sizes");
 }
 

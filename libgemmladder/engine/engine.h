@@ -6,15 +6,22 @@
  *   - fill tiles: the tuning table's tiles give way to small ones when a
  *     grid of large ones would leave most SMs idle in its last round
  *     (tile_rules.c, gl_fill_tiles);
+ *   - rung 6's kernel for 64 x 64 tiles (the table's or the fill tiles)
+ *     when their grid fills every SM: with one buffer per block instead of
+ *     two, an SM holds more blocks, and rung 8's double buffer has no
+ *     latency left to hide;
  *   - interior kernels: when both operands are aligned and whole tiles,
  *     copies without any test;
  *   - edge windows: when every extent is a multiple of 4 and every row
  *     starts on 32 bytes, blocks at the far edge of C compute the tile that
  *     ends at the edge and store only their own part, and the ragged part
  *     of K is read first, so every copy but the first slice's is untested;
- *   - packing: otherwise, for a product big enough to repay it, operands
- *     copied into scratch memory from the handle's pool, aligned and padded
- *     with zeros to whole tiles, then the interior kernel.
+ *   - packing: for a product big enough to repay it, operands that cannot
+ *     be read in 16-byte groups (rows off 16 bytes, or an extent along
+ *     them not a multiple of 4) copied into scratch memory from the
+ *     handle's pool, aligned and padded with zeros to whole tiles, then the
+ *     interior kernel. Aligned operands are read in place: rung 8's tested
+ *     copies cost less than a copy.
  *
  * The choice between them is made on the host, from the problem alone
  * (gl_engine_plan), so that gl_sgemm_plan can say what a call would do.
@@ -40,6 +47,8 @@ typedef struct gl_engine_copy {
 } gl_engine_copy;
 
 typedef struct gl_engine_plan {
+    gl_variant_t kernel;  /* whose kernel runs: GL_VARIANT_WARPTILE or _VECTORIZED */
+    gl_tile_params tiles; /* the tiles it runs */
     gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS or _PACKED */
     bool aligned;       /* 16-byte loads from both operands (after any copy) */
     gl_engine_copy a, b;
@@ -48,10 +57,11 @@ typedef struct gl_engine_plan {
     const char *why;    /* one sentence, static */
 } gl_engine_plan;
 
-/* What auto does for problem p with tiles t (a warptile configuration),
- * with scratch memory (can_copy) or without. */
-void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool can_copy,
-                        gl_engine_plan *plan);
+/* What auto does for problem p with tiles t (a warptile configuration;
+ * pinned: set with gl_set_tiles, and run as they are) on a GPU of `sms`
+ * SMs, with scratch memory (can_copy) or without. */
+void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
+                        bool can_copy, gl_engine_plan *plan);
 
 #ifdef __cplusplus
 }

@@ -37,8 +37,8 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
         plan->why = "operands copied into aligned whole tiles, then copies without tests";
     } else if (!plan->aligned) {
         plan->path = GL_PATH_RUNG;
-        plan->why = "an operand is not 16-byte aligned and copying it does not pay: "
-                    "rung 8's kernel with 4-byte loads";
+        plan->why = "an operand cannot be read in 16-byte groups and copying it does not pay: "
+                    "rung 8's kernel, a float per load";
     } else if (p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0) {
         plan->path = GL_PATH_INTERIOR;
         plan->why = "aligned whole tiles: copies without tests";
@@ -53,11 +53,32 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
     }
 }
 
-void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool can_copy,
-                        gl_engine_plan *plan)
+/* Rung 6's tiles: its kernel's first configuration, 64 x 64 (configs.h). */
+#define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
+static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
+
+void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
+                        bool can_copy, gl_engine_plan *plan)
 {
-    *plan = (gl_engine_plan){.k = p->k};
-    const bool a_ok = gl_vec4_ok(p->a, p->lda), b_ok = gl_vec4_ok(p->b, p->ldb);
+    *plan = (gl_engine_plan){.kernel = GL_VARIANT_WARPTILE, .tiles = *t, .k = p->k};
+    const bool a_ok = gl_a_vec4_ok(p), b_ok = gl_b_vec4_ok(p);
+    /* Aligned operands on 64 x 64 tiles in a grid that fills every SM:
+     * rung 6's kernel, whose blocks need half the shared memory (one slice,
+     * not two), so more of them share an SM, and whose copies wait on
+     * memory that the other blocks' math covers. With fewer blocks than
+     * SMs, rung 8's double buffer is what hides it; and for operands read a
+     * float at a time rung 8's copies are the cheaper (docs/engine.md). */
+    const int64_t blocks_64 = ((int64_t)p->m + 63) / 64 * (((int64_t)p->n + 63) / 64);
+    if (!pinned && a_ok && b_ok && t->bm == 64 && t->bn == 64 && blocks_64 >= sms &&
+        rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64) {
+        plan->kernel = GL_VARIANT_VECTORIZED;
+        plan->tiles = rung6_tiles[0];
+        plan->path = GL_PATH_RUNG;
+        plan->aligned = a_ok && b_ok;
+        plan->why = "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which fits more "
+                    "blocks on an SM than rung 8's";
+        return;
+    }
     const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
                          p->m >= t->bm && p->n >= t->bn;
     /* Rows on 32 bytes are read in place at nearly full speed with edge
@@ -71,10 +92,21 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool can_c
     const bool k_edge = k_pad != p->k; /* then both are copied, so K pads alike */
     struct {
         gl_engine_copy *copy;
-        bool ok, k_rows; /* aligned; stored rows run along K (A transposed, B not) */
+        bool ok, k_rows; /* read in groups; stored rows run along K (A transposed, B not) */
         int64_t x, bx;
     } ops[2] = {{&plan->a, a_ok, p->trans_a, p->m, t->bm}, {&plan->b, b_ok, !p->trans_b, p->n, t->bn}};
-    bool whole = true; /* every operand is, or will be, aligned whole tiles */
+    /* An operand is copied when it cannot be read in groups, or when edge
+     * windows would read it in place but its rows are off 32 bytes and it
+     * is short of whole tiles; an operand read in groups is otherwise read
+     * in place, with rung 8's tests, which cost less than its copy (127 x
+     * 4096 x 4096: 64.9% of cuBLAS in place, 62.5% copied). */
+    bool want[2], whole = true; /* every operand is, or will be, aligned whole tiles */
+    for (int i = 0; i < 2; ++i) {
+        const bool short_of_tiles = k_edge || ops[i].x % ops[i].bx != 0 || !ops[i].ok;
+        want[i] = !ops[i].ok || (windows && short_of_tiles);
+    }
+    if (k_edge && (want[0] || want[1]))
+        want[0] = want[1] = true;
     size_t bytes = 0;
     for (int i = 0; i < 2; ++i) {
         const int64_t x_pad = round_up(ops[i].x, ops[i].bx);
@@ -84,7 +116,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool can_c
         }
         const bool short_of_tiles = k_edge || ops[i].x != x_pad || !ops[i].ok;
         const int rows = (int)(ops[i].k_rows ? k_pad : x_pad), cols = (int)(ops[i].k_rows ? x_pad : k_pad);
-        const bool made = short_of_tiles && copy_pays(p, (int64_t)rows * cols);
+        const bool made = want[i] && copy_pays(p, (int64_t)rows * cols);
         *ops[i].copy = (gl_engine_copy){made, rows, cols, made ? bytes : 0};
         if (made)
             bytes += ((size_t)rows * (size_t)cols * sizeof(float) + 255) / 256 * 256;

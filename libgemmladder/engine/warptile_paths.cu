@@ -76,14 +76,16 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
 extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
     gl_engine_plan plan;
-    gl_engine_plan_for(p, t, x->scratch != NULL, &plan);
+    gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan);
+    if (plan.kernel == GL_VARIANT_VECTORIZED)
+        return gl_launch_vectorized(p, &plan.tiles, x);
     if (plan.bytes == 0)
         return run(p, t, &plan, x);
 
     void *scratch = NULL;
     if (cudaMallocFromPoolAsync(&scratch, plan.bytes, x->scratch, x->stream) != cudaSuccess) {
         (void)cudaGetLastError(); /* not an error: the operands are read in place */
-        gl_engine_plan_for(p, t, false, &plan);
+        gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, false, &plan);
         return run(p, t, &plan, x);
     }
     gl_problem copied = *p;

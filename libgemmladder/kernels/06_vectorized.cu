@@ -21,8 +21,8 @@
  * on the host and runs one of three kernels: for aligned operands of whole
  * tiles, copies without tests; for aligned operands, copies that test the
  * edges of the matrices (the last tiles of C, the end of K) and read zeros
- * past them; for any others, the same with each group of 4 floats read in 4
- * plain loads.
+ * past them; for any others, the same a float per load, a warp's lanes side
+ * by side along a row so that each load still reads whole sectors.
  *
  * What stays slow: one slice in shared memory means two barriers per slice,
  * and a warp's reads of the slices are strided across its 32 threads; rung 8
@@ -38,9 +38,15 @@ namespace {
  * Copies a BK x BX slice of op(A) (x = rows of C) or of op(B) (x = columns
  * of C) into shared memory k-major, dst[k * (BX + GL_SMEM_PAD) + x]. In
  * memory either k or x is the contiguous direction (A as stored and B
- * transposed run along k; A transposed and B as stored along x); each thread
- * reads groups of 4 neighbouring floats along it, LOADS groups per slice, the
- * same groups of every slice, so its addresses are worked out once.
+ * transposed run along k; A transposed and B as stored along x), and the
+ * slice's stored rows run along it. Each thread copies LOADS groups of 4
+ * floats of a stored row per slice, the same groups of every slice, so its
+ * addresses are worked out once:
+ *   ALIGNED (rows on 16 bytes, gl_a_vec4_ok): 4 neighbours, one 16-byte load;
+ *   otherwise: 4 floats a quarter row apart, one load each, so that a
+ *   warp's lanes sit side by side along the row and each of its loads reads
+ *   whole 32-byte sectors (4 neighbours read a float at a time would use a
+ *   quarter of each sector per load).
  */
 template <int BK, int BX, int THREADS, bool ALIGNED>
 struct slice_copy {
@@ -57,27 +63,42 @@ struct slice_copy {
     int row, col;       /* its first group, as stored: row, and column of the group's start */
     int row_step;
     bool k_contiguous;
-    bool vec; /* 16-byte loads: always in the ALIGNED kernel, else where this operand allows */
     float4 v[LOADS];
 
     /* base, ld: the operand as stored; x0: the block's first row (A) or
      * column (B) of C. */
     __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
-        : k_contiguous(k_contig), vec(ALIGNED || gl_vec4_ok(base, ld))
+        : k_contiguous(k_contig)
     {
         const int groups_per_row = (k_contig ? BK : BX) / 4; /* stored BX x BK or BK x BX */
         row = threadIdx.x / groups_per_row;
-        col = threadIdx.x % groups_per_row * 4;
+        if constexpr (!ALIGNED)
+            row = singles_row(row, groups_per_row);
+        col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
         row_step = THREADS / groups_per_row;
         round_step = row_step * ld;
         ptr = k_contig ? base + ((int64_t)x0 + row) * ld + col : base + row * ld + x0 + col;
         slice_step = k_contig ? BK : BK * ld;
     }
 
+    /* Where a thread's row of the slice is, for single floats: stored rows
+     * are BX + 4 = 4 (mod 32) floats apart in shared memory, so the 8 rows
+     * of a warp that runs along K in 16-float rows store into distinct banks
+     * when they are {0..3, 16..19} + 4w, and the 2 rows of a warp in 64-float
+     * rows when they are 4 apart; otherwise rows are taken in order. */
+    __device__ static int singles_row(int q, int groups_per_row)
+    {
+        static_assert(ALIGNED || THREADS % 128 == 0, "rows are dealt out in blocks of 32 and 8");
+        if (groups_per_row == 4)
+            return (q & ~31) | (q >> 3 & 3) << 2 | (q & 3) | (q >> 2 & 1) << 4;
+        if (groups_per_row == 16)
+            return (q & ~7) | (q >> 1 & 3) | (q & 1) << 2;
+        return q;
+    }
+
     __device__ __forceinline__ float4 load4(const float *p) const
     {
-        return ALIGNED || vec ? *reinterpret_cast<const float4 *>(p)
-                              : make_float4(p[0], p[1], p[2], p[3]);
+        return *reinterpret_cast<const float4 *>(p);
     }
 
     /* A slice whose contiguous direction lies inside the matrix: each group
@@ -91,48 +112,83 @@ struct slice_copy {
                                                   : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 
+    /* Unaligned rows (running along K when K_ROWS): group i is 4 floats of
+     * its row a quarter row apart, each tested and read alone. Within each
+     * K_ROWS the distances between a thread's floats are constants, so its
+     * stores in stash_singles are at fixed offsets from one address. */
+    __host__ __device__ static constexpr int quarter_row(bool k_rows) { return (k_rows ? BK : BX) / 4; }
+
+    template <bool K_ROWS>
+    __device__ __forceinline__ void fetch_singles(int rows_left, int cols_left)
+    {
+        constexpr int SPREAD = quarter_row(K_ROWS);
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const float *p = ptr + i * round_step;
+            const bool row_in = row + i * row_step < rows_left;
+            v[i].x = row_in && col < cols_left ? p[0] : 0.0f;
+            v[i].y = row_in && col + SPREAD < cols_left ? p[SPREAD] : 0.0f;
+            v[i].z = row_in && col + 2 * SPREAD < cols_left ? p[2 * SPREAD] : 0.0f;
+            v[i].w = row_in && col + 3 * SPREAD < cols_left ? p[3 * SPREAD] : 0.0f;
+        }
+    }
+
+    template <bool K_ROWS>
+    __device__ __forceinline__ void stash_singles(float *dst) const
+    {
+        constexpr int STRIDE = BX + GL_SMEM_PAD, SPREAD = quarter_row(K_ROWS);
+        constexpr int ROW_STEP = THREADS / SPREAD;
+        float *d = K_ROWS ? dst + col * STRIDE + row : dst + row * STRIDE + col;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const float f[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
+#pragma unroll
+            for (int j = 0; j < 4; ++j) /* stored row i * ROW_STEP, column j * SPREAD */
+                d[K_ROWS ? j * SPREAD * STRIDE + i * ROW_STEP : i * ROW_STEP * STRIDE + j * SPREAD] = f[j];
+        }
+    }
+
     /* Any slice: x_left, k_left are how far the matrix reaches from the
-     * slice's first x and k. Where no group lies across the edge (the
-     * contiguous direction reaches past the slice, or stops at a multiple of
-     * 4), a group is one load or zeros; otherwise every group is read float
-     * by float, each float tested. */
+     * slice's first x and k. A group of 4 neighbours lies wholly inside or
+     * wholly outside the matrix (gl_a_vec4_ok): one test each. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
         const int cols_left = k_contiguous ? k_left : x_left;
-        if (cols_left >= (k_contiguous ? BK : BX) || cols_left % 4 == 0) {
+        if constexpr (!ALIGNED) {
+            if (k_contiguous)
+                fetch_singles<true>(rows_left, cols_left);
+            else
+                fetch_singles<false>(rows_left, cols_left);
+        } else {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i)
                 v[i] = row + i * row_step < rows_left && col < cols_left
                            ? load4(ptr + i * round_step)
                            : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            return;
-        }
-#pragma unroll
-        for (int i = 0; i < LOADS; ++i) {
-            const float *p = ptr + i * round_step;
-            /* how many of the group's floats lie inside: 0 to 4 */
-            const int in = row + i * row_step < rows_left ? min(max(cols_left - col, 0), 4) : 0;
-            v[i].x = in > 0 ? p[0] : 0.0f;
-            v[i].y = in > 1 ? p[1] : 0.0f;
-            v[i].z = in > 2 ? p[2] : 0.0f;
-            v[i].w = in > 3 ? p[3] : 0.0f;
         }
     }
 
     __device__ __forceinline__ void stash(float *dst) const
     {
-        constexpr int STRIDE = BX + GL_SMEM_PAD;
+        if constexpr (!ALIGNED) {
+            if (k_contiguous)
+                stash_singles<true>(dst);
+            else
+                stash_singles<false>(dst);
+        } else {
+            constexpr int STRIDE = BX + GL_SMEM_PAD;
 #pragma unroll
-        for (int i = 0; i < LOADS; ++i) {
-            const int r = row + i * row_step;
-            if (k_contiguous) { /* (x = r, k = col..col+3): the transposed stash */
-                dst[(col + 0) * STRIDE + r] = v[i].x;
-                dst[(col + 1) * STRIDE + r] = v[i].y;
-                dst[(col + 2) * STRIDE + r] = v[i].z;
-                dst[(col + 3) * STRIDE + r] = v[i].w;
-            } else { /* (k = r, x = col..col+3): already k-major */
-                *reinterpret_cast<float4 *>(&dst[r * STRIDE + col]) = v[i];
+            for (int i = 0; i < LOADS; ++i) {
+                const int r = row + i * row_step;
+                if (k_contiguous) { /* (x = r, k = col..col+3): the transposed stash */
+                    dst[(col + 0) * STRIDE + r] = v[i].x;
+                    dst[(col + 1) * STRIDE + r] = v[i].y;
+                    dst[(col + 2) * STRIDE + r] = v[i].z;
+                    dst[(col + 3) * STRIDE + r] = v[i].w;
+                } else { /* (k = r, x = col..col+3): already k-major */
+                    *reinterpret_cast<float4 *>(&dst[r * STRIDE + col]) = v[i];
+                }
             }
         }
     }
@@ -240,7 +296,7 @@ auto kernel_for(copies c)
 template <int BM, int BN, int BK, int TM, int TN>
 int launch(const gl_problem *p, cudaStream_t stream)
 {
-    const bool aligned = gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb);
+    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
     const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
     kernel_for<BM, BN, BK, TM, TN>(!aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY)
         <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), GL_VECTORIZED_SMEM(BM, BN, BK),

@@ -20,7 +20,7 @@
  *
  * Slices are copied as in rung 6 (16-byte loads, the transposed stash), by
  * one of three kernels: without tests for aligned operands of whole tiles,
- * with tests at the edges for aligned ones, and for any alignment.
+ * with tests at the edges for aligned ones, and a float per load for any.
  *
  * The kernel takes its treatment of those edges as a policy (`Edges`):
  * rung 8 runs plain_edges below, and the engine (engine/warptile_paths.cu)
@@ -37,8 +37,9 @@ namespace {
 /*
  * Copies a BK x BX slice of op(A) (x = rows of C) or op(B) (x = columns of
  * C) into shared memory k-major, dst[k * (BX + GL_SMEM_PAD) + x], as rung 6
- * does: groups of 4 floats along the contiguous direction, one 16-byte load
- * each, stored transposed where k is contiguous.
+ * does: groups of 4 floats along the contiguous direction, stored
+ * transposed where k is contiguous; 4 neighbours in one 16-byte load for
+ * aligned rows (ALIGNED), else 4 floats a quarter row apart, one load each.
  */
 template <int BK, int BX, int THREADS, bool ALIGNED>
 struct slice_copy {
@@ -54,25 +55,40 @@ struct slice_copy {
     int64_t k_step;     /* from one k to the next */
     int row, col, row_step;
     bool k_contiguous;
-    bool vec; /* 16-byte loads: always in the ALIGNED kernel, else where this operand allows */
     float4 v[LOADS];
 
     __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
-        : k_contiguous(k_contig), vec(ALIGNED || gl_vec4_ok(base, ld))
+        : k_contiguous(k_contig)
     {
         const int groups_per_row = (k_contig ? BK : BX) / 4;
         row = threadIdx.x / groups_per_row;
-        col = threadIdx.x % groups_per_row * 4;
+        if constexpr (!ALIGNED)
+            row = singles_row(row, groups_per_row);
+        col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
         row_step = THREADS / groups_per_row;
         round_step = row_step * ld;
         ptr = k_contig ? base + ((int64_t)x0 + row) * ld + col : base + row * ld + x0 + col;
         k_step = k_contig ? 1 : ld;
     }
 
+    /* Where a thread's row of the slice is, for single floats: stored rows
+     * are BX + 4 = 4 (mod 32) floats apart in shared memory, so the 8 rows
+     * of a warp that runs along K in 16-float rows store into distinct banks
+     * when they are {0..3, 16..19} + 4w, and the 2 rows of a warp in 64-float
+     * rows when they are 4 apart; otherwise rows are taken in order. */
+    __device__ static int singles_row(int q, int groups_per_row)
+    {
+        static_assert(ALIGNED || THREADS % 128 == 0, "rows are dealt out in blocks of 32 and 8");
+        if (groups_per_row == 4)
+            return (q & ~31) | (q >> 3 & 3) << 2 | (q & 3) | (q >> 2 & 1) << 4;
+        if (groups_per_row == 16)
+            return (q & ~7) | (q >> 1 & 3) | (q & 1) << 2;
+        return q;
+    }
+
     __device__ __forceinline__ float4 load4(const float *p) const
     {
-        return ALIGNED || vec ? *reinterpret_cast<const float4 *>(p)
-                              : make_float4(p[0], p[1], p[2], p[3]);
+        return *reinterpret_cast<const float4 *>(p);
     }
 
     /* A slice wholly inside the matrix: no test at all. */
@@ -94,48 +110,83 @@ struct slice_copy {
                                                   : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 
+    /* Unaligned rows (running along K when K_ROWS): group i is 4 floats of
+     * its row a quarter row apart, each tested and read alone. Within each
+     * K_ROWS the distances between a thread's floats are constants, so its
+     * stores in stash_singles are at fixed offsets from one address. */
+    __host__ __device__ static constexpr int quarter_row(bool k_rows) { return (k_rows ? BK : BX) / 4; }
+
+    template <bool K_ROWS>
+    __device__ __forceinline__ void fetch_singles(int rows_left, int cols_left)
+    {
+        constexpr int SPREAD = quarter_row(K_ROWS);
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const float *p = ptr + i * round_step;
+            const bool row_in = row + i * row_step < rows_left;
+            v[i].x = row_in && col < cols_left ? p[0] : 0.0f;
+            v[i].y = row_in && col + SPREAD < cols_left ? p[SPREAD] : 0.0f;
+            v[i].z = row_in && col + 2 * SPREAD < cols_left ? p[2 * SPREAD] : 0.0f;
+            v[i].w = row_in && col + 3 * SPREAD < cols_left ? p[3 * SPREAD] : 0.0f;
+        }
+    }
+
+    template <bool K_ROWS>
+    __device__ __forceinline__ void stash_singles(float *dst) const
+    {
+        constexpr int STRIDE = BX + GL_SMEM_PAD, SPREAD = quarter_row(K_ROWS);
+        constexpr int ROW_STEP = THREADS / SPREAD;
+        float *d = K_ROWS ? dst + col * STRIDE + row : dst + row * STRIDE + col;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i) {
+            const float f[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
+#pragma unroll
+            for (int j = 0; j < 4; ++j) /* stored row i * ROW_STEP, column j * SPREAD */
+                d[K_ROWS ? j * SPREAD * STRIDE + i * ROW_STEP : i * ROW_STEP * STRIDE + j * SPREAD] = f[j];
+        }
+    }
+
     /* Any slice: x_left, k_left are how far the matrix reaches from the
-     * slice's first x and k. Where no group lies across the edge (the
-     * contiguous direction reaches past the slice, or stops at a multiple of
-     * 4), a group is one load or zeros; otherwise every group is read float
-     * by float, each float tested. */
+     * slice's first x and k. A group of 4 neighbours lies wholly inside or
+     * wholly outside the matrix (gl_a_vec4_ok): one test each. */
     __device__ __forceinline__ void fetch(int x_left, int k_left)
     {
         const int rows_left = k_contiguous ? x_left : k_left;
         const int cols_left = k_contiguous ? k_left : x_left;
-        if (cols_left >= (k_contiguous ? BK : BX) || cols_left % 4 == 0) {
+        if constexpr (!ALIGNED) {
+            if (k_contiguous)
+                fetch_singles<true>(rows_left, cols_left);
+            else
+                fetch_singles<false>(rows_left, cols_left);
+        } else {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i)
                 v[i] = row + i * row_step < rows_left && col < cols_left
                            ? load4(ptr + i * round_step)
                            : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-            return;
-        }
-#pragma unroll
-        for (int i = 0; i < LOADS; ++i) {
-            const float *p = ptr + i * round_step;
-            /* how many of the group's floats lie inside: 0 to 4 */
-            const int in = row + i * row_step < rows_left ? min(max(cols_left - col, 0), 4) : 0;
-            v[i].x = in > 0 ? p[0] : 0.0f;
-            v[i].y = in > 1 ? p[1] : 0.0f;
-            v[i].z = in > 2 ? p[2] : 0.0f;
-            v[i].w = in > 3 ? p[3] : 0.0f;
         }
     }
 
     __device__ __forceinline__ void stash(float *dst) const
     {
-        constexpr int STRIDE = BX + GL_SMEM_PAD;
+        if constexpr (!ALIGNED) {
+            if (k_contiguous)
+                stash_singles<true>(dst);
+            else
+                stash_singles<false>(dst);
+        } else {
+            constexpr int STRIDE = BX + GL_SMEM_PAD;
 #pragma unroll
-        for (int i = 0; i < LOADS; ++i) {
-            const int r = row + i * row_step;
-            if (k_contiguous) { /* (x = r, k = col..col+3): the transposed stash */
-                dst[(col + 0) * STRIDE + r] = v[i].x;
-                dst[(col + 1) * STRIDE + r] = v[i].y;
-                dst[(col + 2) * STRIDE + r] = v[i].z;
-                dst[(col + 3) * STRIDE + r] = v[i].w;
-            } else {
-                *reinterpret_cast<float4 *>(&dst[r * STRIDE + col]) = v[i];
+            for (int i = 0; i < LOADS; ++i) {
+                const int r = row + i * row_step;
+                if (k_contiguous) { /* (x = r, k = col..col+3): the transposed stash */
+                    dst[(col + 0) * STRIDE + r] = v[i].x;
+                    dst[(col + 1) * STRIDE + r] = v[i].y;
+                    dst[(col + 2) * STRIDE + r] = v[i].z;
+                    dst[(col + 3) * STRIDE + r] = v[i].w;
+                } else {
+                    *reinterpret_cast<float4 *>(&dst[r * STRIDE + col]) = v[i];
+                }
             }
         }
     }
@@ -315,7 +366,7 @@ GL_WARPTILE_TEMPLATE int launch_copies(const gl_problem *p, copies c, cudaStream
 
 GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 {
-    const bool aligned = gl_vec4_ok(p->a, p->lda) && gl_vec4_ok(p->b, p->ldb);
+    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
     const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
     return launch_copies<GL_WARPTILE_ARGS>(
         p, !aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY, stream);

@@ -52,6 +52,7 @@ typedef struct gl_exec {
     int cc;                /* compute capability as major * 10 + minor */
     int sm_count;
     cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
+    bool tiles_pinned;     /* the tiles were pinned with gl_set_tiles: run as they are */
 } gl_exec;
 
 #ifdef __CUDACC__
@@ -61,10 +62,25 @@ typedef struct gl_exec {
 #endif
 
 /* 16-byte accesses need a 16-byte aligned base and a leading dimension that
- * keeps every row aligned. (The kernels' copies and the engine's plan.) */
+ * keeps every row aligned. */
 static inline GL_HOST_DEVICE bool gl_vec4_ok(const void *p, int64_t ld)
 {
     return ((uintptr_t)p & 15) == 0 && ld % 4 == 0;
+}
+
+/* Whether the tiled kernels copy op(A) (op(B)) in groups of 4 neighbouring
+ * floats, one 16-byte load each: its rows are aligned, and the extent they
+ * run along (K for A as stored and B transposed, M or N otherwise) is a
+ * multiple of 4, so that no group lies across the matrix's edge. Otherwise
+ * they read it a float per load. (The kernels' copies, their launchers and
+ * the engine's plan.) */
+static inline GL_HOST_DEVICE bool gl_a_vec4_ok(const gl_problem *p)
+{
+    return gl_vec4_ok(p->a, p->lda) && (p->trans_a ? p->m : p->k) % 4 == 0;
+}
+static inline GL_HOST_DEVICE bool gl_b_vec4_ok(const gl_problem *p)
+{
+    return gl_vec4_ok(p->b, p->ldb) && (p->trans_b ? p->k : p->n) % 4 == 0;
 }
 
 /* The one launcher signature. Queues the product on x->stream and returns 0,
