@@ -1163,8 +1163,12 @@ static void svg_staircase(FILE *out, const br_report *rep, br_shape s, double to
         xml_text(out, r->variant);
         fprintf(out,
                 "</text><text x=\"%.1f\" y=\"%.1f\" class=\"tick small\" "
-                "text-anchor=\"middle\">rung %d</text>\n",
-                cx, y1 + 30, r->variant_id);
+                "text-anchor=\"middle\">",
+                cx, y1 + 30);
+        if (strcmp(r->variant, "auto") == 0) /* the engine, not a rung */
+            fprintf(out, "engine</text>\n");
+        else
+            fprintf(out, "rung %d</text>\n", r->variant_id);
     }
     fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", x0,
             y1, x1, y1);
