@@ -37,7 +37,9 @@ class TilesOrigin(enum.IntEnum):
     FILL = 5
 
 
-DEFAULT_VARIANT = Variant.WARPTILE
+# What a call runs when it names no variant: the engine, the fastest exact-FP32
+# path the library has for the shape (as the C examples use).
+DEFAULT_VARIANT = Variant.AUTO
 
 # What the public functions take (annotations only; nothing is checked by them).
 Array = Any  # a numpy array, a CUDA array (__cuda_array_interface__) or a DLPack tensor

@@ -80,7 +80,7 @@ class Variants(unittest.TestCase):
         self.assertIs(gemmladder.variant(0), V.CUBLAS)
         self.assertIs(gemmladder.variant(V.NAIVE), V.NAIVE)
         self.assertEqual(gemmladder.variant_name(8), 'warptile')
-        self.assertEqual(gemmladder.DEFAULT_VARIANT, V.WARPTILE)
+        self.assertEqual(gemmladder.DEFAULT_VARIANT, V.AUTO)
 
     def test_unknown(self):
         with self.assertRaisesRegex(ValueError, "unknown variant 'fastest'.*'warptile'"):
