@@ -460,6 +460,15 @@ static void test_variants_and_outputs(void)
               o.mode == BR_MODE_REPLOT && !strcmp(o.replot_path, "run.json") &&
               !strcmp(o.svg_path, "a.svg") && o.svg_size == 8192,
           "--replot: %s", err);
+    CHECK(parse(&o, "--overhead", err, sizeof err) == 0 && o.mode == BR_MODE_OVERHEAD &&
+              o.nshapes == 2 && o.shapes[0].m == 256 && o.shapes[1].k == 4097 &&
+              o.repeats == 5 && o.slow_limit == 1024 && o.nvariants == gl_variant_count() - 1,
+          "--overhead: 256^3 and 4097^3, every rung, 5 samples: %s", err);
+    CHECK(parse(&o, "--overhead --mnk 1x4096x4096 --variants auto --repeats 9", err, sizeof err) ==
+                  0 &&
+              o.mode == BR_MODE_OVERHEAD && o.nshapes == 1 && o.shapes[0].m == 1 &&
+              o.nvariants == 1 && o.variants[0] == GL_VARIANT_AUTO && o.repeats == 9,
+          "--overhead with shapes and rungs: %s", err);
     /* Option names may be shortened while they stay unambiguous (getopt_long). */
     CHECK(parse(&o, "--qui --vari=naive", err, sizeof err) == 0 && o.sweep == BR_SWEEP_QUICK &&
               o.nvariants == 1,
@@ -473,6 +482,8 @@ static void test_bad_arguments(void)
         const char *args, *message;
     } cases[] = {
         {"--sizes abc", "bad size 'abc'"},
+        {"--overhead --csv a.csv", "--overhead prints its own table"},
+        {"--overhead --full", "--overhead prints its own table"},
         {"--sizes 0", "bad size '0'"},
         {"--sizes -5", "bad size '-5'"},
         {"--sizes 1.5", "bad size '1.5'"},

@@ -198,7 +198,7 @@ static int parse_count(const char *opt, const char *val, int64_t min, int64_t ma
 enum {
     OPT_QUICK = 256, OPT_FULL, OPT_NCU, OPT_PROFILE_ONCE, OPT_SKIP_WITHOUT_GPU, OPT_SIZES, OPT_MNK,
     OPT_M, OPT_N, OPT_K, OPT_VARIANTS, OPT_SLOW_LIMIT, OPT_REPEATS, OPT_WARMUP, OPT_SEED, OPT_CSV,
-    OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT
+    OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT, OPT_OVERHEAD
 };
 static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
@@ -224,6 +224,7 @@ static const struct option long_options[] = {
     {"svg-size", required_argument, NULL, OPT_SVG_SIZE},
     {"ncu-size", required_argument, NULL, OPT_NCU_SIZE},
     {"replot", required_argument, NULL, OPT_REPLOT},
+    {"overhead", no_argument, NULL, OPT_OVERHEAD},
     {NULL, 0, NULL, 0},
 };
 
@@ -233,7 +234,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     int64_t dims[3][MAX_LIST];
     int ndims[3] = {0, 0, 0};
     int seen[BR_MAX_VARIANTS] = {0};
-    int quick = 0, full = 0, ncu = 0, once = 0, variants_given = 0;
+    int quick = 0, full = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
     int64_t repeats = -1, warmup = -1, slow_limit = -1, svg_size = 0, ncu_size = 0;
     br_options explicit_shapes = {0}; /* --sizes and --mnk, in order */
 
@@ -259,6 +260,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         case OPT_FULL: full = 1; break;
         case OPT_NCU: ncu = 1; break;
         case OPT_PROFILE_ONCE: once = 1; break;
+        case OPT_OVERHEAD: overhead = 1; break;
         case OPT_SKIP_WITHOUT_GPU: o->skip_without_gpu = 1; break;
         case OPT_SIZES: {
             int64_t vals[MAX_LIST];
@@ -339,9 +341,13 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
                            repeats >= 0 || warmup >= 0 || slow_limit >= 0 || o->seed_given))
         return fail(err, err_size, "--replot draws a saved run again: it takes only --csv, --json, "
                                    "--svg and --svg-size");
+    if (overhead && (quick || full || ncu || once || o->csv_path || o->json_path || o->svg_path))
+        return fail(err, err_size, "--overhead prints its own table: it takes shapes, --variants, "
+                                   "--repeats and --slow-limit only");
     o->mode = o->replot_path ? BR_MODE_REPLOT
               : ncu          ? BR_MODE_NCU
               : once         ? BR_MODE_PROFILE_ONCE
+              : overhead     ? BR_MODE_OVERHEAD
                              : BR_MODE_BENCH;
     o->sweep = quick ? BR_SWEEP_QUICK : full ? BR_SWEEP_FULL : BR_SWEEP_MEDIUM;
     o->ncu_size = ncu_size ? ncu_size : DEFAULT_NCU_SIZE;
@@ -361,6 +367,12 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
                     if (add_shape(o, (br_shape){dims[0][a], dims[1][b], dims[2][c]}, err,
                                   err_size))
                         return -1;
+    }
+    if (o->nshapes == 0 && overhead) {
+        /* A small product, and one that auto copies operands for (its
+         * scratch comes from the pool on the host path too). */
+        add_shape(o, (br_shape){256, 256, 256}, err, err_size);
+        add_shape(o, (br_shape){4097, 4097, 4097}, err, err_size);
     }
     if (o->nshapes == 0) {
         /* 1000 has edge tiles in every dimension; 127 x 4096 x 4096 is a
@@ -391,10 +403,11 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
             add_shape(o, odd[i], err, err_size);
     }
 
-    o->repeats = repeats >= 0 ? (int)repeats : quick ? 5 : 10;
+    o->repeats = repeats >= 0 ? (int)repeats : quick || overhead ? 5 : 10;
     o->warmup = warmup >= 0 ? (int)warmup : quick ? 1 : 2;
-    /* naive takes ~0.3 s per call at 4096^3 on an H100: --quick keeps it small. */
-    o->slow_limit = slow_limit >= 0 ? slow_limit : quick ? 1024 : 0;
+    /* naive takes ~0.3 s per call at 4096^3 on an H100: --quick and
+     * --overhead keep it small. */
+    o->slow_limit = slow_limit >= 0 ? slow_limit : quick || overhead ? 1024 : 0;
 
     if (!variants_given) {
         if (o->mode == BR_MODE_PROFILE_ONCE) {
@@ -432,6 +445,7 @@ void br_print_usage(FILE *out)
         "                        [--csv FILE] [--json FILE] [--svg FILE] [timing]\n"
         "       gemmladder-bench --ncu [--ncu-size N]\n"
         "       gemmladder-bench --replot RUN.json [--csv FILE] [--json FILE] [--svg FILE]\n"
+        "       gemmladder-bench --overhead [shapes] [--variants LIST] [--repeats N]\n"
         "\n"
         "Runs the rungs of the FP32 GEMM ladder (C = A * B, row-major; A is M x K,\n"
         "B is K x N) on this GPU, with cuBLAS SGEMM timed in the same run as the\n"
@@ -505,6 +519,17 @@ void br_print_usage(FILE *out)
         "||C_ref|| (Frobenius). Status: ok; wrong (above 1e-5, not timed); failed\n"
         "(the call returned an error, printed on stderr); unavailable (the rung\n"
         "cannot run on this device or build); skipped (--slow-limit).\n"
+        "\n"
+        "Host overhead:\n"
+        "  --overhead       the host's time per call of each rung, in microseconds:\n"
+        "                   a cuBLAS product long enough to keep the GPU busy is\n"
+        "                   queued first, then 50 calls of the rung are timed by\n"
+        "                   the host clock (what a call costs the caller before it\n"
+        "                   returns: checks, the choice of kernel and tiles, scratch\n"
+        "                   from the pool, launches); the median of --repeats such\n"
+        "                   samples (default 5). Shapes: those given, else 256^3 and\n"
+        "                   4097^3 (where auto copies operands); naive and coalesced\n"
+        "                   only up to 1024^3 unless --slow-limit says otherwise.\n"
         "\n"
         "Coalescing evidence (rungs 1 and 2):\n"
         "  --ncu            runs Nsight Compute on this tool: ncu --clock-control\n"

@@ -38,7 +38,8 @@ typedef enum br_mode {
     BR_MODE_NCU = 2,          /* --ncu: run ncu on this tool's --profile-once */
     BR_MODE_PROFILE_ONCE = 3, /* one call of each chosen rung at --ncu-size */
     BR_MODE_VERSION = 4,      /* --version */
-    BR_MODE_REPLOT = 5        /* --replot: a saved run's JSON drawn again, no GPU */
+    BR_MODE_REPLOT = 5,       /* --replot: a saved run's JSON drawn again, no GPU */
+    BR_MODE_OVERHEAD = 6      /* --overhead: host time per call, GPU kept busy */
 } br_mode;
 
 typedef struct br_options {

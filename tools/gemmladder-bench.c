@@ -5,6 +5,7 @@
  *   gemmladder-bench --quick           a few sizes, seconds
  *   gemmladder-bench --full --csv F --json F --svg F
  *   gemmladder-bench --ncu             coalescing evidence for rungs 1-2
+ *   gemmladder-bench --overhead        the host's time per call, each rung
  *   gemmladder-bench --replot F.json --svg F   a saved run drawn again, no GPU
  *   gemmladder-bench --help            everything else
  *
@@ -339,6 +340,105 @@ static int run_profile_once(const br_options *o)
     return failed ? CLI_WRONG : CLI_OK;
 }
 
+/* ---- --overhead: the host's time per call -------------------------------------- */
+
+enum { OVERHEAD_CALLS = 50, OVERHEAD_BUSY = 6144 };
+
+/* Microseconds the host spends in each gl_sgemm call of variant v on shape s
+ * while the GPU is busy: a cuBLAS product of OVERHEAD_BUSY^3 (about 9 ms on
+ * an H100) is queued first, then OVERHEAD_CALLS calls are timed by the host
+ * clock; the median of the samples. NAN if a call failed. */
+static double host_us_per_call(gl_handle_t h, gl_variant_t v, br_shape s, float *a, float *b,
+                               float *c, float *busy[3], int repeats)
+{
+    /* One call first: loads the kernels, creates cuBLAS state, fills the
+     * pool, so the samples see the steady state. */
+    if (gl_sgemm(h, v, s.m, s.n, s.k, a, b, c) != GL_STATUS_SUCCESS)
+        return NAN;
+    bu_check_cuda(cudaDeviceSynchronize(), "the first call");
+    double *samples = malloc(sizeof(double) * (size_t)repeats);
+    if (!samples)
+        bu_die("out of memory");
+    int ok = 1;
+    for (int r = 0; r < repeats && ok; ++r) {
+        ok = gl_sgemm(h, GL_VARIANT_CUBLAS, OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, busy[0],
+                      busy[1], busy[2]) == GL_STATUS_SUCCESS;
+        const double t0 = seconds_now();
+        for (int i = 0; i < OVERHEAD_CALLS && ok; ++i)
+            ok = gl_sgemm(h, v, s.m, s.n, s.k, a, b, c) == GL_STATUS_SUCCESS;
+        samples[r] = (seconds_now() - t0) * 1e6 / OVERHEAD_CALLS;
+        bu_check_cuda(cudaDeviceSynchronize(), "the timed calls");
+    }
+    double median = NAN;
+    if (ok) {
+        for (int i = 1; i < repeats; ++i) /* insertion sort: a handful of samples */
+            for (int j = i; j > 0 && samples[j] < samples[j - 1]; --j) {
+                const double t = samples[j];
+                samples[j] = samples[j - 1], samples[j - 1] = t;
+            }
+        median = repeats % 2 ? samples[repeats / 2]
+                             : 0.5 * (samples[repeats / 2 - 1] + samples[repeats / 2]);
+    }
+    free(samples);
+    return median;
+}
+
+static int run_overhead(const br_options *o)
+{
+    gl_handle_t h;
+    const int rc = cli_open_handle(bu_tool, &h, o->skip_without_gpu);
+    if (rc)
+        return rc;
+    char device[512];
+    bu_device_description(gl_handle_device(h), device, sizeof device);
+    printf("device: %s\n", device);
+    printf("host time per call, the GPU kept busy by a %dx%dx%d cuBLAS product queued first: "
+           "median of %d samples of %d calls\n\n",
+           OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, o->repeats, OVERHEAD_CALLS);
+    uint64_t rng = o->seed_given ? o->seed : (uint64_t)time(NULL);
+    float *busy[3];
+    for (int i = 0; i < 3; ++i)
+        busy[i] = bu_random_device((int64_t)OVERHEAD_BUSY * OVERHEAD_BUSY, &rng);
+    printf("%-20s %-14s %10s\n", "shape", "variant", "us/call");
+    int failed = 0;
+    for (int si = 0; si < o->nshapes; ++si) {
+        const br_shape s = o->shapes[si];
+        float *a = bu_random_device(s.m * s.k, &rng), *b = bu_random_device(s.k * s.n, &rng),
+              *c = bu_random_device(s.m * s.n, &rng);
+        char shape[64];
+        snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s.m, (long long)s.n,
+                 (long long)s.k);
+        for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
+            const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
+            const double limit = (double)o->slow_limit;
+            if (is_slow_rung(v) && o->slow_limit > 0 &&
+                (double)s.m * (double)s.n * (double)s.k > limit * limit * limit) {
+                printf("%-20s %-14s %10s\n", shape, gl_variant_name(v), "skipped");
+                continue;
+            }
+            if (gl_variant_available(h, v) != GL_STATUS_SUCCESS) {
+                printf("%-20s %-14s %10s\n", shape, gl_variant_name(v), "unavailable");
+                continue;
+            }
+            const double us = host_us_per_call(h, v, s, a, b, c, busy, o->repeats);
+            if (isnan(us)) {
+                fprintf(stderr, "%s: %s: %s\n", bu_tool, gl_variant_name(v), gl_last_error(h));
+                failed = 1;
+                continue;
+            }
+            printf("%-20s %-14s %10.2f\n", shape, gl_variant_name(v), us);
+            fflush(stdout);
+        }
+        bu_check_cuda(cudaFree(a), "cudaFree");
+        bu_check_cuda(cudaFree(b), "cudaFree");
+        bu_check_cuda(cudaFree(c), "cudaFree");
+    }
+    for (int i = 0; i < 3; ++i)
+        bu_check_cuda(cudaFree(busy[i]), "cudaFree");
+    gl_handle_destroy(h);
+    return failed ? CLI_FAILED : CLI_OK;
+}
+
 /* ---- --ncu ---------------------------------------------------------------------- */
 
 static int executable(const char *path)
@@ -529,6 +629,8 @@ int main(int argc, char **argv)
         return run_ncu(&o, argv[0]);
     case BR_MODE_PROFILE_ONCE:
         return run_profile_once(&o);
+    case BR_MODE_OVERHEAD:
+        return run_overhead(&o);
     case BR_MODE_BENCH:
         break;
     }
