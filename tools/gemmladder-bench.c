@@ -307,15 +307,25 @@ static int run_replot(const br_options *o)
 
 /* ---- --profile-once: the target of --ncu ------------------------------------- */
 
-static int run_profile_once(const br_options *o)
+/* A handle on the GPU, and the device's line printed; or the tool's exit
+ * code. */
+static int open_and_describe(const br_options *o, gl_handle_t *h)
 {
-    gl_handle_t h;
-    const int rc = cli_open_handle(bu_tool, &h, o->skip_without_gpu);
+    const int rc = cli_open_handle(bu_tool, h, o->skip_without_gpu);
     if (rc)
         return rc;
     char device[512];
-    bu_device_description(gl_handle_device(h), device, sizeof device);
+    bu_device_description(gl_handle_device(*h), device, sizeof device);
     printf("device: %s\n", device);
+    return 0;
+}
+
+static int run_profile_once(const br_options *o)
+{
+    gl_handle_t h;
+    const int rc = open_and_describe(o, &h);
+    if (rc)
+        return rc;
     const int64_t n = o->ncu_size;
     uint64_t rng = o->seed_given ? o->seed : (uint64_t)time(NULL);
     float *a = bu_random_device(n * n, &rng), *b = bu_random_device(n * n, &rng),
@@ -386,12 +396,9 @@ static double host_us_per_call(gl_handle_t h, gl_variant_t v, br_shape s, float 
 static int run_overhead(const br_options *o)
 {
     gl_handle_t h;
-    const int rc = cli_open_handle(bu_tool, &h, o->skip_without_gpu);
+    const int rc = open_and_describe(o, &h);
     if (rc)
         return rc;
-    char device[512];
-    bu_device_description(gl_handle_device(h), device, sizeof device);
-    printf("device: %s\n", device);
     printf("host time per call, the GPU kept busy by a %dx%dx%d cuBLAS product queued first: "
            "median of %d samples of %d calls\n\n",
            OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, o->repeats, OVERHEAD_CALLS);
