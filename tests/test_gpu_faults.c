@@ -271,7 +271,7 @@ static void test_scratch_memory(void)
 /* Auto reads aligned operands whose extents are multiples of 4 in place,
  * with edge windows (GL_PATH_EDGE_WINDOWS), when every row starts on 32
  * bytes: no scratch however big the product. With A's rows on 16 bytes
- * only it may copy them (here it does not pay); either way the products are
+ * only it may copy them (here it does); either way the products are
  * added in the same order of k, so both give the same bits, and those are
  * right. */
 static void test_edge_windows_in_place(void)

@@ -49,7 +49,7 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
                     "K's ragged part first";
     } else {
         plan->path = GL_PATH_RUNG;
-        plan->why = "edge tiles that copying does not repay: rung 8's kernel with its tests";
+        plan->why = "edge tiles read in place: rung 8's kernel with its tests at the edges";
     }
 }
 

@@ -22,7 +22,7 @@
  * tiles, copies without tests; for aligned operands, copies that test the
  * edges of the matrices (the last tiles of C, the end of K) and read zeros
  * past them; for any others, the same a float per load, a warp's lanes side
- * by side along a row so that each load still reads whole sectors.
+ * by side along a row so that each load reads runs of neighbouring floats.
  *
  * What stays slow: one slice in shared memory means two barriers per slice,
  * and a warp's reads of the slices are strided across its 32 threads; rung 8
@@ -45,7 +45,8 @@ namespace {
  *   ALIGNED (rows on 16 bytes, gl_a_vec4_ok): 4 neighbours, one 16-byte load;
  *   otherwise: 4 floats a quarter row apart, one load each, so that a
  *   warp's lanes sit side by side along the row and each of its loads reads
- *   whole 32-byte sectors (4 neighbours read a float at a time would use a
+ *   runs of neighbouring floats: whole 32-byte sectors where a quarter row
+ *   is 8 floats or more (4 neighbours read a float at a time would use a
  *   quarter of each sector per load).
  */
 template <int BK, int BX, int THREADS, bool ALIGNED>
