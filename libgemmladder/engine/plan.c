@@ -74,7 +74,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         plan->kernel = GL_VARIANT_VECTORIZED;
         plan->tiles = rung6_tiles[0];
         plan->path = GL_PATH_RUNG;
-        plan->aligned = a_ok && b_ok;
+        plan->aligned = true;
         plan->why = "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which fits more "
                     "blocks on an SM than rung 8's";
         return;
@@ -99,11 +99,12 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * windows would read it in place but its rows are off 32 bytes and it
      * is short of whole tiles; an operand read in groups is otherwise read
      * in place, with rung 8's tests, which cost less than its copy (127 x
-     * 4096 x 4096: 64.9% of cuBLAS in place, 62.5% copied). */
-    bool want[2], whole = true; /* every operand is, or will be, aligned whole tiles */
+     * 4096 x 4096: 64.9% of cuBLAS in place, 62.4% copied). */
+    bool short_of_tiles[2], want[2], whole = true; /* whole: every operand is, or will be,
+                                                      aligned whole tiles */
     for (int i = 0; i < 2; ++i) {
-        const bool short_of_tiles = k_edge || ops[i].x % ops[i].bx != 0 || !ops[i].ok;
-        want[i] = !ops[i].ok || (windows && short_of_tiles);
+        short_of_tiles[i] = k_edge || ops[i].x % ops[i].bx != 0 || !ops[i].ok;
+        want[i] = !ops[i].ok || (windows && short_of_tiles[i]);
     }
     if (k_edge && (want[0] || want[1]))
         want[0] = want[1] = true;
@@ -114,13 +115,12 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
             choose_path(p, t, a_ok, b_ok, false, plan);
             return;
         }
-        const bool short_of_tiles = k_edge || ops[i].x != x_pad || !ops[i].ok;
         const int rows = (int)(ops[i].k_rows ? k_pad : x_pad), cols = (int)(ops[i].k_rows ? x_pad : k_pad);
         const bool made = want[i] && copy_pays(p, (int64_t)rows * cols);
         *ops[i].copy = (gl_engine_copy){made, rows, cols, made ? bytes : 0};
         if (made)
             bytes += ((size_t)rows * (size_t)cols * sizeof(float) + 255) / 256 * 256;
-        whole = whole && (made || !short_of_tiles);
+        whole = whole && (made || !short_of_tiles[i]);
     }
     if (bytes == 0 || (k_edge && !whole)) { /* K padded in one operand only would not match */
         plan->a.made = plan->b.made = false;
