@@ -460,6 +460,11 @@ static void test_variants_and_outputs(void)
               o.mode == BR_MODE_REPLOT && !strcmp(o.replot_path, "run.json") &&
               !strcmp(o.svg_path, "a.svg") && o.svg_size == 8192,
           "--replot: %s", err);
+    CHECK(parse(&o, "--shapes", err, sizeof err) == 0 && o.mode == BR_MODE_BENCH &&
+              o.sweep == BR_SWEEP_SHAPES && o.nshapes == 22 && o.shapes[0].m == 256 &&
+              o.shapes[0].k == 65536 && o.shapes[6].m == 1 && o.shapes[21].k == 128 &&
+              o.slow_limit == 1024 && o.repeats == 10,
+          "--shapes: the goal set: %s", err);
     CHECK(parse(&o, "--overhead", err, sizeof err) == 0 && o.mode == BR_MODE_OVERHEAD &&
               o.nshapes == 2 && o.shapes[0].m == 256 && o.shapes[1].k == 4097 &&
               o.repeats == 5 && o.slow_limit == 1024 && o.nvariants == gl_variant_count() - 1,
@@ -483,6 +488,7 @@ static void test_bad_arguments(void)
     } cases[] = {
         {"--sizes abc", "bad size 'abc'"},
         {"--overhead --csv a.csv", "--overhead prints its own table"},
+        {"--shapes --full", "--quick, --full and --shapes exclude each other"},
         {"--overhead --full", "--overhead prints its own table"},
         {"--sizes 0", "bad size '0'"},
         {"--sizes -5", "bad size '-5'"},

@@ -198,7 +198,7 @@ static int parse_count(const char *opt, const char *val, int64_t min, int64_t ma
 enum {
     OPT_QUICK = 256, OPT_FULL, OPT_NCU, OPT_PROFILE_ONCE, OPT_SKIP_WITHOUT_GPU, OPT_SIZES, OPT_MNK,
     OPT_M, OPT_N, OPT_K, OPT_VARIANTS, OPT_SLOW_LIMIT, OPT_REPEATS, OPT_WARMUP, OPT_SEED, OPT_CSV,
-    OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT, OPT_OVERHEAD
+    OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT, OPT_OVERHEAD, OPT_SHAPES
 };
 static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
@@ -225,6 +225,7 @@ static const struct option long_options[] = {
     {"ncu-size", required_argument, NULL, OPT_NCU_SIZE},
     {"replot", required_argument, NULL, OPT_REPLOT},
     {"overhead", no_argument, NULL, OPT_OVERHEAD},
+    {"shapes", no_argument, NULL, OPT_SHAPES},
     {NULL, 0, NULL, 0},
 };
 
@@ -234,7 +235,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     int64_t dims[3][MAX_LIST];
     int ndims[3] = {0, 0, 0};
     int seen[BR_MAX_VARIANTS] = {0};
-    int quick = 0, full = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
+    int quick = 0, full = 0, shapes = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
     int64_t repeats = -1, warmup = -1, slow_limit = -1, svg_size = 0, ncu_size = 0;
     br_options explicit_shapes = {0}; /* --sizes and --mnk, in order */
 
@@ -261,6 +262,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         case OPT_NCU: ncu = 1; break;
         case OPT_PROFILE_ONCE: once = 1; break;
         case OPT_OVERHEAD: overhead = 1; break;
+        case OPT_SHAPES: shapes = 1; break;
         case OPT_SKIP_WITHOUT_GPU: o->skip_without_gpu = 1; break;
         case OPT_SIZES: {
             int64_t vals[MAX_LIST];
@@ -332,8 +334,8 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     if (optind < argc)
         return fail(err, err_size, "unexpected argument '%s' (options start with --)", argv[optind]);
 
-    if (quick && full)
-        return fail(err, err_size, "--quick and --full exclude each other");
+    if (quick + full + shapes > 1)
+        return fail(err, err_size, "--quick, --full and --shapes exclude each other");
     if (ncu && once)
         return fail(err, err_size, "--ncu and --profile-once exclude each other");
     if (o->replot_path && (quick || full || ncu || once || o->skip_without_gpu || variants_given ||
@@ -349,7 +351,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
               : once         ? BR_MODE_PROFILE_ONCE
               : overhead     ? BR_MODE_OVERHEAD
                              : BR_MODE_BENCH;
-    o->sweep = quick ? BR_SWEEP_QUICK : full ? BR_SWEEP_FULL : BR_SWEEP_MEDIUM;
+    o->sweep = quick ? BR_SWEEP_QUICK : full ? BR_SWEEP_FULL : shapes ? BR_SWEEP_SHAPES : BR_SWEEP_MEDIUM;
     o->ncu_size = ncu_size ? ncu_size : DEFAULT_NCU_SIZE;
     o->svg_size = svg_size;
 
@@ -367,6 +369,19 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
                     if (add_shape(o, (br_shape){dims[0][a], dims[1][b], dims[2][c]}, err,
                                   err_size))
                         return -1;
+    }
+    if (o->nshapes == 0 && shapes) {
+        /* Where a GEMM library meets its cliffs: long K on few tiles, thin
+         * and matrix-vector shapes, short K, odd sizes, and squares. */
+        static const br_shape goal_set[] = {
+            {256, 256, 65536},  {1024, 1024, 32768}, {127, 4096, 4096},  {4096, 127, 4096},
+            {16384, 128, 4096}, {128, 16384, 4096},  {1, 4096, 4096},    {4096, 1, 4096},
+            {1, 8192, 8192},    {8, 4096, 4096},     {32, 4096, 4096},   {4096, 4096, 64},
+            {8192, 8192, 128},  {1000, 1000, 1000},  {4097, 4097, 4097}, {6000, 6000, 6000},
+            {5000, 3000, 7000}, {3072, 5120, 1536},  {8192, 8192, 1024}, {2304, 2304, 2304},
+            {512, 512, 512},    {128, 128, 128}};
+        for (size_t i = 0; i < sizeof goal_set / sizeof goal_set[0]; ++i)
+            add_shape(o, goal_set[i], err, err_size);
     }
     if (o->nshapes == 0 && overhead) {
         /* A small product, and one that auto copies operands for (its
@@ -407,7 +422,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     o->warmup = warmup >= 0 ? (int)warmup : quick ? 1 : 2;
     /* naive takes ~0.3 s per call at 4096^3 on an H100: --quick and
      * --overhead keep it small. */
-    o->slow_limit = slow_limit >= 0 ? slow_limit : quick || overhead ? 1024 : 0;
+    o->slow_limit = slow_limit >= 0 ? slow_limit : quick || overhead || shapes ? 1024 : 0;
 
     if (!variants_given) {
         if (o->mode == BR_MODE_PROFILE_ONCE) {
@@ -441,7 +456,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
 void br_print_usage(FILE *out)
 {
     fputs(
-        "usage: gemmladder-bench [--quick | --full] [shapes] [--variants LIST]\n"
+        "usage: gemmladder-bench [--quick | --full | --shapes] [shapes] [--variants LIST]\n"
         "                        [--csv FILE] [--json FILE] [--svg FILE] [timing]\n"
         "       gemmladder-bench --ncu [--ncu-size N]\n"
         "       gemmladder-bench --replot RUN.json [--csv FILE] [--json FILE] [--svg FILE]\n"
@@ -467,6 +482,14 @@ void br_print_usage(FILE *out)
         "  --full           square 128, 256, ..., 8192, then 1000x1000x1000,\n"
         "                   4097x4097x4097, 127x4096x4096, 4096x127x4096 and their\n"
         "                   neighbours 128x4096x4096, 4096x128x4096; 10 after 2\n"
+        "  --shapes         the engine's goal set, row-major: 256x256x65536,\n"
+        "                   1024x1024x32768, 127x4096x4096, 4096x127x4096,\n"
+        "                   16384x128x4096, 128x16384x4096, 1x4096x4096,\n"
+        "                   4096x1x4096, 1x8192x8192, 8x4096x4096, 32x4096x4096,\n"
+        "                   4096x4096x64, 8192x8192x128, 1000^3, 4097^3, 6000^3,\n"
+        "                   5000x3000x7000, 3072x5120x1536, 8192x8192x1024, 2304^3,\n"
+        "                   512^3, 128^3; naive and coalesced only up to 1024^3;\n"
+        "                   10 after 2\n"
         "  The odd shapes are not multiples of any tile: 1000 leaves edge tiles in\n"
         "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
         "  multiple everywhere. For each odd shape whose nearest multiple of 128 ran\n"

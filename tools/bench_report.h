@@ -29,7 +29,8 @@ typedef struct br_shape {
 typedef enum br_sweep {
     BR_SWEEP_MEDIUM = 0, /* the default */
     BR_SWEEP_QUICK = 1,
-    BR_SWEEP_FULL = 2
+    BR_SWEEP_FULL = 2,
+    BR_SWEEP_SHAPES = 3 /* --shapes: the engine's goal set */
 } br_sweep;
 
 typedef enum br_mode {
