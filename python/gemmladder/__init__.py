@@ -20,7 +20,8 @@ see _library.py for where it is looked for.
 """
 from ._library import Error, LibraryNotFoundError, Status, ABI_VERSION
 from ._library import _location
-from ._api import (DEFAULT_VARIANT, Handle, Tiles, TilesOrigin, Variant, default_handle, gemm,
+from ._api import (DEFAULT_VARIANT, Handle, Path, SgemmPlan, Tiles, TilesOrigin, Variant,
+                   default_handle, gemm,
                    library_path, library_version, sgemm, tuning_check, tuning_load,
                    tuning_supported, variant, variant_configs, variant_name, variants)
 
@@ -29,7 +30,8 @@ from ._api import (DEFAULT_VARIANT, Handle, Tiles, TilesOrigin, Variant, default
 __version__ = _location.VERSION if _location else '0+unconfigured'
 
 __all__ = [
-    'ABI_VERSION', 'DEFAULT_VARIANT', 'Error', 'Handle', 'LibraryNotFoundError', 'Status', 'Tiles',
+    'ABI_VERSION', 'DEFAULT_VARIANT', 'Error', 'Handle', 'LibraryNotFoundError', 'Path',
+    'SgemmPlan', 'Status', 'Tiles',
     'TilesOrigin', 'Variant', 'default_handle', 'gemm', 'library_path', 'library_version', 'sgemm',
     'tuning_check', 'tuning_load', 'tuning_supported', 'variant', 'variant_configs',
     'variant_name', 'variants',

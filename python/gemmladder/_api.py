@@ -8,7 +8,7 @@ import threading
 from typing import Any, List, Optional, Union
 
 from . import _cudart, _library
-from ._library import Error, Status, TilesStruct, check, load
+from ._library import Error, PlanStruct, Status, TilesStruct, check, load
 from ._matrix import ROW, Plan
 
 
@@ -35,6 +35,16 @@ class TilesOrigin(enum.IntEnum):
     PINNED = 3
     DEFAULT = 4
     FILL = 5
+
+
+class Path(enum.IntEnum):
+    """gl_path_t: how the kernel a call runs meets the edges of its product."""
+    RUNG = 0
+    INTERIOR = 1
+    EDGE_WINDOWS = 2
+    PACKED = 3
+    CUBLAS = 4
+    SCALE = 5
 
 
 # What a call runs when it names no variant: the engine, the fastest exact-FP32
@@ -244,6 +254,36 @@ def _new_tiles_struct():
     s = TilesStruct()
     s.size = ctypes.sizeof(TilesStruct)  # the library reads only what the caller has
     return s
+
+
+@dataclasses.dataclass(frozen=True)
+class SgemmPlan:
+    """What a call would run (struct gl_plan, from Handle.sgemm_plan)."""
+    variant: Union[Variant, int]
+    kernel: Optional[Union[Variant, int]]  # the variant whose kernel runs; None: Path.SCALE
+    path: Union[Path, int]
+    copies: int                # bit 0: A copied, bit 1: B (Path.PACKED)
+    aligned: bool              # both operands read 16 bytes at a time
+    launches: int
+    scratch_bytes: int
+    tiles: Tiles
+    why: str
+
+    @classmethod
+    def _from_struct(cls, s):
+        try:
+            path = Path(s.path)
+        except ValueError:
+            path = s.path
+        def as_variant(i):
+            try:
+                return Variant(i)
+            except ValueError:  # a variant newer than this package
+                return i
+        return cls(variant=as_variant(s.variant), kernel=as_variant(s.kernel) if s.kernel >= 0 else None,
+                   path=path, copies=s.copies, aligned=bool(s.aligned), launches=s.launches,
+                   scratch_bytes=s.scratch_bytes, tiles=Tiles._from_struct(s.tiles),
+                   why=s.why.decode(errors='replace'))
 
 
 def tuning_supported() -> bool:
@@ -593,6 +633,41 @@ class Handle:
         if plan.c.matrix.copy is not None:
             plan.c.matrix.write_back()
         return plan.c.matrix.obj
+
+    # -- what a call would run
+    def sgemm_plan(self, M: int, N: int, K: int, v: VariantLike = DEFAULT_VARIANT, *,
+                   trans_a: bool = False, trans_b: bool = False, column_major: bool = False,
+                   lda: Optional[int] = None, ldb: Optional[int] = None,
+                   ldc: Optional[int] = None) -> 'SgemmPlan':
+        """What a product of these sizes would run now (gl_sgemm_plan), for operands
+        as cudaMalloc aligns them: the kernel, its tiles, the path through the edges,
+        the copies auto would make and why.
+
+        Args:
+            M, N, K: C is M x N, op(A) M x K, op(B) K x N.
+            v: the variant (default auto).
+            trans_a, trans_b: op(A) = A^T, op(B) = B^T.
+            column_major: the matrices are column-major (default row-major).
+            lda, ldb, ldc: leading dimensions; default: the matrices are contiguous.
+        Returns:
+            SgemmPlan.
+        Raises:
+            Error: status INVALID_ARGUMENT for sizes or leading dimensions the call
+                would refuse (the message says which), UNKNOWN_VARIANT.
+            ValueError, TypeError: as variant() does, or the handle is closed.
+            NotImplementedError: the library is older than 1.1.0.
+        """
+        def stored(rows, cols, transposed):  # the stored matrix's leading dimension
+            r, c = (cols, rows) if transposed else (rows, cols)
+            return max(1, r if column_major else c)
+        s = PlanStruct()
+        s.size = ctypes.sizeof(PlanStruct)
+        self._check(_library.optional('gl_sgemm_plan')(
+            self._handle(), variant(v), 1 if column_major else 0, int(bool(trans_a)),
+            int(bool(trans_b)), M, N, K, None, stored(M, K, trans_a) if lda is None else lda,
+            None, stored(K, N, trans_b) if ldb is None else ldb, None,
+            stored(M, N, False) if ldc is None else ldc, ctypes.byref(s)), 'gl_sgemm_plan')
+        return SgemmPlan._from_struct(s)
 
     # -- tuning
     def tuning_query(self, v: VariantLike, M: int, N: int, K: int) -> Tiles:

@@ -112,6 +112,19 @@ class TilesStruct(ctypes.Structure):
     ]
 
 
+class PlanStruct(ctypes.Structure):
+    """struct gl_plan, field for field; `size` must be set to sizeof before use."""
+    _fields_ = [
+        ('size', ctypes.c_uint32),
+        ('variant', _i32), ('kernel', _i32), ('path', _i32), ('copies', _i32),
+        ('aligned', _i32), ('launches', _i32), ('reserved0', _i32),
+        ('scratch_bytes', _i64),
+        ('tiles', TilesStruct),
+        ('why', ctypes.c_char * 160),
+        ('reserved', _i32 * 16),
+    ]
+
+
 # name: (restype, argtypes). Functions of ABI 1.0.0, bound when the library loads.
 _CORE = {
     'gl_status_string': (ctypes.c_char_p, [_status_t]),
@@ -143,6 +156,10 @@ _OPTIONAL = {
     'gl_set_tiles': (_status_t, [_handle_t, ctypes.c_int, ctypes.POINTER(TilesStruct)]),
     'gl_tuning_load': (_status_t, [ctypes.c_char_p]),
     'gl_tuning_check': (_status_t, [ctypes.c_char_p]),
+    # ABI 1.1.0
+    'gl_sgemm_plan': (_status_t, [_handle_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                  ctypes.c_int, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr,
+                                  _i64, ctypes.POINTER(PlanStruct)]),
 }
 
 

@@ -187,6 +187,21 @@ class RawDeviceMemory(GpuTest):
             h.sgemm(DeviceMatrix(1, 1), DeviceMatrix(1, 1), out=DeviceMatrix(1, 1))
         h.close()  # twice is fine
 
+    def test_sgemm_plan(self):
+        P, V = gemmladder.Path, gemmladder.Variant
+        plan = self.handle.sgemm_plan(4096, 4096, 4096)
+        self.assertEqual((plan.variant, plan.kernel, plan.path), (V.AUTO, V.WARPTILE, P.INTERIOR))
+        self.assertTrue(plan.aligned and plan.why and plan.tiles.bm > 0)
+        plan = self.handle.sgemm_plan(4097, 4097, 4097, 'auto')
+        self.assertIn(plan.path, (P.PACKED, P.RUNG))  # RUNG where the pool has no scratch
+        self.assertEqual(self.handle.sgemm_plan(64, 64, 64, 'cublas').path, P.CUBLAS)
+        self.assertEqual(self.handle.sgemm_plan(64, 64, 0, 'warptile').path, P.SCALE)
+        self.assertIsNone(self.handle.sgemm_plan(64, 64, 0, 'warptile').kernel)
+        col = self.handle.sgemm_plan(300, 200, 100, 'vectorized', trans_a=True, column_major=True)
+        self.assertEqual((col.kernel, col.path), (V.VECTORIZED, P.RUNG))
+        with self.assertRaisesRegex(gemmladder.Error, 'lda'):
+            self.handle.sgemm_plan(300, 200, 100, lda=5)
+
     def test_arrays_on_different_gpus(self):
         count = ctypes.c_int()
         runtime().cudaGetDeviceCount(ctypes.byref(count))

@@ -63,6 +63,21 @@ class LoadAndVersion(unittest.TestCase):
         self.assertEqual({o.name: o.value for o in gemmladder.TilesOrigin},
                          support.header_enum('GL_TILES_'))
 
+    def test_path_values_match_header(self):
+        self.assertEqual({p.name: p.value for p in gemmladder.Path},
+                         support.header_enum('GL_PATH_'))
+
+    def test_plan_struct_layout_matches_c(self):
+        P = _library.PlanStruct
+        for key, value in (('GEMMLADDER_TEST_PLAN_SIZE', ctypes.sizeof(P)),
+                           ('GEMMLADDER_TEST_PLAN_SCRATCH_BYTES', P.scratch_bytes.offset),
+                           ('GEMMLADDER_TEST_PLAN_TILES', P.tiles.offset),
+                           ('GEMMLADDER_TEST_PLAN_WHY', P.why.offset),
+                           ('GEMMLADDER_TEST_PLAN_RESERVED', P.reserved.offset)):
+            if key not in os.environ:
+                self.skipTest('%s not set (not run by meson)' % key)
+            self.assertEqual(value, int(os.environ[key]), key)
+
     def test_tiles_struct_layout_matches_c(self):
         for key, value in (('GEMMLADDER_TEST_TILES_SIZE', ctypes.sizeof(_library.TilesStruct)),
                            ('GEMMLADDER_TEST_TILES_ARCH', _library.TilesStruct.arch.offset),
