@@ -122,6 +122,12 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double bu_median(double *values, int n)
+{
+    qsort(values, (size_t)n, sizeof *values, compare_double);
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
 double bu_time_median(bu_run_fn run, void *ctx, int warmup, int repeats)
 {
     cudaEvent_t start, stop;
@@ -149,10 +155,8 @@ double bu_time_median(bu_run_fn run, void *ctx, int warmup, int repeats)
         else
             ms[i - warmup] = t / calls;
     }
-    if (i == warmup + repeats) {
-        qsort(ms, (size_t)repeats, sizeof *ms, compare_double);
-        result = repeats % 2 ? ms[repeats / 2] : 0.5 * (ms[repeats / 2 - 1] + ms[repeats / 2]);
-    }
+    if (i == warmup + repeats)
+        result = bu_median(ms, repeats);
     free(ms);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);

@@ -43,6 +43,9 @@ double bu_relative_error(const float *dC, const double *ref, int64_t count);
  * so it can rotate through several input sets. Returns 0 on success. */
 typedef int (*bu_run_fn)(void *ctx, int repetition);
 
+/* The median of n >= 1 values (sorts them in place). */
+double bu_median(double *values, int n);
+
 /* How long one timed sample lasts, about (see bu_time_median). */
 #define BU_SAMPLE_MS 2.0
 

@@ -63,9 +63,12 @@ static int run_timed_call(void *ctx, int repetition)
     return gl_sgemm(c->h, (gl_variant_t)c->variant, c->s.m, c->s.n, c->s.k, x->a, x->b, x->c);
 }
 
-static int is_slow_rung(int v)
+/* Naive and coalesced are skipped on shapes above --slow-limit^3. */
+static int skipped_as_slow(const br_options *o, int v, br_shape s)
 {
-    return v == GL_VARIANT_NAIVE || v == GL_VARIANT_COALESCED;
+    const double limit = (double)o->slow_limit;
+    return (v == GL_VARIANT_NAIVE || v == GL_VARIANT_COALESCED) && o->slow_limit > 0 &&
+           (double)s.m * (double)s.n * (double)s.k > limit * limit * limit;
 }
 
 static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_operands *sets,
@@ -74,9 +77,7 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
     br_result r = {.variant_id = v, .shape = s, .runtime_ms = NAN, .gflops = NAN, .gbps = NAN,
                    .pct_of_reference = NAN, .rel_error = NAN, .status = BR_OK};
     snprintf(r.variant, sizeof r.variant, "%s", gl_variant_name((gl_variant_t)v));
-    const double limit = (double)o->slow_limit;
-    if (is_slow_rung(v) && o->slow_limit > 0 &&
-        (double)s.m * (double)s.n * (double)s.k > limit * limit * limit) {
+    if (skipped_as_slow(o, v, s)) {
         r.status = BR_SKIPPED;
         return r;
     }
@@ -379,16 +380,7 @@ static double host_us_per_call(gl_handle_t h, gl_variant_t v, br_shape s, float 
         samples[r] = (seconds_now() - t0) * 1e6 / OVERHEAD_CALLS;
         bu_check_cuda(cudaDeviceSynchronize(), "the timed calls");
     }
-    double median = NAN;
-    if (ok) {
-        for (int i = 1; i < repeats; ++i) /* insertion sort: a handful of samples */
-            for (int j = i; j > 0 && samples[j] < samples[j - 1]; --j) {
-                const double t = samples[j];
-                samples[j] = samples[j - 1], samples[j - 1] = t;
-            }
-        median = repeats % 2 ? samples[repeats / 2]
-                             : 0.5 * (samples[repeats / 2 - 1] + samples[repeats / 2]);
-    }
+    const double median = ok ? bu_median(samples, repeats) : NAN;
     free(samples);
     return median;
 }
@@ -417,9 +409,7 @@ static int run_overhead(const br_options *o)
                  (long long)s.k);
         for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
             const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
-            const double limit = (double)o->slow_limit;
-            if (is_slow_rung(v) && o->slow_limit > 0 &&
-                (double)s.m * (double)s.n * (double)s.k > limit * limit * limit) {
+            if (skipped_as_slow(o, v, s)) {
                 printf("%-20s %-14s %10s\n", shape, gl_variant_name(v), "skipped");
                 continue;
             }
