@@ -328,7 +328,7 @@ GL_API gl_status_t gl_variant_config(gl_variant_t variant, int32_t index, gl_til
  * fixed, default, or the fill tiles in place of a row). Sizes follow
  * gl_sgemm_ex (any layout: M and N are C's). For auto: the tiles of its
  * table rows and fill rule, before the engine's choice of kernel, which may
- * run rung 6's kernel on its own tiles instead; gl_sgemm_plan tells. 
+ * run rung 6's kernel on its own tiles instead; gl_sgemm_plan tells.
  * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
  * GL_STATUS_INVALID_ARGUMENT for a NULL handle or out, out->size too small,
  * sizes outside 0 .. 2147483647, or variant cublas (no tiles). */

@@ -91,7 +91,8 @@ gl_status_t gl_tuning_init(char *err, size_t err_size);
 /* The row the tables hold for variant v's tiles on a device of compute
  * capability cc, size class c: the override layer, then the built-in
  * tables, at each level of gl_tuning_find. Copies it out, with whether it
- * came from the override and its table's name. false if no row applies. */
+ * came from the override and (source non-NULL) its table's name. false if
+ * no row applies. */
 bool gl_table_lookup(int cc, gl_variant_t v, gl_size_class c, size_t smem_limit,
                      gl_tuning_row *row, gl_tiles_origin_t *origin, char *source,
                      size_t source_size);

@@ -219,7 +219,8 @@ bool gl_table_lookup(int cc, gl_variant_t v, gl_size_class c, size_t smem_limit,
     if (found) {
         *row = *found;
         *origin = layer == 0 ? GL_TILES_OVERRIDE : GL_TILES_BUILTIN;
-        snprintf(source, source_size, "%s", layers[layer]->name);
+        if (source) /* only when asked: calls themselves do not need it */
+            snprintf(source, source_size, "%s", layers[layer]->name);
     }
     pthread_mutex_unlock(&state.lock);
     return found != NULL;

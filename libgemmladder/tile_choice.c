@@ -40,7 +40,7 @@ gl_tile_params gl_resolve_tiles(const struct gl_handle_s *h, const gl_variant_de
     gl_tiles_origin_t origin = GL_TILES_DEFAULT;
     char source[64] = "";
     const bool found = gl_table_lookup(h->cc, (gl_variant_t)d->rows_of, c, h->smem_limit, &row,
-                                       &origin, source, sizeof source);
+                                       &origin, info ? source : NULL, sizeof source);
     gl_tile_params tiles = found ? row.tiles : d->configs[0];
     const gl_tile_params *fill = gl_fill_tiles(d, &tiles, m, n, h->sm_count, h->smem_limit);
     if (fill)
