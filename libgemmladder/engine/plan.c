@@ -68,7 +68,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * memory that the other blocks' math covers. With fewer blocks than
      * SMs, rung 8's double buffer is what hides it; and for operands read a
      * float at a time rung 8's copies are the cheaper (docs/engine.md). */
-    const int64_t blocks_64 = ((int64_t)p->m + 63) / 64 * (((int64_t)p->n + 63) / 64);
+    const int64_t blocks_64 = round_up(p->m, 64) / 64 * (round_up(p->n, 64) / 64);
     if (!pinned && a_ok && b_ok && t->bm == 64 && t->bn == 64 && blocks_64 >= sms &&
         rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64) {
         plan->kernel = GL_VARIANT_VECTORIZED;
@@ -119,7 +119,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const bool made = want[i] && copy_pays(p, (int64_t)rows * cols);
         *ops[i].copy = (gl_engine_copy){made, rows, cols, made ? bytes : 0};
         if (made)
-            bytes += ((size_t)rows * (size_t)cols * sizeof(float) + 255) / 256 * 256;
+            bytes += (size_t)round_up((int64_t)rows * cols * (int64_t)sizeof(float), 256);
         whole = whole && (made || !short_of_tiles[i]);
     }
     if (bytes == 0 || (k_edge && !whole)) { /* K padded in one operand only would not match */
