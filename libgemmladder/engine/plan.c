@@ -119,7 +119,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const bool made = want[i] && copy_pays(p, (int64_t)rows * cols);
         *ops[i].copy = (gl_engine_copy){made, rows, cols, made ? bytes : 0};
         if (made)
-            bytes += (size_t)round_up((int64_t)rows * cols * (int64_t)sizeof(float), 256);
+            bytes += ((size_t)rows * (size_t)cols * sizeof(float) + 255) / 256 * 256;
         whole = whole && (made || !short_of_tiles[i]);
     }
     if (bytes == 0 || (k_edge && !whole)) { /* K padded in one operand only would not match */
