@@ -381,7 +381,10 @@ typedef enum gl_path {
     GL_PATH_PACKED = 3,       /* auto: operands copied into aligned whole tiles
                                  in scratch memory first, then as INTERIOR */
     GL_PATH_CUBLAS = 4,       /* cuBLAS SGEMM */
-    GL_PATH_SCALE = 5         /* K == 0 or alpha == 0: only C = beta * C */
+    GL_PATH_SCALE = 5,        /* K == 0 or alpha == 0: only C = beta * C */
+    GL_PATH_GEMV = 6          /* auto: C is one row or one column; a matrix-
+                                 vector kernel reads the other operand once
+                                 (kernel: auto's own, no tiles) */
 } gl_path_t;
 
 /* What gl_sgemm_plan reports. Set `size` to sizeof(gl_plan) first. */
@@ -398,7 +401,8 @@ typedef struct gl_plan {
                               2^20 at a time (GL_PATH_PACKED adds a copy
                               kernel per operand copied, each time) */
     int32_t reserved0;     /* zero */
-    int64_t scratch_bytes; /* scratch memory the copies take (GL_PATH_PACKED) */
+    int64_t scratch_bytes; /* scratch memory the copies take (GL_PATH_PACKED), or
+                              the sums of K's slices (GL_PATH_GEMV) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for
                               cuBLAS and GL_PATH_SCALE */
     char why[160];         /* one sentence: why this path */

@@ -51,6 +51,13 @@ static const shape shapes[] = {
      * (GL_PATH_PACKED): both (edges in M and N; in M, N and K), or only the
      * thin B. */
     {1537, 1539, 800, 2}, {2050, 2052, 1001, 2}, {3000, 127, 1536, 2},
+    /* C of one row or one column: auto's matrix-vector path, the matrix's
+     * rows along K (a warp a row) or across it (blocks of 128, K in slices
+     * where those are too few: 1 x 129 x 640 makes 10 slices), rows that end
+     * inside a float4, and long rows. (One long dot product alone is no
+     * test: its relative error is that of a sum that may cancel.) */
+    {1, 2048, 3000, 1}, {2048, 1, 3000, 1}, {1, 129, 640, 0}, {131, 1, 650, 0},
+    {3, 1, 3000, 0},    {1, 4096, 4096, 1},  {4096, 1, 4096, 1},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

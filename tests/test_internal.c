@@ -162,10 +162,55 @@ static void test_engine_plan(void)
     CHECK(!plan.a.made && !plan.b.made && plan.k == INT32_MAX, "no copy past int sizes");
 }
 
+/* C of one row or one column: auto's matrix-vector path, and how it views
+ * the operands as a matrix and a vector (engine/plan.c). */
+static void expect_gemv(gl_problem p, bool can_copy, bool along_k, int rows, int64_t rs,
+                        int64_t ks, int64_t sx, int64_t sy, bool vec, int splits, const char *what)
+{
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+    gl_engine_plan plan;
+    gl_engine_plan_for(&p, &w128, false, 132, can_copy, &plan);
+    const gl_gemv *g = &plan.gemv;
+    CHECK(plan.path == GL_PATH_GEMV && plan.kernel == GL_VARIANT_AUTO && plan.tiles.bm == 0 &&
+              g->along_k == along_k && g->rows == rows && g->rs == rs && g->ks == ks &&
+              g->sx == sx && g->sy == sy && g->vec == vec && g->k == p.k &&
+              plan.splits == splits &&
+              plan.bytes == (splits > 1 ? (size_t)splits * (size_t)rows * sizeof(float) : 0),
+          "%s: path %d, along_k %d rows %d rs %lld ks %lld sx %lld sy %lld vec %d splits %d",
+          what, (int)plan.path, g->along_k, g->rows, (long long)g->rs, (long long)g->ks,
+          (long long)g->sx, (long long)g->sy, g->vec, plan.splits);
+}
+
+static void test_engine_gemv(void)
+{
+    expect_gemv(problem(4096, 1, 4096, 4096, 1, 0), true, true, 4096, 4096, 1, 1, 1, true, 1,
+                "4096 x 1 x 4096: A's rows along K, a warp a row");
+    expect_gemv(problem(4096, 1, 4096, 4097, 1, 0), true, true, 4096, 4097, 1, 1, 1, false, 1,
+                "4096 x 1 x 4096, lda 4097: a float per load");
+    /* B's rows run across K: 32 blocks of 128, cut into 17 slices for 528 */
+    expect_gemv(problem(1, 4096, 4096, 4096, 4096, 0), true, false, 4096, 1, 4096, 1, 1, true, 17,
+                "1 x 4096 x 4096: B's rows across K, in slices");
+    expect_gemv(problem(1, 4096, 4096, 4096, 4096, 0), false, false, 4096, 1, 4096, 1, 1, true,
+                17, "1 x 4096 x 4096 without scratch: the same slices");
+    expect_gemv(problem(1, 300, 100, 100, 300, 0), true, false, 300, 1, 300, 1, 1, true, 1,
+                "1 x 300 x 100: K too short to cut");
+    expect_gemv(problem(1, 1, 5000, 5000, 1, 0), true, true, 1, 5000, 1, 1, 1, true, 1,
+                "1 x 1 x 5000: a dot product");
+    gl_problem t = problem(1, 4096, 4096, 4096, 4096, 0);
+    t.trans_a = true, t.lda = 7, t.trans_b = true; /* A stored K x 1, B stored N x K */
+    expect_gemv(t, true, true, 4096, 4096, 1, 7, 1, false, 1,
+                "1 x 4096 x 4096, both transposed: B's rows along K, x strided");
+    gl_problem c = problem(4096, 1, 4096, 4096, 1, 0);
+    c.trans_a = true, c.lda = 4096, c.ldc = 3; /* A stored K x M */
+    expect_gemv(c, true, false, 4096, 1, 4096, 1, 3, true, 17,
+                "4096 x 1 x 4096, A transposed: A's rows across K, y strided");
+}
+
 int main(void)
 {
     test_arch_coverage();
     test_descriptors();
     test_engine_plan();
+    test_engine_gemv();
     return harness_finish("test_internal");
 }

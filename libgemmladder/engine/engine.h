@@ -3,6 +3,8 @@
  * path the library has for a product. It runs rung 8's kernel (the fastest
  * rung), with the production machinery the teaching rungs leave out:
  *
+ *   - a matrix-vector kernel of its own when C is one row or one column
+ *     (gemv.cu): it reads the matrix once, at the speed of memory;
  *   - fill tiles: the tuning table's tiles give way to small ones when a
  *     grid of large ones would leave most SMs idle in its last round
  *     (tile_rules.c, gl_fill_tiles);
@@ -46,14 +48,34 @@ typedef struct gl_engine_copy {
     size_t offset;
 } gl_engine_copy;
 
+/* A matrix-vector product: y[r] = alpha * sum_k mat[r][k] x[k] + beta y[r]
+ * for r < rows, with mat[r][k] at mat[r * rs + k * ks], x[k] at x[k * sx],
+ * y[r] at y[r * sy]. The engine's view of a product whose C is one row or
+ * one column (gemv.cu). */
+typedef struct gl_gemv {
+    const float *mat;
+    int64_t rs, ks;
+    const float *x;
+    int64_t sx;
+    float *y;
+    int64_t sy;
+    int rows, k;
+    float alpha, beta;
+    bool along_k; /* ks == 1: the matrix's rows run along k */
+    bool vec;     /* 16-byte loads of the matrix (and of x, along k) */
+} gl_gemv;
+
 typedef struct gl_engine_plan {
-    gl_variant_t kernel;  /* whose kernel runs: GL_VARIANT_WARPTILE or _VECTORIZED */
-    gl_tile_params tiles; /* the tiles it runs */
-    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS or _PACKED */
+    gl_variant_t kernel;  /* whose kernel runs: GL_VARIANT_WARPTILE, _VECTORIZED, or
+                             _AUTO for the engine's own (GL_PATH_GEMV) */
+    gl_tile_params tiles; /* the tiles it runs (none for GL_PATH_GEMV) */
+    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS, _PACKED or _GEMV */
     bool aligned;       /* 16-byte loads from both operands (after any copy) */
     gl_engine_copy a, b;
     int k;              /* K of the kernel's problem: padded with zeros when copied */
-    size_t bytes;       /* scratch the copies take */
+    gl_gemv gemv;       /* GL_PATH_GEMV: the product as a matrix times a vector */
+    int splits;         /* GL_PATH_GEMV: slices of K summed in scratch (1: none) */
+    size_t bytes;       /* scratch the copies (or the slices' sums) take */
     const char *why;    /* one sentence, static */
 } gl_engine_plan;
 
@@ -62,6 +84,10 @@ typedef struct gl_engine_plan {
  * SMs, with scratch memory (can_copy) or without. */
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan);
+
+/* Queues the matrix-vector product g on stream; with splits > 1, scratch
+ * holds splits * g->rows floats. Returns a cudaError_t. */
+int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

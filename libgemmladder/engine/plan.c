@@ -57,10 +57,59 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
 static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
 
+/* C of one row or one column as a matrix times a vector: the other
+ * operand is the matrix, its rows those of y. */
+static gl_gemv gemv_view(const gl_problem *p)
+{
+    gl_gemv g = {.k = p->k, .alpha = p->alpha, .beta = p->beta, .y = p->c};
+    if (p->n == 1) { /* C's column = op(A) op(B)'s column */
+        g.rows = p->m, g.mat = p->a, g.x = p->b, g.sy = p->ldc;
+        g.rs = p->trans_a ? 1 : p->lda, g.ks = p->trans_a ? p->lda : 1;
+        g.sx = p->trans_b ? 1 : p->ldb;
+    } else { /* C's row = op(A)'s row op(B): y[j] = sum_k op(B)[k][j] x[k] */
+        g.rows = p->n, g.mat = p->b, g.x = p->a, g.sy = 1;
+        g.rs = p->trans_b ? p->ldb : 1, g.ks = p->trans_b ? 1 : p->ldb;
+        g.sx = p->trans_a ? p->lda : 1;
+    }
+    g.along_k = g.ks == 1;
+    const bool mat_ok = ((uintptr_t)g.mat & 15) == 0;
+    g.vec = g.along_k ? mat_ok && (g.rows == 1 || g.rs % 4 == 0) && g.sx == 1 &&
+                            ((uintptr_t)g.x & 15) == 0
+                      : mat_ok && g.ks % 4 == 0;
+    return g;
+}
+
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan)
 {
-    *plan = (gl_engine_plan){.kernel = GL_VARIANT_WARPTILE, .tiles = *t, .k = p->k};
+    *plan = (gl_engine_plan){.kernel = GL_VARIANT_WARPTILE, .tiles = *t, .k = p->k, .splits = 1};
+    if (p->m == 1 || p->n == 1) {
+        /* A tiled kernel computes whole tiles to use one row or column of
+         * each: read the matrix once instead. Where the matrix's rows run
+         * across K, a block takes 128 of them; if those blocks cannot keep
+         * four to an SM, K is cut into slices of at least 64 (at most 64
+         * of them), summed in a fixed order: in scratch, splits x rows
+         * floats, when the pool has it, else by each block in turn. */
+        plan->kernel = GL_VARIANT_AUTO;
+        plan->tiles = (gl_tile_params){0};
+        plan->path = GL_PATH_GEMV;
+        plan->gemv = gemv_view(p);
+        plan->aligned = plan->gemv.vec;
+        plan->why = "C is one row or one column: a matrix-vector kernel reads the matrix once";
+        if (!plan->gemv.along_k) { /* the slices do not depend on scratch: the same bits */
+            const int64_t row_blocks = ((int64_t)plan->gemv.rows + 127) / 128;
+            int64_t splits = (4 * (int64_t)sms + row_blocks - 1) / row_blocks;
+            if (splits > p->k / 64)
+                splits = p->k / 64;
+            if (splits > 64)
+                splits = 64;
+            if (splits > 1) {
+                plan->splits = (int)splits;
+                plan->bytes = (size_t)splits * (size_t)plan->gemv.rows * sizeof(float);
+            }
+        }
+        return;
+    }
     const bool a_ok = gl_a_vec4_ok(p), b_ok = gl_b_vec4_ok(p);
     /* Aligned operands on 64 x 64 tiles in a grid that fills every SM:
      * rung 6's kernel, whose blocks need half the shared memory (one slice,

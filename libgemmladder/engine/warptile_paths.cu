@@ -79,24 +79,30 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan);
     if (plan.kernel == GL_VARIANT_VECTORIZED)
         return gl_launch_vectorized(p, &plan.tiles, x);
-    if (plan.bytes == 0)
-        return run(p, t, &plan, x);
 
     void *scratch = NULL;
-    if (cudaMallocFromPoolAsync(&scratch, plan.bytes, x->scratch, x->stream) != cudaSuccess) {
-        (void)cudaGetLastError(); /* not an error: the operands are read in place */
+    if (plan.bytes > 0 &&
+        cudaMallocFromPoolAsync(&scratch, plan.bytes, x->scratch, x->stream) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not an error: the plan without scratch */
+        scratch = NULL;
         gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, false, &plan);
-        return run(p, t, &plan, x);
     }
-    gl_problem copied = *p;
-    int rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
-    if (rc == 0)
-        rc = run(&copied, t, &plan, x);
-    /* Freed in stream order once the kernel is done. A failure here (none
+    int rc;
+    if (plan.path == GL_PATH_GEMV) {
+        rc = gl_engine_gemv(&plan.gemv, plan.splits, scratch, x->stream);
+    } else if (scratch) {
+        gl_problem copied = *p;
+        rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
+        if (rc == 0)
+            rc = run(&copied, t, &plan, x);
+    } else {
+        rc = run(p, t, &plan, x);
+    }
+    /* Freed in stream order once the kernels are done. A failure here (none
      * is known on a stream that just took the kernel) leaves the memory to
      * the pool until the handle goes; it must not become the next launch's
      * error. */
-    if (cudaFreeAsync(scratch, x->stream) != cudaSuccess)
+    if (scratch && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
         (void)cudaGetLastError();
     return rc;
 }

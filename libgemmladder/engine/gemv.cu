@@ -1,0 +1,162 @@
+/*
+ * gemv.cu - the engine's matrix-vector path (engine.h): C with one row or
+ * one column. Such a product does 2 flops per element of the matrix it
+ * reads once, so it is bound by memory, and a tiled kernel, which computes
+ * whole tiles of C to use only one row or column of each, wastes most of
+ * its work. Here every element of the matrix is read once, by a load that
+ * its warp's neighbours make coalesced.
+ *
+ * y[r] = alpha * sum_k mat[r][k] x[k] + beta * y[r], for the rows r of the
+ * matrix (gl_gemv, built by plan.c). Two kernels, by the matrix's layout:
+ *   along_k:  its rows run along k. A warp takes a row, its lanes
+ *             neighbouring k's, and adds up across the warp at the end.
+ *   across_k: its rows run along r. A block takes 128 neighbouring r's, a
+ *             float4 of them per lane, and its 8 warps split the k's; the
+ *             warps' sums are added in shared memory. When the r's alone
+ *             make too few blocks for the GPU, K is cut into `splits`
+ *             slices, summed by blocks of their own into scratch memory,
+ *             and a third kernel adds them up; without scratch, each block
+ *             sums the slices in turn, to the same bits.
+ * Every sum is added in one fixed order, so a call gives the same bits each
+ * time.
+ */
+#include "engine.h"
+#include "kernels/ladder.cuh"
+
+namespace {
+
+constexpr int WARPS = 8, THREADS = 32 * WARPS;
+
+__device__ __forceinline__ void store_y(const gl_gemv &g, int64_t r, float sum)
+{
+    float *y = g.y + r * g.sy;
+    *y = g.beta == 0.0f ? g.alpha * sum : g.alpha * sum + g.beta * *y;
+}
+
+/* One warp a row; VEC: the row and x read 16 bytes at a time (both
+ * aligned, x contiguous). */
+template <bool VEC>
+__global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
+{
+    const int64_t r = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+    if (r >= g.rows)
+        return;
+    const float *row = g.mat + r * g.rs;
+    float sum = 0.0f;
+    int64_t k = lane;
+    if (VEC) {
+        const float4 *row4 = reinterpret_cast<const float4 *>(row);
+        const float4 *x4 = reinterpret_cast<const float4 *>(g.x);
+        const int64_t k4 = g.k / 4;
+#pragma unroll 4 /* loads of the next rounds on their way during this one's math */
+        for (int64_t i = lane; i < k4; i += 32) {
+            const float4 a = row4[i], b = x4[i];
+            sum += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+        }
+        k = 4 * k4 + lane; /* the last k % 4 */
+    }
+    for (; k < g.k; k += 32)
+        sum += row[k] * g.x[k * g.sx];
+#pragma unroll
+    for (int d = 16; d > 0; d /= 2)
+        sum += __shfl_down_sync(0xffffffffu, sum, d);
+    if (lane == 0)
+        store_y(g, r, sum);
+}
+
+/* Block x: rows [128 x, +128) of y. K is cut into `splits` slices, each
+ * summed the same way: with partial set, block (x, z) sums slice z into
+ * partial[z * rows + r], and add_slices adds them up; without, block x sums
+ * every slice in turn and adds them up in the same order, so both give the
+ * same bits. VEC: the matrix's rows start on 16 bytes, so 4 r's are one
+ * load. */
+template <bool VEC>
+__global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits, float *partial)
+{
+    __shared__ float4 sums[WARPS][32];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int64_t r = ((int64_t)blockIdx.x * 32 + lane) * 4;
+    const int64_t slice = (g.k - 1) / splits + 1;
+    const int z0 = partial ? blockIdx.y : 0, z1 = partial ? z0 + 1 : splits;
+    float running[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int z = z0; z < z1; ++z) {
+        const int64_t k0 = z * slice, k1 = min(k0 + slice, (int64_t)g.k);
+        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll 4
+        for (int64_t k = k0 + warp; k < k1; k += WARPS) {
+            const float xk = g.x[k * g.sx];
+            const float *m = g.mat + k * g.ks + r;
+            if (VEC && r + 3 < g.rows) {
+                const float4 a = *reinterpret_cast<const float4 *>(m);
+                acc[0] += a.x * xk, acc[1] += a.y * xk, acc[2] += a.z * xk, acc[3] += a.w * xk;
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    if (r + j < g.rows)
+                        acc[j] += m[j] * xk;
+            }
+        }
+        sums[warp][lane] = make_float4(acc[0], acc[1], acc[2], acc[3]);
+        __syncthreads();
+        if (warp == 0) {
+            float total[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int w = 0; w < WARPS; ++w) { /* in order: the same bits every time */
+                const float4 s = sums[w][lane];
+                total[0] += s.x, total[1] += s.y, total[2] += s.z, total[3] += s.w;
+            }
+#pragma unroll
+            for (int j = 0; j < 4; ++j) {
+                if (partial && r + j < g.rows)
+                    partial[(int64_t)z * g.rows + r + j] = total[j];
+                running[j] += total[j];
+            }
+        }
+        __syncthreads(); /* sums is free for the next slice */
+    }
+    if (!partial && warp == 0)
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+            if (r + j < g.rows)
+                store_y(g, r + j, running[j]);
+}
+
+/* y[r] from the slices' sums, added in order of the slice. */
+__global__ __launch_bounds__(THREADS) void add_slices(const gl_gemv g, int splits,
+                                                      const float *partial)
+{
+    const int64_t r = (int64_t)blockIdx.x * THREADS + threadIdx.x;
+    if (r >= g.rows)
+        return;
+    float sum = 0.0f;
+    for (int z = 0; z < splits; ++z)
+        sum += partial[(int64_t)z * g.rows + r];
+    store_y(g, r, sum);
+}
+
+unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1) / per_block + 1); }
+
+} // namespace
+
+extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaStream_t stream)
+{
+    if (g->along_k) {
+        const unsigned grid = blocks(g->rows, WARPS);
+        if (g->vec)
+            along_k<true><<<grid, THREADS, 0, stream>>>(*g);
+        else
+            along_k<false><<<grid, THREADS, 0, stream>>>(*g);
+        return cudaGetLastError();
+    }
+    /* The slices' sums go to scratch when there is some; else each block
+     * runs through the slices itself, to the same bits. */
+    float *partial = splits > 1 ? static_cast<float *>(scratch) : nullptr;
+    const dim3 grid(blocks(g->rows, 128), partial ? (unsigned)splits : 1u);
+    if (g->vec)
+        across_k<true><<<grid, THREADS, 0, stream>>>(*g, splits, partial);
+    else
+        across_k<false><<<grid, THREADS, 0, stream>>>(*g, splits, partial);
+    if (partial)
+        add_slices<<<blocks(g->rows, THREADS), THREADS, 0, stream>>>(*g, splits, partial);
+    return cudaGetLastError();
+}
