@@ -382,9 +382,12 @@ typedef enum gl_path {
                                  in scratch memory first, then as INTERIOR */
     GL_PATH_CUBLAS = 4,       /* cuBLAS SGEMM */
     GL_PATH_SCALE = 5,        /* K == 0 or alpha == 0: only C = beta * C */
-    GL_PATH_GEMV = 6          /* auto: C is one row or one column; a matrix-
+    GL_PATH_GEMV = 6,         /* auto: C is one row or one column; a matrix-
                                  vector kernel reads the other operand once
                                  (kernel: auto's own, no tiles) */
+    GL_PATH_SPLIT_K = 7       /* auto: too few tiles for the GPU and a long K:
+                                 K cut into parts whose products go to scratch,
+                                 then added up in a fixed order */
 } gl_path_t;
 
 /* What gl_sgemm_plan reports. Set `size` to sizeof(gl_plan) first. */

@@ -131,8 +131,34 @@ static void test_engine_plan(void)
                 "64^3: smaller than a tile, too small to copy");
     expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_RUNG, false, true,
                 "3000 x 127 x 1536: B copied, A left");
-    expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, true, GL_PATH_RUNG, false, false,
-                "127 x 4096 x 4096: aligned, read in place with tests rather than copied");
+    expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, false, GL_PATH_RUNG, false, false,
+                "127 x 4096 x 4096 without scratch: aligned, read in place with tests");
+    /* Split-K: a grid that fills at most half the places for blocks, and a
+     * long K. */
+    const struct {
+        gl_problem p;
+        const gl_tile_params *t;
+        bool can_copy;
+        int parts;
+    } splits[] = {
+        {problem(127, 4096, 4096, 4096, 4096, 0), t, true, 8},      /* 32 blocks of 264 places */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), t, true, 4},   /* 64 blocks */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), t, false, 1},  /* no scratch */
+        {problem(1024, 1024, 1024, 1024, 1024, 0), t, true, 1},     /* K too short */
+        {problem(4096, 4096, 4096, 4096, 4096, 0), t, true, 1},     /* enough blocks */
+        {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, 1},   /* A not in groups */
+        {problem(256, 256, 65536, 65536, 256, 0), t, true, 32},     /* 4 blocks; at most 32 */
+    };
+    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; ++i) {
+        gl_engine_plan plan;
+        gl_engine_plan_for(&splits[i].p, splits[i].t, false, 132, splits[i].can_copy, &plan);
+        const bool split = plan.path == GL_PATH_SPLIT_K;
+        CHECK(split == (splits[i].parts > 1) && (!split || plan.splits == splits[i].parts) &&
+                  (!split || plan.bytes == (size_t)plan.splits * (size_t)splits[i].p.m *
+                                               (size_t)splits[i].p.n * sizeof(float)),
+              "%d x %d x %d: path %d, %d parts (want %d)", splits[i].p.m, splits[i].p.n,
+              splits[i].p.k, (int)plan.path, plan.splits, splits[i].parts);
+    }
     /* 64 x 64 tiles run on rung 6's kernel where their grid fills the SMs,
      * unless pinned. */
     const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};

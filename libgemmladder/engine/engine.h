@@ -69,12 +69,13 @@ typedef struct gl_engine_plan {
     gl_variant_t kernel;  /* whose kernel runs: GL_VARIANT_WARPTILE, _VECTORIZED, or
                              _AUTO for the engine's own (GL_PATH_GEMV) */
     gl_tile_params tiles; /* the tiles it runs (none for GL_PATH_GEMV) */
-    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS, _PACKED or _GEMV */
+    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS, _PACKED, _GEMV or _SPLIT_K */
     bool aligned;       /* 16-byte loads from both operands (after any copy) */
     gl_engine_copy a, b;
     int k;              /* K of the kernel's problem: padded with zeros when copied */
     gl_gemv gemv;       /* GL_PATH_GEMV: the product as a matrix times a vector */
-    int splits;         /* GL_PATH_GEMV: slices of K summed in scratch (1: none) */
+    int splits;         /* GL_PATH_GEMV: slices of K summed in scratch (1: none);
+                           GL_PATH_SPLIT_K: the parts K is cut into */
     size_t bytes;       /* scratch the copies (or the slices' sums) take */
     const char *why;    /* one sentence, static */
 } gl_engine_plan;
@@ -88,6 +89,10 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
 /* Queues the matrix-vector product g on stream; with splits > 1, scratch
  * holds splits * g->rows floats. Returns a cudaError_t. */
 int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaStream_t stream);
+
+/* C = alpha * (the sum of `parts` m x n slices of w, in order) + beta * C
+ * (split_k.cu). Returns a cudaError_t. */
+int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

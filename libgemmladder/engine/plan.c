@@ -4,6 +4,7 @@
  * it.
  */
 #include "engine.h"
+#include "tile_rules.h"
 
 #include <stdint.h>
 
@@ -127,6 +128,33 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         plan->why = "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which fits more "
                     "blocks on an SM than rung 8's";
         return;
+    }
+    /* Split-K: a grid of tiles that fills at most half of the GPU's places
+     * for blocks, with a long K, is cut along K into parts that fill them
+     * once, each at least 512 deep (K at least 2048); their products go to scratch (parts x M
+     * x N floats, at most 64 MiB) and a second kernel adds them up in
+     * order. Operands read in groups only, for now. The places are counted
+     * with the smallest shared memory of the GPUs the library is built for
+     * (99 KB a block). */
+    if (can_copy && a_ok && b_ok && p->k >= 2048) {
+        const int64_t blocks = ((int64_t)p->m + t->bm - 1) / t->bm * (((int64_t)p->n + t->bn - 1) / t->bn);
+        const int64_t places = (int64_t)gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024) * sms;
+        int64_t parts = blocks * 2 <= places ? places / blocks : 1;
+        if (parts > p->k / 512)
+            parts = p->k / 512;
+        if (parts > 32)
+            parts = 32;
+        while (parts > 1 && (double)parts * p->m * p->n * sizeof(float) > 64.0 * 1024 * 1024)
+            --parts;
+        if (parts > 1) {
+            plan->path = GL_PATH_SPLIT_K;
+            plan->aligned = true;
+            plan->splits = (int)parts;
+            plan->bytes = (size_t)parts * (size_t)p->m * (size_t)p->n * sizeof(float);
+            plan->why = "too few tiles for the GPU and a long K: K cut into parts summed in a "
+                        "fixed order";
+            return;
+        }
     }
     const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
                          p->m >= t->bm && p->n >= t->bn;

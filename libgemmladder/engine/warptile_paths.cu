@@ -26,6 +26,7 @@ namespace {
  * kernel.
  */
 struct window_edges {
+    __device__ static gl_problem part(const gl_problem &p) { return p; }
     __device__ static int window(int x0, int extent, int bx) { return min(x0, extent - bx); }
     __device__ static int first_depth(int k, int bk) { return k - (k - 1) / bk * bk; }
     __device__ static bool tested(int s) { return s == 0 || gl_keep_tests; }
@@ -56,6 +57,70 @@ GL_WARPTILE_TEMPLATE cudaError_t prepare()
      prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
 const gl_compiled_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 #undef GL_COMPILED
+
+/*
+ * Split-K (plan.c): the grid's z is the part of K. Block (x, y, z) computes
+ * its tile of the product over part z, a run of K whose depth is a multiple
+ * of 32 (so the operands' alignment holds), into slice z of scratch (the
+ * problem the launcher passes has c = the scratch, ldc = n, alpha 1, beta
+ * 0), with rung 8's tested copies.
+ */
+struct split_k_edges : plain_edges<true> {
+    __device__ static gl_problem part(const gl_problem &p)
+    {
+        const int parts = gridDim.z, z = blockIdx.z;
+        const int depth = ((p.k - 1) / parts + 1 + 31) / 32 * 32;
+        const int k0 = z * depth;
+        gl_problem q = p;
+        q.k = min(depth, p.k - k0);
+        q.a = p.trans_a ? p.a + (int64_t)k0 * p.lda : p.a + k0;
+        q.b = p.trans_b ? p.b + k0 : p.b + (int64_t)k0 * p.ldb;
+        q.c = p.c + (int64_t)z * p.m * p.ldc;
+        return q;
+    }
+};
+
+struct split_config {
+    gl_tile_params tiles;
+    int (*launch)(const gl_problem *, int parts, cudaStream_t);
+    cudaError_t (*prepare)();
+};
+
+GL_WARPTILE_TEMPLATE int launch_split(const gl_problem *p, int parts, cudaStream_t stream)
+{
+    dim3 grid = gl_tile_grid(p, BM, BN);
+    grid.z = (unsigned)parts;
+    warptile_kernel<split_k_edges, true, GL_WARPTILE_ARGS>
+        <<<grid, THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
+    return cudaGetLastError();
+}
+
+GL_WARPTILE_TEMPLATE cudaError_t prepare_split()
+{
+    return gl_allow_shared_memory(warptile_kernel<split_k_edges, true, GL_WARPTILE_ARGS>,
+                                  GL_WARPTILE_SMEM(BM, BN, BK));
+}
+
+#define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
+    {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
+     launch_split<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                                \
+     prepare_split<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
+const split_config split_k[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
+#undef GL_COMPILED
+
+/* The parts' products into scratch w, then C from their sum. */
+int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
+              cudaStream_t stream)
+{
+    gl_problem into_w = *p;
+    into_w.c = w, into_w.ldc = p->n, into_w.alpha = 1.0f, into_w.beta = 0.0f;
+    for (const split_config &c : split_k)
+        if (gl_tile_params_equal(&c.tiles, t)) {
+            const int rc = c.launch(&into_w, parts, stream);
+            return rc ? rc : gl_engine_add_parts(w, parts, p, stream);
+        }
+    return cudaErrorInvalidConfiguration;
+}
 
 /* The plan's kernel for problem p (the operands' copies, when it made any). */
 int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan,
@@ -90,6 +155,8 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     int rc;
     if (plan.path == GL_PATH_GEMV) {
         rc = gl_engine_gemv(&plan.gemv, plan.splits, scratch, x->stream);
+    } else if (plan.path == GL_PATH_SPLIT_K) { /* with scratch, else replanned unsplit */
+        rc = run_split(p, t, plan.splits, static_cast<float *>(scratch), x->stream);
     } else if (scratch) {
         gl_problem copied = *p;
         rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
@@ -107,4 +174,12 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     return rc;
 }
 
-extern "C" cudaError_t gl_prepare_auto(void) { return gl_prepare_configs(edge_windows); }
+extern "C" cudaError_t gl_prepare_auto(void)
+{
+    if (const cudaError_t err = gl_prepare_configs(edge_windows))
+        return err;
+    for (const split_config &c : split_k)
+        if (const cudaError_t err = c.prepare())
+            return err;
+    return cudaSuccess;
+}

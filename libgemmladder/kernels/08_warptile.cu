@@ -197,6 +197,8 @@ struct slice_copy {
 
 /*
  * How a block meets the edges of the problem. The kernel asks its Edges:
+ *   part(p)                 the product the block's grid computes: p itself,
+ *                           or a part of it picked by blockIdx.z;
  *   window(x0, extent, bx)  the first row (column) of the window of C that
  *                           the block whose own tile starts at x0 computes;
  *   first_depth(k, bk)      how deep K slice 0 is (the others are bk deep,
@@ -211,6 +213,7 @@ struct slice_copy {
  */
 template <bool TESTED>
 struct plain_edges {
+    __device__ static gl_problem part(const gl_problem &p) { return p; }
     __device__ static int window(int x0, int, int) { return x0; }
     __device__ static int first_depth(int, int bk) { return bk; }
     __device__ static bool tested(int) { return TESTED || gl_keep_tests; }
@@ -228,8 +231,9 @@ struct shape {
 template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
           int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
 __global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
-void warptile_kernel(const gl_problem p)
+void warptile_kernel(const gl_problem whole)
 {
+    const gl_problem p = Edges::part(whole);
     constexpr int WMITER = S::WMITER;
     constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
     static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024,

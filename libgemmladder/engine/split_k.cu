@@ -1,0 +1,34 @@
+/*
+ * split_k.cu - the second half of the engine's split-K path (plan.c,
+ * warptile_paths.cu): C from the parts' products in scratch. Each element
+ * adds the parts in order of K, so a call gives the same bits every time;
+ * no atomics.
+ */
+#include "engine.h"
+#include "kernels/ladder.cuh"
+
+namespace {
+
+constexpr int THREADS = 256;
+
+__global__ __launch_bounds__(THREADS) void add_parts(const float *w, int parts, gl_problem p)
+{
+    const int64_t e = (int64_t)blockIdx.x * THREADS + threadIdx.x, slice = (int64_t)p.m * p.n;
+    if (e >= slice)
+        return;
+    float sum = 0.0f;
+    for (int z = 0; z < parts; ++z)
+        sum += w[z * slice + e];
+    float *c = p.c + e / p.n * p.ldc + e % p.n;
+    *c = p.beta == 0.0f ? p.alpha * sum : p.alpha * sum + p.beta * *c;
+}
+
+} // namespace
+
+extern "C" int gl_engine_add_parts(const float *w, int parts, const gl_problem *p,
+                                   cudaStream_t stream)
+{
+    const int64_t slice = (int64_t)p->m * p->n;
+    add_parts<<<(unsigned)((slice - 1) / THREADS + 1), THREADS, 0, stream>>>(w, parts, *p);
+    return cudaGetLastError();
+}
