@@ -58,6 +58,9 @@ static const shape shapes[] = {
      * test: its relative error is that of a sum that may cancel.) */
     {1, 2048, 3000, 1}, {2048, 1, 3000, 1}, {1, 129, 640, 0}, {131, 1, 650, 0},
     {3, 1, 3000, 0},    {1, 4096, 4096, 1},  {4096, 1, 4096, 1},
+    /* Few tiles and a long K: auto cuts K into parts summed in scratch
+     * (GL_PATH_SPLIT_K): 8 parts of 512, and 32 of 512 for one tile. */
+    {100, 96, 4096, 0}, {8, 8, 16384, 0},
 };
 
 /* Extra random shapes per run, drawn from the seed. */
