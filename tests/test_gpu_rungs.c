@@ -60,7 +60,7 @@ static const shape shapes[] = {
     {3, 1, 3000, 0},    {1, 4096, 4096, 1},  {4096, 1, 4096, 1},
     /* Few tiles and a long K: auto cuts K into parts summed in scratch
      * (GL_PATH_SPLIT_K): 8 parts of 512, and 32 of 512 for one tile. */
-    {100, 96, 4096, 0}, {8, 8, 16384, 0},
+    {100, 96, 4096, 1}, {8, 8, 16384, 0},
 };
 
 /* Extra random shapes per run, drawn from the seed. */
