@@ -45,6 +45,8 @@ class Path(enum.IntEnum):
     PACKED = 3
     CUBLAS = 4
     SCALE = 5
+    GEMV = 6
+    SPLIT_K = 7
 
 
 # What a call runs when it names no variant: the engine, the fastest exact-FP32
