@@ -382,9 +382,10 @@ typedef enum gl_path {
                                  in scratch memory first, then as INTERIOR */
     GL_PATH_CUBLAS = 4,       /* cuBLAS SGEMM */
     GL_PATH_SCALE = 5,        /* K == 0 or alpha == 0: only C = beta * C */
-    GL_PATH_GEMV = 6,         /* auto: C is one row or one column; a matrix-
-                                 vector kernel reads the other operand once
-                                 (kernel: auto's own, no tiles) */
+    GL_PATH_GEMV = 6,         /* auto: C is one row or one column, or up to
+                                 32 whose other operand's rows run across K;
+                                 a matrix-vector kernel reads that operand
+                                 once (kernel: auto's own, no tiles) */
     GL_PATH_SPLIT_K = 7       /* auto: too few tiles for the GPU and a long K:
                                  K cut into parts whose products go to scratch,
                                  then added up in a fixed order */
@@ -403,9 +404,12 @@ typedef struct gl_plan {
     int32_t launches;      /* launches of the product's kernel: rows of C go
                               2^20 at a time (GL_PATH_PACKED adds a copy
                               kernel per operand copied, each time) */
-    int32_t reserved0;     /* zero */
+    int32_t splits;        /* K cut into this many parts, summed in a fixed
+                              order (GL_PATH_SPLIT_K, and GL_PATH_GEMV's
+                              slices); 1: not cut */
     int64_t scratch_bytes; /* scratch memory the copies take (GL_PATH_PACKED), or
-                              the sums of K's slices (GL_PATH_GEMV) */
+                              the sums of K's parts (GL_PATH_SPLIT_K,
+                              GL_PATH_GEMV) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for
                               cuBLAS and GL_PATH_SCALE */
     char why[160];         /* one sentence: why this path */

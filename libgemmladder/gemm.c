@@ -325,6 +325,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
     memset(out, 0, sizeof *out);
     out->size = size;
     out->variant = (int32_t)variant;
+    out->splits = 1;
     out->kernel = (int32_t)(c.d->id == GL_VARIANT_AUTO ? GL_VARIANT_WARPTILE : c.d->id);
     out->tiles.size = sizeof out->tiles;
     const char *why;
@@ -353,6 +354,9 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             out->kernel = plan.kernel;
             if (plan.kernel != GL_VARIANT_WARPTILE) /* another rung's kernel, with its fixed tiles */
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
+            else if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* split-K's own choice */
+                gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_DEFAULT);
+            out->splits = plan.splits;
             out->path = plan.path;
             out->aligned = plan.aligned;
             out->copies = (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0);

@@ -34,10 +34,10 @@ enum { PM = 2050, PN = 2052, PK = 1001 };
 #define PACKED_RUNGS 1
 static const gl_variant_t packed_rungs[PACKED_RUNGS] = {GL_VARIANT_AUTO};
 
-/* A row of C (1 x VN x VK) on auto's matrix-vector path: K is cut into
- * slices summed in scratch memory, or, without scratch, by each block in
- * turn, to the same bits. */
-enum { VN = 4096, VK = 4096 };
+/* Three rows of C (VM x VN x VK) on auto's matrix-vector path: K is cut
+ * into slices summed in scratch memory, or, without scratch, by each block
+ * in turn, to the same bits. */
+enum { VM = 3, VN = 4096, VK = 4096 };
 static float *vA, *vB, *gemv_ref; /* its device inputs, and auto's result */
 
 static rng r;
@@ -123,52 +123,53 @@ static void packed_check(gl_handle_t h, float *C, const char *when)
 
 static float *gemv_run(gl_handle_t h, float *C, gl_status_t *st)
 {
-    float *out = malloc(sizeof(float) * VN);
-    CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * VN));
-    *st = gl_sgemm(h, GL_VARIANT_AUTO, 1, VN, VK, vA, vB, C);
+    float *out = malloc(sizeof(float) * VM * VN);
+    CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * VM * VN));
+    *st = gl_sgemm(h, GL_VARIANT_AUTO, VM, VN, VK, vA, vB, C);
     CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(out, C, sizeof(float) * VN, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(out, C, sizeof(float) * VM * VN, cudaMemcpyDeviceToHost));
     return out;
 }
 
-/* The row product's inputs, and auto's result with memory to spare: right,
+/* The rows product's inputs, and auto's result with memory to spare: right,
  * on the path that sums slices in scratch, and the same bits twice. */
 static void gemv_setup(gl_handle_t h)
 {
-    float *a = malloc(sizeof(float) * VK), *b = malloc(sizeof(float) * VK * VN);
-    for (int i = 0; i < VK; ++i)
+    float *a = malloc(sizeof(float) * VM * VK), *b = malloc(sizeof(float) * VK * VN);
+    for (int i = 0; i < VM * VK; ++i)
         a[i] = rng_uniform(&r);
     for (int i = 0; i < VK * VN; ++i)
         b[i] = rng_uniform(&r);
-    CHECK_CUDA(cudaMalloc((void **)&vA, sizeof(float) * VK));
+    CHECK_CUDA(cudaMalloc((void **)&vA, sizeof(float) * VM * VK));
     CHECK_CUDA(cudaMalloc((void **)&vB, sizeof(float) * VK * VN));
-    CHECK_CUDA(cudaMemcpy(vA, a, sizeof(float) * VK, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(vA, a, sizeof(float) * VM * VK, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(vB, b, sizeof(float) * VK * VN, cudaMemcpyHostToDevice));
     float *C = NULL;
-    CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * VN));
+    CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * VM * VN));
     gl_plan plan = {.size = sizeof plan};
-    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 1, VN, VK,
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, VM, VN, VK,
                                   vA, VK, vB, VN, C, VN, &plan),
                  GL_STATUS_SUCCESS, NULL);
-    CHECK(plan.path == GL_PATH_GEMV && plan.scratch_bytes > 0,
-          "1 x %d x %d: the matrix-vector path, K in slices: path %d, %lld bytes (%s)", VN, VK,
-          plan.path, (long long)plan.scratch_bytes, plan.why);
+    CHECK(plan.path == GL_PATH_GEMV && plan.scratch_bytes > 0 && plan.splits > 1,
+          "%d x %d x %d: the matrix-vector path, K in slices: path %d, %d slices, %lld bytes (%s)",
+          VM, VN, VK, plan.path, plan.splits, (long long)plan.scratch_bytes, plan.why);
     gl_status_t st;
     gemv_ref = gemv_run(h, C, &st);
-    double *want = malloc(sizeof(double) * VN);
-    for (int j = 0; j < VN; ++j) {
-        double s = 0.0;
-        for (int k = 0; k < VK; ++k)
-            s += (double)a[k] * (double)b[(size_t)k * VN + j];
-        want[j] = s;
-    }
-    const gemm_case row = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 1, VN, VK, 1.0f, 0.0f, VK, VN, VN};
-    const double err = relative_error(&row, gemv_ref, want);
-    CHECK(st == GL_STATUS_SUCCESS && err <= 1e-5, "auto on 1 x %d x %d: %s, error %.3g", VN, VK,
-          gl_status_string(st), err);
+    double *want = malloc(sizeof(double) * VM * VN);
+    for (int i = 0; i < VM; ++i)
+        for (int j = 0; j < VN; ++j) {
+            double s = 0.0;
+            for (int k = 0; k < VK; ++k)
+                s += (double)a[i * VK + k] * (double)b[(size_t)k * VN + j];
+            want[i * VN + j] = s;
+        }
+    const gemm_case rows = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, VM, VN, VK, 1.0f, 0.0f, VK, VN, VN};
+    const double err = relative_error(&rows, gemv_ref, want);
+    CHECK(st == GL_STATUS_SUCCESS && err <= 1e-5, "auto on %d x %d x %d: %s, error %.3g", VM, VN,
+          VK, gl_status_string(st), err);
     float *again = gemv_run(h, C, &st);
-    CHECK(st == GL_STATUS_SUCCESS && memcmp(again, gemv_ref, sizeof(float) * VN) == 0,
-          "auto on 1 x %d x %d twice: the same bits", VN, VK);
+    CHECK(st == GL_STATUS_SUCCESS && memcmp(again, gemv_ref, sizeof(float) * VM * VN) == 0,
+          "auto on %d x %d x %d twice: the same bits", VM, VN, VK);
     free(again), free(want), free(a), free(b);
     cudaFree(C);
 }
@@ -179,7 +180,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
     CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
     float *packed_c = NULL, *gemv_c = NULL; /* taken before the GPU is full */
     CHECK_CUDA(cudaMalloc((void **)&packed_c, sizeof(float) * PM * PN));
-    CHECK_CUDA(cudaMalloc((void **)&gemv_c, sizeof(float) * VN));
+    CHECK_CUDA(cudaMalloc((void **)&gemv_c, sizeof(float) * VM * VN));
     /* Take every byte we can, in shrinking chunks. */
     void *blocks[4096];
     int nblocks = 0;
@@ -207,8 +208,8 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
     /* No scratch for the sums of K's slices: each block sums them itself. */
     gl_status_t gst;
     float *gemv_full = gemv_run(h, gemv_c, &gst);
-    CHECK(gst == GL_STATUS_SUCCESS && memcmp(gemv_full, gemv_ref, sizeof(float) * VN) == 0,
-          "auto on 1 x %d x %d with the GPU's memory full: %s, %s", VN, VK,
+    CHECK(gst == GL_STATUS_SUCCESS && memcmp(gemv_full, gemv_ref, sizeof(float) * VM * VN) == 0,
+          "auto on %d x %d x %d with the GPU's memory full: %s, %s", VM, VN, VK,
           gl_status_string(gst), gst == GL_STATUS_SUCCESS ? "compared bits" : gl_last_error(h));
     free(gemv_full);
     const gl_status_t st = gl_sgemm(h, GL_VARIANT_CUBLAS, M, N, K, A, B, C);

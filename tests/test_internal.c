@@ -105,10 +105,10 @@ static void test_engine_plan(void)
 {
     const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
     const gl_tile_params *t = &w128;
-    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 0), t, true, GL_PATH_INTERIOR, false, false,
-                "1024^3, aligned whole tiles");
-    expect_plan(problem(1000, 1000, 1000, 1000, 1000, 0), t, true, GL_PATH_EDGE_WINDOWS, false,
-                false, "1000^3: rows on 32 bytes, extents multiples of 4");
+    expect_plan(problem(2048, 2048, 2048, 2048, 2048, 0), t, true, GL_PATH_INTERIOR, false, false,
+                "2048^3, aligned whole tiles");
+    expect_plan(problem(2000, 2000, 1000, 1000, 2000, 0), t, true, GL_PATH_EDGE_WINDOWS, false,
+                false, "2000 x 2000 x 1000: rows on 32 bytes, extents multiples of 4");
     expect_plan(problem(1000, 1000, 1000, 1001, 1000, 0), t, true, GL_PATH_RUNG, false, false,
                 "1000^3 with A unaligned: copying does not pay");
     expect_plan(problem(2048, 2048, 2048, 2049, 2048, 0), t, true, GL_PATH_PACKED, true, false,
@@ -133,27 +133,39 @@ static void test_engine_plan(void)
                 "3000 x 127 x 1536: B copied, A left");
     expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, false, GL_PATH_RUNG, false, false,
                 "127 x 4096 x 4096 without scratch: aligned, read in place with tests");
-    /* Split-K: a grid that fills at most half the places for blocks, and a
-     * long K. */
+    /* Split-K: where the cost model (engine/plan.c) puts a split at under
+     * nine tenths of the grid as it is; its tiles are the call's or 128 x
+     * 128, unless pinned. */
+    const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
     const struct {
         gl_problem p;
         const gl_tile_params *t;
-        bool can_copy;
-        int parts;
+        bool can_copy, pinned;
+        int parts, bm;
     } splits[] = {
-        {problem(127, 4096, 4096, 4096, 4096, 0), t, true, 8},      /* 32 blocks of 264 places */
-        {problem(1024, 1024, 32768, 32768, 1024, 0), t, true, 4},   /* 64 blocks */
-        {problem(1024, 1024, 32768, 32768, 1024, 0), t, false, 1},  /* no scratch */
-        {problem(1024, 1024, 1024, 1024, 1024, 0), t, true, 1},     /* K too short */
-        {problem(4096, 4096, 4096, 4096, 4096, 0), t, true, 1},     /* enough blocks */
-        {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, 1},   /* A not in groups */
-        {problem(256, 256, 65536, 65536, 256, 0), t, true, 32},     /* 4 blocks; at most 32 */
+        /* 32 blocks: 4 parts make 128, one an SM */
+        {problem(127, 4096, 4096, 4096, 4096, 0), t, true, false, 4, 128},
+        /* 64 blocks: 2 parts of 128 x 128, under 256 blocks of 64 x 64 */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, false, 2, 128},
+        {problem(1024, 1024, 32768, 32768, 1024, 0), t, false, false, 1, 0}, /* no scratch */
+        /* pinned 64 x 64: two blocks an SM already; parts would not shorten
+         * the busiest SM's work */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, true, 1, 0},
+        {problem(1024, 1024, 1024, 1024, 1024, 0), &w64, true, false, 1, 0}, /* K too short */
+        {problem(4096, 4096, 4096, 4096, 4096, 0), t, true, false, 1, 0},   /* enough blocks */
+        {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, false, 1, 0}, /* A not in groups */
+        /* 4 blocks: 33 parts make 132 */
+        {problem(256, 256, 65536, 65536, 256, 0), &w64, true, false, 33, 128},
+        /* one block, 64 parts, at most */
+        {problem(40, 40, 16384, 16384, 40, 0), &w64, true, false, 64, 64},
     };
     for (size_t i = 0; i < sizeof splits / sizeof splits[0]; ++i) {
         gl_engine_plan plan;
-        gl_engine_plan_for(&splits[i].p, splits[i].t, false, 132, splits[i].can_copy, &plan);
+        gl_engine_plan_for(&splits[i].p, splits[i].t, splits[i].pinned, 132, splits[i].can_copy,
+                           &plan);
         const bool split = plan.path == GL_PATH_SPLIT_K;
         CHECK(split == (splits[i].parts > 1) && (!split || plan.splits == splits[i].parts) &&
+                  (!split || plan.tiles.bm == splits[i].bm) &&
                   (!split || plan.bytes == (size_t)plan.splits * (size_t)splits[i].p.m *
                                                (size_t)splits[i].p.n * sizeof(float)),
               "%d x %d x %d: path %d, %d parts (want %d)", splits[i].p.m, splits[i].p.n,
@@ -161,7 +173,6 @@ static void test_engine_plan(void)
     }
     /* 64 x 64 tiles run on rung 6's kernel where their grid fills the SMs,
      * unless pinned. */
-    const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
     const struct {
         int m, n;
         bool pinned;
@@ -188,48 +199,95 @@ static void test_engine_plan(void)
     CHECK(!plan.a.made && !plan.b.made && plan.k == INT32_MAX, "no copy past int sizes");
 }
 
-/* C of one row or one column: auto's matrix-vector path, and how it views
- * the operands as a matrix and a vector (engine/plan.c). */
-static void expect_gemv(gl_problem p, bool can_copy, bool along_k, int rows, int64_t rs,
-                        int64_t ks, int64_t sx, int64_t sy, bool vec, int splits, const char *what)
+/* C of a few rows or columns: auto's matrix-vector path, and how it views
+ * the operands as a matrix and vectors (engine/plan.c). */
+typedef struct gemv_want {
+    bool along_k;
+    int rows, vectors;
+    int64_t rs, ks, sx, sxv, sy, syv;
+    bool vec;
+    int splits;
+} gemv_want;
+
+static void expect_gemv(gl_problem p, bool can_copy, gemv_want w, const char *what)
 {
     const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
     gl_engine_plan plan;
     gl_engine_plan_for(&p, &w128, false, 132, can_copy, &plan);
     const gl_gemv *g = &plan.gemv;
     CHECK(plan.path == GL_PATH_GEMV && plan.kernel == GL_VARIANT_AUTO && plan.tiles.bm == 0 &&
-              g->along_k == along_k && g->rows == rows && g->rs == rs && g->ks == ks &&
-              g->sx == sx && g->sy == sy && g->vec == vec && g->k == p.k &&
-              plan.splits == splits &&
-              plan.bytes == (splits > 1 ? (size_t)splits * (size_t)rows * sizeof(float) : 0),
-          "%s: path %d, along_k %d rows %d rs %lld ks %lld sx %lld sy %lld vec %d splits %d",
-          what, (int)plan.path, g->along_k, g->rows, (long long)g->rs, (long long)g->ks,
-          (long long)g->sx, (long long)g->sy, g->vec, plan.splits);
+              g->along_k == w.along_k && g->rows == w.rows && g->vectors == w.vectors &&
+              g->rs == w.rs && g->ks == w.ks && g->sx == w.sx && g->sxv == w.sxv &&
+              g->sy == w.sy && g->syv == w.syv && g->vec == w.vec && g->k == p.k &&
+              plan.splits == w.splits &&
+              plan.bytes == (w.splits > 1 ? (size_t)w.splits * (size_t)w.vectors *
+                                                (size_t)w.rows * sizeof(float)
+                                          : 0),
+          "%s: path %d, along_k %d rows %d vectors %d rs %lld ks %lld sx %lld sxv %lld sy %lld "
+          "syv %lld vec %d splits %d",
+          what, (int)plan.path, g->along_k, g->rows, g->vectors, (long long)g->rs,
+          (long long)g->ks, (long long)g->sx, (long long)g->sxv, (long long)g->sy,
+          (long long)g->syv, g->vec, plan.splits);
 }
 
 static void test_engine_gemv(void)
 {
-    expect_gemv(problem(4096, 1, 4096, 4096, 1, 0), true, true, 4096, 4096, 1, 1, 1, true, 1,
+    /* {along_k, rows, vectors, rs, ks, sx, sxv, sy, syv, vec, splits} */
+    expect_gemv(problem(4096, 1, 4096, 4096, 1, 0), true,
+                (gemv_want){true, 4096, 1, 4096, 1, 1, 1, 1, 1, true, 1},
                 "4096 x 1 x 4096: A's rows along K, a warp a row");
-    expect_gemv(problem(4096, 1, 4096, 4097, 1, 0), true, true, 4096, 4097, 1, 1, 1, false, 1,
+    expect_gemv(problem(4096, 1, 4096, 4097, 1, 0), true,
+                (gemv_want){true, 4096, 1, 4097, 1, 1, 1, 1, 1, false, 1},
                 "4096 x 1 x 4096, lda 4097: a float per load");
     /* B's rows run across K: 32 blocks of 128, cut into 17 slices for 528 */
-    expect_gemv(problem(1, 4096, 4096, 4096, 4096, 0), true, false, 4096, 1, 4096, 1, 1, true, 17,
+    expect_gemv(problem(1, 4096, 4096, 4096, 4096, 0), true,
+                (gemv_want){false, 4096, 1, 1, 4096, 1, 4096, 1, 4096, true, 17},
                 "1 x 4096 x 4096: B's rows across K, in slices");
-    expect_gemv(problem(1, 4096, 4096, 4096, 4096, 0), false, false, 4096, 1, 4096, 1, 1, true,
-                17, "1 x 4096 x 4096 without scratch: the same slices");
-    expect_gemv(problem(1, 300, 100, 100, 300, 0), true, false, 300, 1, 300, 1, 1, true, 1,
+    expect_gemv(problem(1, 4096, 4096, 4096, 4096, 0), false,
+                (gemv_want){false, 4096, 1, 1, 4096, 1, 4096, 1, 4096, true, 17},
+                "1 x 4096 x 4096 without scratch: the same slices");
+    expect_gemv(problem(1, 300, 100, 100, 300, 0), true,
+                (gemv_want){false, 300, 1, 1, 300, 1, 100, 1, 300, true, 1},
                 "1 x 300 x 100: K too short to cut");
-    expect_gemv(problem(1, 1, 5000, 5000, 1, 0), true, true, 1, 5000, 1, 1, 1, true, 1,
-                "1 x 1 x 5000: a dot product");
+    expect_gemv(problem(1, 1, 5000, 5000, 1, 0), true,
+                (gemv_want){true, 1, 1, 5000, 1, 1, 1, 1, 1, true, 1}, "1 x 1 x 5000: a dot product");
     gl_problem t = problem(1, 4096, 4096, 4096, 4096, 0);
     t.trans_a = true, t.lda = 7, t.trans_b = true; /* A stored K x 1, B stored N x K */
-    expect_gemv(t, true, true, 4096, 4096, 1, 7, 1, false, 1,
+    expect_gemv(t, true, (gemv_want){true, 4096, 1, 4096, 1, 7, 1, 1, 4096, false, 1},
                 "1 x 4096 x 4096, both transposed: B's rows along K, x strided");
     gl_problem c = problem(4096, 1, 4096, 4096, 1, 0);
     c.trans_a = true, c.lda = 4096, c.ldc = 3; /* A stored K x M */
-    expect_gemv(c, true, false, 4096, 1, 4096, 1, 3, true, 17,
+    expect_gemv(c, true, (gemv_want){false, 4096, 1, 1, 4096, 1, 1, 3, 1, true, 17},
                 "4096 x 1 x 4096, A transposed: A's rows across K, y strided");
+    /* A few rows of C, B's rows across K: one vector per row of A */
+    expect_gemv(problem(8, 4096, 4096, 4096, 4096, 0), true,
+                (gemv_want){false, 4096, 8, 1, 4096, 1, 4096, 1, 4096, true, 17},
+                "8 x 4096 x 4096: 8 vectors, in slices");
+    expect_gemv(problem(32, 4096, 4096, 4096, 4096, 0), true,
+                (gemv_want){false, 4096, 32, 1, 4096, 1, 4096, 1, 4096, true, 17},
+                "32 x 4096 x 4096: 32 vectors");
+    gl_problem ta = problem(5, 4100, 300, 5, 4100, 0);
+    ta.trans_a = true; /* A stored K x M: x_j[k] = A[k][j] */
+    expect_gemv(ta, true, (gemv_want){false, 4100, 5, 1, 4100, 5, 1, 1, 4100, true, 4},
+                "5 x 4100 x 300, A transposed: vectors strided along K");
+    /* A few columns of C, A transposed (its rows across K) */
+    gl_problem cols = problem(4096, 8, 4096, 4096, 8, 0);
+    cols.trans_a = true;
+    expect_gemv(cols, true, (gemv_want){false, 4096, 8, 1, 4096, 8, 1, 8, 1, true, 17},
+                "4096 x 8 x 4096, A transposed: 8 columns of C");
+    /* Not the matrix-vector path: B's rows along K with 8 rows of C, or 33 */
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+    gl_problem along = problem(8, 4096, 4096, 4096, 4096, 0);
+    along.trans_b = true;
+    gl_problem many = problem(33, 4096, 4096, 4096, 4096, 0);
+    gl_problem rows8 = problem(4096, 8, 4096, 4096, 8, 0);
+    const gl_problem tiled[] = {along, many, rows8};
+    for (int i = 0; i < 3; ++i) {
+        gl_engine_plan plan;
+        gl_engine_plan_for(&tiled[i], &w128, false, 132, true, &plan);
+        CHECK(plan.path != GL_PATH_GEMV, "%d x %d x %d (trans_b %d): tiles, not the matrix-vector "
+              "path", tiled[i].m, tiled[i].n, tiled[i].k, tiled[i].trans_b);
+    }
 }
 
 int main(void)

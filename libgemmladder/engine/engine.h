@@ -3,8 +3,11 @@
  * path the library has for a product. It runs rung 8's kernel (the fastest
  * rung), with the production machinery the teaching rungs leave out:
  *
- *   - a matrix-vector kernel of its own when C is one row or one column
- *     (gemv.cu): it reads the matrix once, at the speed of memory;
+ *   - a matrix-vector kernel of its own when C is one row or one column,
+ *     or has up to 32 of them and the other operand's rows run across K
+ *     (gemv.cu): it reads that operand once, at the speed of memory;
+ *   - split-K: a grid of tiles too small for the GPU, with a long K, cut
+ *     along K into parts whose products are added up in a fixed order;
  *   - fill tiles: the tuning table's tiles give way to small ones when a
  *     grid of large ones would leave most SMs idle in its last round
  *     (tile_rules.c, gl_fill_tiles);
@@ -48,20 +51,22 @@ typedef struct gl_engine_copy {
     size_t offset;
 } gl_engine_copy;
 
-/* A matrix-vector product: y[r] = alpha * sum_k mat[r][k] x[k] + beta y[r]
- * for r < rows, with mat[r][k] at mat[r * rs + k * ks], x[k] at x[k * sx],
- * y[r] at y[r * sy]. The engine's view of a product whose C is one row or
- * one column (gemv.cu). */
+/* A matrix times a few vectors: for each of the `vectors` pairs (x_j, y_j),
+ * y_j[r] = alpha * sum_k mat[r][k] x_j[k] + beta y_j[r] for r < rows, with
+ * mat[r][k] at mat[r * rs + k * ks], x_j[k] at x[j * sxv + k * sx], y_j[r]
+ * at y[j * syv + r * sy]. The engine's view of a product whose C has a few
+ * rows or columns (gemv.cu): the other operand is the matrix. */
+#define GL_GEMV_MAX_VECTORS 32
 typedef struct gl_gemv {
     const float *mat;
     int64_t rs, ks;
     const float *x;
-    int64_t sx;
+    int64_t sx, sxv;
     float *y;
-    int64_t sy;
-    int rows, k;
+    int64_t sy, syv;
+    int rows, k, vectors;
     float alpha, beta;
-    bool along_k; /* ks == 1: the matrix's rows run along k */
+    bool along_k; /* ks == 1: the matrix's rows run along k (one vector only) */
     bool vec;     /* 16-byte loads of the matrix (and of x, along k) */
 } gl_gemv;
 
@@ -73,7 +78,7 @@ typedef struct gl_engine_plan {
     bool aligned;       /* 16-byte loads from both operands (after any copy) */
     gl_engine_copy a, b;
     int k;              /* K of the kernel's problem: padded with zeros when copied */
-    gl_gemv gemv;       /* GL_PATH_GEMV: the product as a matrix times a vector */
+    gl_gemv gemv;       /* GL_PATH_GEMV: the product as a matrix times vectors */
     int splits;         /* GL_PATH_GEMV: slices of K summed in scratch (1: none);
                            GL_PATH_SPLIT_K: the parts K is cut into */
     size_t bytes;       /* scratch the copies (or the slices' sums) take */
@@ -87,7 +92,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                         bool can_copy, gl_engine_plan *plan);
 
 /* Queues the matrix-vector product g on stream; with splits > 1, scratch
- * holds splits * g->rows floats. Returns a cudaError_t. */
+ * (when not NULL) holds splits * g->vectors * g->rows floats. Returns a
+ * cudaError_t. */
 int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaStream_t stream);
 
 /* C = alpha * (the sum of `parts` m x n slices of w, in order) + beta * C

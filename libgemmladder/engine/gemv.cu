@@ -1,22 +1,25 @@
 /*
  * gemv.cu - the engine's matrix-vector path (engine.h): C with one row or
- * one column. Such a product does 2 flops per element of the matrix it
- * reads once, so it is bound by memory, and a tiled kernel, which computes
- * whole tiles of C to use only one row or column of each, wastes most of
- * its work. Here every element of the matrix is read once, by a load that
- * its warp's neighbours make coalesced.
+ * one column, or a few (up to 32). Such a product does 2 flops per vector
+ * for each element of the matrix it reads once, so it is bound by memory,
+ * and a tiled kernel, which computes whole tiles of C to use a few rows or
+ * columns of each, wastes most of its work. Here every element of the
+ * matrix is read once, by a load that its warp's neighbours make coalesced.
  *
- * y[r] = alpha * sum_k mat[r][k] x[k] + beta * y[r], for the rows r of the
- * matrix (gl_gemv, built by plan.c). Two kernels, by the matrix's layout:
- *   along_k:  its rows run along k. A warp takes a row, its lanes
- *             neighbouring k's, and adds up across the warp at the end.
+ * y_j[r] = alpha * sum_k mat[r][k] x_j[k] + beta * y_j[r], for the rows r of
+ * the matrix and the vectors j (gl_gemv, built by plan.c). Two kernels, by
+ * the matrix's layout:
+ *   along_k:  its rows run along k (one vector). A warp takes a row, its
+ *             lanes neighbouring k's, and adds up across the warp at the end.
  *   across_k: its rows run along r. A block takes 128 neighbouring r's, a
- *             float4 of them per lane, and its 8 warps split the k's; the
- *             warps' sums are added in shared memory. When the r's alone
- *             make too few blocks for the GPU, K is cut into `splits`
- *             slices, summed by blocks of their own into scratch memory,
- *             and a third kernel adds them up; without scratch, each block
- *             sums the slices in turn, to the same bits.
+ *             float4 of them per lane, and its 8 warps split the k's; each
+ *             thread keeps a sum for each of its 4 r's and each vector (the
+ *             vectors' count rounded up to a power of two, a template
+ *             parameter), and the warps' sums are added in shared memory.
+ *             When the r's alone make too few blocks for the GPU, K is cut
+ *             into `splits` slices, summed by blocks of their own into
+ *             scratch memory, and a third kernel adds them up; without
+ *             scratch, each block sums the slices in turn, to the same bits.
  * Every sum is added in one fixed order, so a call gives the same bits each
  * time.
  */
@@ -27,9 +30,9 @@ namespace {
 
 constexpr int WARPS = 8, THREADS = 32 * WARPS;
 
-__device__ __forceinline__ void store_y(const gl_gemv &g, int64_t r, float sum)
+__device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, float sum)
 {
-    float *y = g.y + r * g.sy;
+    float *y = g.y + j * g.syv + r * g.sy;
     *y = g.beta == 0.0f ? g.alpha * sum : g.alpha * sum + g.beta * *y;
 }
 
@@ -62,76 +65,122 @@ __global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
     for (int d = 16; d > 0; d /= 2)
         sum += __shfl_down_sync(0xffffffffu, sum, d);
     if (lane == 0)
-        store_y(g, r, sum);
+        store_y(g, 0, r, sum);
 }
 
-/* Block x: rows [128 x, +128) of y. K is cut into `splits` slices, each
- * summed the same way: with partial set, block (x, z) sums slice z into
- * partial[z * rows + r], and add_slices adds them up; without, block x sums
- * every slice in turn and adds them up in the same order, so both give the
- * same bits. VEC: the matrix's rows start on 16 bytes, so 4 r's are one
+/* Block x: rows [128 x, +128) of each y_j. K is cut into `splits` slices,
+ * each summed the same way: with partial set, block (x, z) sums slice z
+ * into partial[(z * vectors + j) * rows + r], and add_slices adds them up;
+ * without, block x sums every slice in turn and adds them up in the same
+ * order, so both give the same bits. V: the vectors' count rounded up to a
+ * power of two. VEC: the matrix's rows start on 16 bytes, so 4 r's are one
  * load. */
-template <bool VEC>
+template <int V, bool VEC>
 __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits, float *partial)
 {
     __shared__ float4 sums[WARPS][32];
+    __shared__ float4 running[V][32]; /* without partial: the slices' sums so far */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int64_t r = ((int64_t)blockIdx.x * 32 + lane) * 4;
     const int64_t slice = (g.k - 1) / splits + 1;
     const int z0 = partial ? blockIdx.y : 0, z1 = partial ? z0 + 1 : splits;
-    float running[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (!partial && warp == 0)
+        for (int j = 0; j < V; ++j)
+            running[j][lane] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int z = z0; z < z1; ++z) {
         const int64_t k0 = z * slice, k1 = min(k0 + slice, (int64_t)g.k);
-        float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#pragma unroll 4
+        float acc[V][4] = {};
+#pragma unroll 4 /* loads of the next rounds on their way during this one's math */
         for (int64_t k = k0 + warp; k < k1; k += WARPS) {
-            const float xk = g.x[k * g.sx];
             const float *m = g.mat + k * g.ks + r;
+            float a[4];
             if (VEC && r + 3 < g.rows) {
-                const float4 a = *reinterpret_cast<const float4 *>(m);
-                acc[0] += a.x * xk, acc[1] += a.y * xk, acc[2] += a.z * xk, acc[3] += a.w * xk;
+                const float4 v = *reinterpret_cast<const float4 *>(m);
+                a[0] = v.x, a[1] = v.y, a[2] = v.z, a[3] = v.w;
             } else {
 #pragma unroll
-                for (int j = 0; j < 4; ++j)
-                    if (r + j < g.rows)
-                        acc[j] += m[j] * xk;
+                for (int i = 0; i < 4; ++i)
+                    a[i] = r + i < g.rows ? m[i] : 0.0f;
             }
-        }
-        sums[warp][lane] = make_float4(acc[0], acc[1], acc[2], acc[3]);
-        __syncthreads();
-        if (warp == 0) {
-            float total[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            for (int w = 0; w < WARPS; ++w) { /* in order: the same bits every time */
-                const float4 s = sums[w][lane];
-                total[0] += s.x, total[1] += s.y, total[2] += s.z, total[3] += s.w;
-            }
+            const float *x = g.x + k * g.sx;
 #pragma unroll
-            for (int j = 0; j < 4; ++j) {
-                if (partial && r + j < g.rows)
-                    partial[(int64_t)z * g.rows + r + j] = total[j];
-                running[j] += total[j];
-            }
+            for (int j = 0; j < V; ++j, x += g.sxv)
+                if (V == 1 || j < g.vectors) {
+                    const float xk = *x;
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        acc[j][i] += a[i] * xk;
+                }
         }
-        __syncthreads(); /* sums is free for the next slice */
+#pragma unroll
+        for (int j = 0; j < V; ++j) {
+            if (j >= g.vectors)
+                break;
+            sums[warp][lane] = make_float4(acc[j][0], acc[j][1], acc[j][2], acc[j][3]);
+            __syncthreads();
+            if (warp == 0) {
+                float total[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                for (int w = 0; w < WARPS; ++w) { /* in order: the same bits every time */
+                    const float4 s = sums[w][lane];
+                    total[0] += s.x, total[1] += s.y, total[2] += s.z, total[3] += s.w;
+                }
+                if (partial) {
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        if (r + i < g.rows)
+                            partial[((int64_t)z * g.vectors + j) * g.rows + r + i] = total[i];
+                } else {
+                    float4 &run = running[j][lane];
+                    run.x += total[0], run.y += total[1], run.z += total[2], run.w += total[3];
+                }
+            }
+            __syncthreads(); /* sums is free for the next vector */
+        }
     }
     if (!partial && warp == 0)
+        for (int j = 0; j < g.vectors; ++j) {
+            const float4 run = running[j][lane];
+            const float sum[4] = {run.x, run.y, run.z, run.w};
 #pragma unroll
-        for (int j = 0; j < 4; ++j)
-            if (r + j < g.rows)
-                store_y(g, r + j, running[j]);
+            for (int i = 0; i < 4; ++i)
+                if (r + i < g.rows)
+                    store_y(g, j, r + i, sum[i]);
+        }
 }
 
-/* y[r] from the slices' sums, added in order of the slice. */
+/* y_j[r] from the slices' sums, added in order of the slice. */
 __global__ __launch_bounds__(THREADS) void add_slices(const gl_gemv g, int splits,
                                                       const float *partial)
 {
-    const int64_t r = (int64_t)blockIdx.x * THREADS + threadIdx.x;
-    if (r >= g.rows)
+    const int64_t e = (int64_t)blockIdx.x * THREADS + threadIdx.x;
+    if (e >= (int64_t)g.vectors * g.rows)
         return;
+    const int j = (int)(e / g.rows);
+    const int64_t r = e % g.rows;
     float sum = 0.0f;
     for (int z = 0; z < splits; ++z)
-        sum += partial[(int64_t)z * g.rows + r];
-    store_y(g, r, sum);
+        sum += partial[(int64_t)z * g.vectors * g.rows + e];
+    store_y(g, j, r, sum);
+}
+
+/* across_k for the vectors' count rounded up to a power of two. */
+template <bool VEC>
+void launch_across(const gl_gemv &g, dim3 grid, int splits, float *partial, cudaStream_t stream)
+{
+    static_assert(GL_GEMV_MAX_VECTORS == 32, "across_k is compiled for up to 32 vectors");
+    const int v = g.vectors;
+    if (v <= 1)
+        across_k<1, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
+    else if (v <= 2)
+        across_k<2, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
+    else if (v <= 4)
+        across_k<4, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
+    else if (v <= 8)
+        across_k<8, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
+    else if (v <= 16)
+        across_k<16, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
+    else
+        across_k<32, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
 }
 
 unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1) / per_block + 1); }
@@ -153,10 +202,11 @@ extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaS
     float *partial = splits > 1 ? static_cast<float *>(scratch) : nullptr;
     const dim3 grid(blocks(g->rows, 128), partial ? (unsigned)splits : 1u);
     if (g->vec)
-        across_k<true><<<grid, THREADS, 0, stream>>>(*g, splits, partial);
+        launch_across<true>(*g, grid, splits, partial, stream);
     else
-        across_k<false><<<grid, THREADS, 0, stream>>>(*g, splits, partial);
+        launch_across<false>(*g, grid, splits, partial, stream);
     if (partial)
-        add_slices<<<blocks(g->rows, THREADS), THREADS, 0, stream>>>(*g, splits, partial);
+        add_slices<<<blocks((int64_t)g->vectors * g->rows, THREADS), THREADS, 0, stream>>>(*g, splits,
+                                                                                  partial);
     return cudaGetLastError();
 }

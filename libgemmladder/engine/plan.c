@@ -58,21 +58,22 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
 static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
 
-/* C of one row or one column as a matrix times a vector: the other
- * operand is the matrix, its rows those of y. */
-static gl_gemv gemv_view(const gl_problem *p)
+/* C of a few rows or columns as a matrix times vectors: the other operand
+ * is the matrix, its rows those of the y's. by_rows: C's rows are the y's
+ * (op(B) is the matrix), else C's columns (op(A) is). */
+static gl_gemv gemv_view(const gl_problem *p, bool by_rows)
 {
     gl_gemv g = {.k = p->k, .alpha = p->alpha, .beta = p->beta, .y = p->c};
-    if (p->n == 1) { /* C's column = op(A) op(B)'s column */
-        g.rows = p->m, g.mat = p->a, g.x = p->b, g.sy = p->ldc;
+    if (!by_rows) { /* C's column j = op(A) op(B)'s column j */
+        g.rows = p->m, g.vectors = p->n, g.mat = p->a, g.x = p->b, g.sy = p->ldc, g.syv = 1;
         g.rs = p->trans_a ? 1 : p->lda, g.ks = p->trans_a ? p->lda : 1;
-        g.sx = p->trans_b ? 1 : p->ldb;
-    } else { /* C's row = op(A)'s row op(B): y[j] = sum_k op(B)[k][j] x[k] */
-        g.rows = p->n, g.mat = p->b, g.x = p->a, g.sy = 1;
+        g.sx = p->trans_b ? 1 : p->ldb, g.sxv = p->trans_b ? p->ldb : 1;
+    } else { /* C's row j = op(A)'s row j op(B): y_j[n] = sum_k op(B)[k][n] op(A)[j][k] */
+        g.rows = p->n, g.vectors = p->m, g.mat = p->b, g.x = p->a, g.sy = 1, g.syv = p->ldc;
         g.rs = p->trans_b ? p->ldb : 1, g.ks = p->trans_b ? 1 : p->ldb;
-        g.sx = p->trans_a ? p->lda : 1;
+        g.sx = p->trans_a ? p->lda : 1, g.sxv = p->trans_a ? 1 : p->lda;
     }
-    g.along_k = g.ks == 1;
+    g.along_k = g.ks == 1 && g.vectors == 1;
     const bool mat_ok = ((uintptr_t)g.mat & 15) == 0;
     g.vec = g.along_k ? mat_ok && (g.rows == 1 || g.rs % 4 == 0) && g.sx == 1 &&
                             ((uintptr_t)g.x & 15) == 0
@@ -80,23 +81,115 @@ static gl_gemv gemv_view(const gl_problem *p)
     return g;
 }
 
+/* Whether C's few rows (by_rows) or columns make a matrix-vector product:
+ * one of them, or up to GL_GEMV_MAX_VECTORS where the matrix's rows run
+ * across K (a kernel that reads it once, each lane 4 neighbouring rows). */
+static bool gemv_fits(const gl_problem *p, bool by_rows)
+{
+    const int64_t few = by_rows ? p->m : p->n;
+    const bool mat_across_k = by_rows ? !p->trans_b : p->trans_a;
+    return few == 1 || (few <= GL_GEMV_MAX_VECTORS && mat_across_k);
+}
+
+/*
+ * Split-K's cost model. Time is counted in units of one element of C times
+ * one k on one SM. The busiest SM runs ceil(blocks / sms) blocks, in rounds
+ * of at most `resident` at once; a round of b blocks takes b tiles' work
+ * when they hold 8 warps or more, and as long as 8 warps' worth when they
+ * hold fewer (an SM needs about that many to keep its FMA units busy).
+ * Tiles smaller than 128 x 128 compute 18% less per second (46.1 against
+ * 37.8 TFLOP/s at 2048^3, tile_rules.c). Parts add their scratch traffic
+ * (written once and read once) and C's, and the second kernel's launch: on
+ * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
+ * so a byte costs 0.058 units and 3 microseconds 522,000. (On an H100 this
+ * puts 1024 x 1024 x 32768 on 64 x 64 tiles at 1.9 ms, measured 2.0.)
+ */
+/* The depth of each of K's parts, a multiple of 32 that keeps the
+ * operands' alignment; the last part takes what is left (as split_k_edges
+ * in warptile_paths.cu cuts it). */
+static int64_t split_depth(int64_t k, int64_t parts) { return round_up((k - 1) / parts + 1, 32); }
+
+static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t parts, int sms)
+{
+    const int64_t tiles = round_up(p->m, t->bm) / t->bm * (round_up(p->n, t->bn) / t->bn);
+    const int64_t resident = gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
+    const int64_t per_sm = (tiles * parts - 1) / sms + 1, warps = t->threads / 32;
+    const int64_t least = (8 + warps - 1) / warps; /* blocks that make 8 warps */
+    int64_t work = 0;                              /* in tiles */
+    for (int64_t left = per_sm; left > 0; left -= resident) {
+        const int64_t b = left < resident ? left : resident;
+        work += b > least ? b : least;
+    }
+    const int64_t depth = split_depth(p->k, parts);
+    const double speed = (int64_t)t->bm * t->bn >= 128 * 128 ? 1.0 : 0.82;
+    double cost = (double)work * t->bm * t->bn * (double)depth / speed;
+    if (parts > 1)
+        cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + 522000.0;
+    return cost;
+}
+
+/* Rung 8's default tiles, 128 x 128 (configs.h): the split's candidates are
+ * the call's tiles and these. */
+#define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
+static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
+
+/* Split-K for aligned operands whose grid of tiles leaves the GPU short of
+ * blocks: the tiles and parts (each at least 256 deep, at most 64 of them,
+ * their products at most 64 MiB of scratch) that the model above puts at
+ * under nine tenths of the unsplit time. Returns the parts (1: no split);
+ * *t becomes the tiles. The parts tried give each SM one to eight blocks. */
+static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms)
+{
+    double best = 0.9 * tile_cost(p, *t, 1, sms);
+    int best_parts = 1;
+    const gl_tile_params *candidates[2] = {*t, &warptile_tiles[0]};
+    for (int c = 0; c < (pinned ? 1 : 2); ++c) {
+        const gl_tile_params *u = candidates[c];
+        const int64_t tiles = round_up(p->m, u->bm) / u->bm * (round_up(p->n, u->bn) / u->bn);
+        for (int64_t per_sm = 1; per_sm <= 8; ++per_sm) {
+            int64_t parts = per_sm * sms / tiles;
+            if (parts > p->k / 256)
+                parts = p->k / 256;
+            if (parts > 64)
+                parts = 64;
+            if (parts < 2)
+                continue;
+            /* as many parts as K fills at the kernel's depth (split_k_edges) */
+            parts = (p->k - 1) / split_depth(p->k, parts) + 1;
+            if ((double)parts * p->m * p->n * sizeof(float) > 64.0 * 1024 * 1024)
+                continue;
+            const double cost = tile_cost(p, u, parts, sms);
+            if (cost < best)
+                best = cost, best_parts = (int)parts, *t = u;
+        }
+    }
+    return best_parts;
+}
+
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan)
 {
     *plan = (gl_engine_plan){.kernel = GL_VARIANT_WARPTILE, .tiles = *t, .k = p->k, .splits = 1};
-    if (p->m == 1 || p->n == 1) {
-        /* A tiled kernel computes whole tiles to use one row or column of
-         * each: read the matrix once instead. Where the matrix's rows run
-         * across K, a block takes 128 of them; if those blocks cannot keep
-         * four to an SM, K is cut into slices of at least 64 (at most 64
-         * of them), summed in a fixed order: in scratch, splits x rows
-         * floats, when the pool has it, else by each block in turn. */
+    const bool by_rows = p->m < p->n; /* C's rows are the fewer */
+    const bool fits = gemv_fits(p, by_rows);
+    if (fits || gemv_fits(p, !by_rows)) {
+        /* A tiled kernel computes whole tiles to use a few rows or columns
+         * of each: read the matrix once instead. Where the matrix's rows
+         * run across K, a block takes 128 of them; if those blocks cannot
+         * keep four to an SM, K is cut into slices of at least 64 (at most
+         * 64 of them), summed in a fixed order: in scratch, splits x
+         * vectors x rows floats, when the pool has it, else by each block
+         * in turn. */
         plan->kernel = GL_VARIANT_AUTO;
         plan->tiles = (gl_tile_params){0};
         plan->path = GL_PATH_GEMV;
-        plan->gemv = gemv_view(p);
+        plan->gemv = gemv_view(p, fits ? by_rows : !by_rows);
         plan->aligned = plan->gemv.vec;
-        plan->why = "C is one row or one column: a matrix-vector kernel reads the matrix once";
+        plan->why = plan->gemv.vectors == 1
+                        ? "C is one row or one column: a matrix-vector kernel reads the matrix once"
+                        : "C has a few rows or columns and the matrix's rows run across K: a "
+                          "matrix-vector kernel reads it once";
         if (!plan->gemv.along_k) { /* the slices do not depend on scratch: the same bits */
             const int64_t row_blocks = ((int64_t)plan->gemv.rows + 127) / 128;
             int64_t splits = (4 * (int64_t)sms + row_blocks - 1) / row_blocks;
@@ -106,12 +199,30 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                 splits = 64;
             if (splits > 1) {
                 plan->splits = (int)splits;
-                plan->bytes = (size_t)splits * (size_t)plan->gemv.rows * sizeof(float);
+                plan->bytes = (size_t)splits * (size_t)plan->gemv.vectors *
+                              (size_t)plan->gemv.rows * sizeof(float);
             }
         }
         return;
     }
     const bool a_ok = gl_a_vec4_ok(p), b_ok = gl_b_vec4_ok(p);
+    /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
+     * products go to scratch and a second kernel adds them up in order.
+     * Operands read in groups only, for now. */
+    if (can_copy && a_ok && b_ok) {
+        const gl_tile_params *split_tiles = t;
+        const int parts = split_parts(p, &split_tiles, pinned, sms);
+        if (parts > 1) {
+            plan->tiles = *split_tiles;
+            plan->path = GL_PATH_SPLIT_K;
+            plan->aligned = true;
+            plan->splits = parts;
+            plan->bytes = (size_t)parts * (size_t)p->m * (size_t)p->n * sizeof(float);
+            plan->why = "too few tiles for the GPU and a long K: K cut into parts summed in a "
+                        "fixed order";
+            return;
+        }
+    }
     /* Aligned operands on 64 x 64 tiles in a grid that fills every SM:
      * rung 6's kernel, whose blocks need half the shared memory (one slice,
      * not two), so more of them share an SM, and whose copies wait on
@@ -128,33 +239,6 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         plan->why = "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which fits more "
                     "blocks on an SM than rung 8's";
         return;
-    }
-    /* Split-K: a grid of tiles that fills at most half of the GPU's places
-     * for blocks, with a long K, is cut along K into parts that fill them
-     * once, each at least 512 deep (K at least 2048); their products go to scratch (parts x M
-     * x N floats, at most 64 MiB) and a second kernel adds them up in
-     * order. Operands read in groups only, for now. The places are counted
-     * with the smallest shared memory of the GPUs the library is built for
-     * (99 KB a block). */
-    if (can_copy && a_ok && b_ok && p->k >= 2048) {
-        const int64_t blocks = ((int64_t)p->m + t->bm - 1) / t->bm * (((int64_t)p->n + t->bn - 1) / t->bn);
-        const int64_t places = (int64_t)gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024) * sms;
-        int64_t parts = blocks * 2 <= places ? places / blocks : 1;
-        if (parts > p->k / 512)
-            parts = p->k / 512;
-        if (parts > 32)
-            parts = 32;
-        while (parts > 1 && (double)parts * p->m * p->n * sizeof(float) > 64.0 * 1024 * 1024)
-            --parts;
-        if (parts > 1) {
-            plan->path = GL_PATH_SPLIT_K;
-            plan->aligned = true;
-            plan->splits = (int)parts;
-            plan->bytes = (size_t)parts * (size_t)p->m * (size_t)p->n * sizeof(float);
-            plan->why = "too few tiles for the GPU and a long K: K cut into parts summed in a "
-                        "fixed order";
-            return;
-        }
     }
     const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
                          p->m >= t->bm && p->n >= t->bn;

@@ -267,6 +267,7 @@ class SgemmPlan:
     copies: int                # bit 0: A copied, bit 1: B (Path.PACKED)
     aligned: bool              # both operands read 16 bytes at a time
     launches: int
+    splits: int                # K cut into this many parts (Path.SPLIT_K, Path.GEMV); 1: not
     scratch_bytes: int
     tiles: Tiles
     why: str
@@ -283,7 +284,7 @@ class SgemmPlan:
             except ValueError:  # a variant newer than this package
                 return i
         return cls(variant=as_variant(s.variant), kernel=as_variant(s.kernel) if s.kernel >= 0 else None,
-                   path=path, copies=s.copies, aligned=bool(s.aligned), launches=s.launches,
+                   path=path, copies=s.copies, aligned=bool(s.aligned), launches=s.launches, splits=s.splits,
                    scratch_bytes=s.scratch_bytes, tiles=Tiles._from_struct(s.tiles),
                    why=s.why.decode(errors='replace'))
 

@@ -117,7 +117,7 @@ class PlanStruct(ctypes.Structure):
     _fields_ = [
         ('size', ctypes.c_uint32),
         ('variant', _i32), ('kernel', _i32), ('path', _i32), ('copies', _i32),
-        ('aligned', _i32), ('launches', _i32), ('reserved0', _i32),
+        ('aligned', _i32), ('launches', _i32), ('splits', _i32),
         ('scratch_bytes', _i64),
         ('tiles', TilesStruct),
         ('why', ctypes.c_char * 160),
