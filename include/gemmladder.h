@@ -383,7 +383,7 @@ typedef enum gl_path {
     GL_PATH_CUBLAS = 4,       /* cuBLAS SGEMM */
     GL_PATH_SCALE = 5,        /* K == 0 or alpha == 0: only C = beta * C */
     GL_PATH_GEMV = 6,         /* auto: C is one row or one column, or up to
-                                 32 whose other operand's rows run across K;
+                                 8 whose other operand's rows run across K;
                                  a matrix-vector kernel reads that operand
                                  once (kernel: auto's own, no tiles) */
     GL_PATH_SPLIT_K = 7       /* auto: too few tiles for the GPU and a long K:

@@ -59,13 +59,13 @@ static const shape shapes[] = {
     {1, 2048, 3000, 1}, {2048, 1, 3000, 1}, {1, 129, 640, 0}, {131, 1, 650, 0},
     {3, 1, 3000, 0},    {1, 4096, 4096, 1},  {4096, 1, 4096, 1},
     /* A few rows (or, column-major, columns) of C: the same path with up
-     * to 32 vectors where the matrix's rows run across K (each count is
+     * to 8 vectors where the matrix's rows run across K (each count is
      * rounded up to a power of two, the rest skipped), and tiles where
      * they run along it. */
-    {2, 300, 700, 0},   {5, 1000, 129, 0},   {17, 131, 2000, 0},   {32, 260, 1000, 0},
-    {24, 4096, 4096, 1},
+    {2, 300, 700, 0},   {5, 1000, 129, 0},   {8, 131, 2000, 0},    {9, 260, 1000, 0},
+    {7, 4096, 4096, 1},
     /* Few tiles and a long K: auto cuts K into parts summed in scratch
-     * (GL_PATH_SPLIT_K): 16 parts of 256, and 64 for one tile. */
+     * (GL_PATH_SPLIT_K). */
     {100, 96, 4096, 1}, {40, 40, 16384, 0},
 };
 

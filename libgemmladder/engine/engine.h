@@ -4,7 +4,7 @@
  * rung), with the production machinery the teaching rungs leave out:
  *
  *   - a matrix-vector kernel of its own when C is one row or one column,
- *     or has up to 32 of them and the other operand's rows run across K
+ *     or has up to 8 of them and the other operand's rows run across K
  *     (gemv.cu): it reads that operand once, at the speed of memory;
  *   - split-K: a grid of tiles too small for the GPU, with a long K, cut
  *     along K into parts whose products are added up in a fixed order;
@@ -56,7 +56,7 @@ typedef struct gl_engine_copy {
  * mat[r][k] at mat[r * rs + k * ks], x_j[k] at x[j * sxv + k * sx], y_j[r]
  * at y[j * syv + r * sy]. The engine's view of a product whose C has a few
  * rows or columns (gemv.cu): the other operand is the matrix. */
-#define GL_GEMV_MAX_VECTORS 32
+#define GL_GEMV_MAX_VECTORS 8
 typedef struct gl_gemv {
     const float *mat;
     int64_t rs, ks;

@@ -1,6 +1,6 @@
 /*
  * gemv.cu - the engine's matrix-vector path (engine.h): C with one row or
- * one column, or a few (up to 32). Such a product does 2 flops per vector
+ * one column, or a few (up to 8). Such a product does 2 flops per vector
  * for each element of the matrix it reads once, so it is bound by memory,
  * and a tiled kernel, which computes whole tiles of C to use a few rows or
  * columns of each, wastes most of its work. Here every element of the
@@ -167,7 +167,7 @@ __global__ __launch_bounds__(THREADS) void add_slices(const gl_gemv g, int split
 template <bool VEC>
 void launch_across(const gl_gemv &g, dim3 grid, int splits, float *partial, cudaStream_t stream)
 {
-    static_assert(GL_GEMV_MAX_VECTORS == 32, "across_k is compiled for up to 32 vectors");
+    static_assert(GL_GEMV_MAX_VECTORS == 8, "across_k is compiled for up to 8 vectors");
     const int v = g.vectors;
     if (v <= 1)
         across_k<1, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
@@ -175,12 +175,8 @@ void launch_across(const gl_gemv &g, dim3 grid, int splits, float *partial, cuda
         across_k<2, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
     else if (v <= 4)
         across_k<4, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
-    else if (v <= 8)
-        across_k<8, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
-    else if (v <= 16)
-        across_k<16, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
     else
-        across_k<32, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
+        across_k<8, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
 }
 
 unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1) / per_block + 1); }

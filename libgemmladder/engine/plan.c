@@ -94,15 +94,16 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
 /*
  * Split-K's cost model. Time is counted in units of one element of C times
  * one k on one SM. The busiest SM runs ceil(blocks / sms) blocks, in rounds
- * of at most `resident` at once; a round of b blocks takes b tiles' work
- * when they hold 8 warps or more, and as long as 8 warps' worth when they
- * hold fewer (an SM needs about that many to keep its FMA units busy).
+ * of at most `resident` at once; a round of b blocks of w warps in all takes
+ * b tiles' work at full speed with 16 warps or more, and at a speed of
+ * 0.5 + w / 32 with fewer (an SM hides its latencies with many warps: on an
+ * H100, rung 8's 128 x 128 tiles ran 127 x 4096 x 4096 in 4 parts, one
+ * block an SM, at 80.6% of cuBLAS, against 91% for two an SM at 4096^3).
  * Tiles smaller than 128 x 128 compute 18% less per second (46.1 against
  * 37.8 TFLOP/s at 2048^3, tile_rules.c). Parts add their scratch traffic
  * (written once and read once) and C's, and the second kernel's launch: on
  * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
- * so a byte costs 0.058 units and 3 microseconds 522,000. (On an H100 this
- * puts 1024 x 1024 x 32768 on 64 x 64 tiles at 1.9 ms, measured 2.0.)
+ * so a byte costs 0.058 units and 3 microseconds 522,000.
  */
 /* The depth of each of K's parts, a multiple of 32 that keeps the
  * operands' alignment; the last part takes what is left (as split_k_edges
@@ -114,15 +115,15 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t pa
     const int64_t tiles = round_up(p->m, t->bm) / t->bm * (round_up(p->n, t->bn) / t->bn);
     const int64_t resident = gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
     const int64_t per_sm = (tiles * parts - 1) / sms + 1, warps = t->threads / 32;
-    const int64_t least = (8 + warps - 1) / warps; /* blocks that make 8 warps */
-    int64_t work = 0;                              /* in tiles */
+    double work = 0.0; /* in tiles at full speed */
     for (int64_t left = per_sm; left > 0; left -= resident) {
         const int64_t b = left < resident ? left : resident;
-        work += b > least ? b : least;
+        const double speed = 0.5 + (double)(b * warps) / 32.0;
+        work += (double)b / (speed < 1.0 ? speed : 1.0);
     }
     const int64_t depth = split_depth(p->k, parts);
     const double speed = (int64_t)t->bm * t->bn >= 128 * 128 ? 1.0 : 0.82;
-    double cost = (double)work * t->bm * t->bn * (double)depth / speed;
+    double cost = work * t->bm * t->bn * (double)depth / speed;
     if (parts > 1)
         cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + 522000.0;
     return cost;
@@ -178,7 +179,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
          * of each: read the matrix once instead. Where the matrix's rows
          * run across K, a block takes 128 of them; if those blocks cannot
          * keep four to an SM, K is cut into slices of at least 64 (at most
-         * 64 of them), summed in a fixed order: in scratch, splits x
+         * 64 of them) that make at most four, summed in a fixed order: in scratch, splits x
          * vectors x rows floats, when the pool has it, else by each block
          * in turn. */
         plan->kernel = GL_VARIANT_AUTO;
@@ -192,7 +193,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                           "matrix-vector kernel reads it once";
         if (!plan->gemv.along_k) { /* the slices do not depend on scratch: the same bits */
             const int64_t row_blocks = ((int64_t)plan->gemv.rows + 127) / 128;
-            int64_t splits = (4 * (int64_t)sms + row_blocks - 1) / row_blocks;
+            int64_t splits = 4 * (int64_t)sms / row_blocks; /* not over: a fifth on some SMs
+                                                               would be a quarter more time */
             if (splits > p->k / 64)
                 splits = p->k / 64;
             if (splits > 64)
