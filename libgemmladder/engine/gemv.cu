@@ -90,18 +90,34 @@ __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits,
     for (int z = z0; z < z1; ++z) {
         const int64_t k0 = z * slice, k1 = min(k0 + slice, (int64_t)g.k);
         float acc[V][4] = {};
-#pragma unroll 4 /* loads of the next rounds on their way during this one's math */
-        for (int64_t k = k0 + warp; k < k1; k += WARPS) {
+        int64_t k = k0 + warp;
+        if (VEC && r + 3 < g.rows) /* 4 rounds' loads issued together, then their math */
+            for (; k + 3 * WARPS < k1; k += 4 * WARPS) {
+                float4 a[4];
+                float xk[4][V];
+#pragma unroll
+                for (int u = 0; u < 4; ++u) {
+                    const int64_t ku = k + u * WARPS;
+                    a[u] = *reinterpret_cast<const float4 *>(g.mat + ku * g.ks + r);
+                    const float *x = g.x + ku * g.sx;
+#pragma unroll
+                    for (int j = 0; j < V; ++j, x += g.sxv)
+                        xk[u][j] = V == 1 || j < g.vectors ? *x : 0.0f;
+                }
+#pragma unroll
+                for (int u = 0; u < 4; ++u)
+#pragma unroll
+                    for (int j = 0; j < V; ++j) {
+                        acc[j][0] += a[u].x * xk[u][j], acc[j][1] += a[u].y * xk[u][j];
+                        acc[j][2] += a[u].z * xk[u][j], acc[j][3] += a[u].w * xk[u][j];
+                    }
+            }
+        for (; k < k1; k += WARPS) { /* the rest, and rows that end inside a float4 */
             const float *m = g.mat + k * g.ks + r;
             float a[4];
-            if (VEC && r + 3 < g.rows) {
-                const float4 v = *reinterpret_cast<const float4 *>(m);
-                a[0] = v.x, a[1] = v.y, a[2] = v.z, a[3] = v.w;
-            } else {
 #pragma unroll
-                for (int i = 0; i < 4; ++i)
-                    a[i] = r + i < g.rows ? m[i] : 0.0f;
-            }
+            for (int i = 0; i < 4; ++i)
+                a[i] = r + i < g.rows ? m[i] : 0.0f;
             const float *x = g.x + k * g.sx;
 #pragma unroll
             for (int j = 0; j < V; ++j, x += g.sxv)
