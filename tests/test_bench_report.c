@@ -393,6 +393,16 @@ static void test_shapes(void)
     CHECK_SHAPE(o, 0, 127, 4096, 4096); /* in the order given */
     CHECK_SHAPE(o, 1, 1, 2, 3);
     CHECK_SHAPE(o, 2, 64, 64, 64);
+    CHECK(!o.shapes[0].col_major && !o.shapes[0].trans_a && !o.shapes[0].trans_b,
+          "row NN unless said");
+    CHECK(parse(&o, "--mnk 8x9x10:colTN,8x9x10:NT,8x9x10:col,8x9x10:rowTT", err, sizeof err) == 0,
+          "%s", err);
+    CHECK(o.nshapes == 4 && o.shapes[0].col_major && o.shapes[0].trans_a &&
+              !o.shapes[0].trans_b && !o.shapes[1].col_major && !o.shapes[1].trans_a &&
+              o.shapes[1].trans_b && o.shapes[2].col_major && !o.shapes[2].trans_a &&
+              !o.shapes[2].trans_b && !o.shapes[3].col_major && o.shapes[3].trans_a &&
+              o.shapes[3].trans_b && !strcmp(br_form_name(o.shapes[0]), "col TN"),
+          "forms after ':'");
     /* --m/--n/--k combinations come after the rest. */
     CHECK(parse(&o, "--k 7 --sizes 5", err, sizeof err) == 0, "%s", err);
     CHECK_SHAPE(o, 0, 5, 5, 5);
@@ -461,8 +471,11 @@ static void test_variants_and_outputs(void)
               !strcmp(o.svg_path, "a.svg") && o.svg_size == 8192,
           "--replot: %s", err);
     CHECK(parse(&o, "--shapes", err, sizeof err) == 0 && o.mode == BR_MODE_BENCH &&
-              o.sweep == BR_SWEEP_SHAPES && o.nshapes == 22 && o.shapes[0].m == 256 &&
+              o.sweep == BR_SWEEP_SHAPES && o.nshapes == 27 && o.shapes[0].m == 256 &&
               o.shapes[0].k == 65536 && o.shapes[6].m == 1 && o.shapes[21].k == 128 &&
+              o.shapes[22].k == 4096 && !o.shapes[22].col_major && !o.shapes[22].trans_a &&
+              !o.shapes[22].trans_b && o.shapes[24].trans_a && !o.shapes[24].trans_b &&
+              o.shapes[26].col_major && !o.shapes[26].trans_a && !o.shapes[26].trans_b &&
               o.slow_limit == 1024 && o.repeats == 10,
           "--shapes: the goal set: %s", err);
     CHECK(parse(&o, "--overhead", err, sizeof err) == 0 && o.mode == BR_MODE_OVERHEAD &&
@@ -506,6 +519,9 @@ static void test_bad_arguments(void)
         {"--mnk 1x2x3x4", "bad shape '1x2x3x4'"},
         {"--mnk 0x1x1", "bad shape '0x1x1'"},
         {"--mnk 100000x100000x1", "over"},
+        {"--mnk 8x9x10:TX", "bad form 'TX'"},
+        {"--mnk 8x9x10:", "bad form ''"},
+        {"--mnk 8x9x10:colN", "bad form 'colN'"},
         {"--m 1 --m 2", "--m given twice"},
         {"--k x", "bad size 'x'"},
         {"--variants foo", "unknown variant 'foo'"},
@@ -659,7 +675,8 @@ static void test_table(void)
     CHECK(strstr(text, "GFLOP/s") && strstr(text, "% cuBLAS") && strstr(text, "rel.err") &&
               strstr(text, "status"),
           "table header: %s", text);
-    CHECK(strstr(text, " 0 cublas          4096   4096   4096     2.0000    68719.5    100.7    100.0"),
+    CHECK(strstr(text, " 0 cublas          4096   4096   4096 row NN     2.0000    68719.5    100.7    "
+                       "100.0"),
           "cuBLAS row: %s", text);
     CHECK(strstr(text, "3.2e-02  wrong"), "wrong row shows its error: %s", text);
     CHECK(strstr(text, "inf  wrong"), "diverged row shows inf: %s", text);
@@ -700,7 +717,8 @@ static void test_odd_shapes(void)
 }
 
 static const char *csv_header =
-    "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status\n";
+    "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status,"
+    "form\n";
 
 static void test_csv(void)
 {
@@ -712,22 +730,22 @@ static void test_csv(void)
     CHECK(!strncmp(text, csv_header, strlen(csv_header)), "CSV header: %.120s", text);
     CHECK(count_of(text, "\n") == (int)rep.count + 1, "CSV has %d lines, expected %d",
           count_of(text, "\n"), (int)rep.count + 1);
-    /* Every line has the header's 12 fields. */
+    /* Every line has the header's 13 fields. */
     int line_no = 0;
     for (const char *p = text; *p; ++line_no) {
         const char *end = strchr(p, '\n');
         int commas = 0;
         for (const char *q = p; q < end; ++q)
             commas += *q == ',';
-        CHECK(commas == 11, "CSV line %d has %d fields", line_no, commas + 1);
+        CHECK(commas == 12, "CSV line %d has %d fields", line_no, commas + 1);
         p = end + 1;
     }
-    CHECK(strstr(text, "\ncublas,0,cublas,4096,4096,4096,2,68719.5,100.663,100,2.000e-07,ok\n"),
+    CHECK(strstr(text, "\ncublas,0,cublas,4096,4096,4096,2,68719.5,100.663,100,2.000e-07,ok,row NN\n"),
           "cuBLAS row: %s", text);
-    CHECK(strstr(text, "\ngemmladder,2,coalesced,4096,4096,4096,,,,,3.200e-02,wrong\n"),
+    CHECK(strstr(text, "\ngemmladder,2,coalesced,4096,4096,4096,,,,,3.200e-02,wrong,row NN\n"),
           "wrong row: empty measurements, error kept");
-    CHECK(strstr(text, "\ngemmladder,3,shared,1024,1024,1024,,,,,inf,wrong\n"), "inf error");
-    CHECK(strstr(text, "\ngemmladder,4,blocktile_1d,4096,4096,4096,,,,,,unavailable\n"),
+    CHECK(strstr(text, "\ngemmladder,3,shared,1024,1024,1024,,,,,inf,wrong,row NN\n"), "inf error");
+    CHECK(strstr(text, "\ngemmladder,4,blocktile_1d,4096,4096,4096,,,,,,unavailable,row NN\n"),
           "unavailable row");
     CHECK(strstr(text, "\ngemmladder,8,warptile,127,4096,4096,0.125,"), "odd shape row");
     free(text);

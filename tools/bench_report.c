@@ -107,7 +107,24 @@ static int add_shape(br_options *o, br_shape s, char *err, size_t err_size)
     return 0;
 }
 
-/* "1000x1000x1000,127x4096x4096". */
+/* A shape's form after its ':': "col", "TN", "colNT", ...; 0, or -1. */
+static int parse_form(const char *text, br_shape *s)
+{
+    if (*text == '\0')
+        return -1;
+    if (!strncmp(text, "col", 3))
+        s->col_major = 1, text += 3;
+    else if (!strncmp(text, "row", 3))
+        text += 3;
+    if (*text == '\0')
+        return 0;
+    if (strlen(text) != 2 || !strchr("NT", text[0]) || !strchr("NT", text[1]))
+        return -1;
+    s->trans_a = text[0] == 'T', s->trans_b = text[1] == 'T';
+    return 0;
+}
+
+/* "1000x1000x1000,127x4096x4096,4096x4096x4096:colTN". */
 static int parse_mnk(br_options *o, const char *list, char *err, size_t err_size)
 {
     char buf[1024];
@@ -118,8 +135,17 @@ static int parse_mnk(br_options *o, const char *list, char *err, size_t err_size
         next = strchr(tok, ',');
         if (next)
             *next++ = '\0';
+        char *form = strchr(tok, ':');
+        br_shape s = {0};
+        if (form) {
+            *form++ = '\0';
+            if (parse_form(form, &s))
+                return fail(err, err_size,
+                            "--mnk: bad form '%s' after %s (want row or col, then NN, NT, TN or "
+                            "TT: op(A) and op(B), e.g. 4096x4096x4096:colTN)",
+                            form, tok);
+        }
         char *x1 = strchr(tok, 'x'), *x2 = x1 ? strchr(x1 + 1, 'x') : NULL;
-        br_shape s;
         if (!x1 || !x2) {
             return fail(err, err_size, "--mnk: bad shape '%s' (want MxNxK, e.g. 127x4096x4096)",
                         tok);
@@ -270,7 +296,8 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
             if (parse_dim_list(name, val, vals, &count, err, err_size))
                 return -1;
             for (int j = 0; j < count; ++j)
-                if (add_shape(&explicit_shapes, (br_shape){vals[j], vals[j], vals[j]}, err,
+                if (add_shape(&explicit_shapes,
+                              (br_shape){.m = vals[j], .n = vals[j], .k = vals[j]}, err,
                               err_size))
                     return -1;
             break;
@@ -366,7 +393,9 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         for (int a = 0; a < ndims[0]; ++a)
             for (int b = 0; b < ndims[1]; ++b)
                 for (int c = 0; c < ndims[2]; ++c)
-                    if (add_shape(o, (br_shape){dims[0][a], dims[1][b], dims[2][c]}, err,
+                    if (add_shape(o,
+                                  (br_shape){.m = dims[0][a], .n = dims[1][b], .k = dims[2][c]},
+                                  err,
                                   err_size))
                         return -1;
     }
@@ -374,30 +403,36 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         /* Where a GEMM library meets its cliffs: long K on few tiles, thin
          * and matrix-vector shapes, short K, odd sizes, and squares. */
         static const br_shape goal_set[] = {
-            {256, 256, 65536},  {1024, 1024, 32768}, {127, 4096, 4096},  {4096, 127, 4096},
-            {16384, 128, 4096}, {128, 16384, 4096},  {1, 4096, 4096},    {4096, 1, 4096},
-            {1, 8192, 8192},    {8, 4096, 4096},     {32, 4096, 4096},   {4096, 4096, 64},
-            {8192, 8192, 128},  {1000, 1000, 1000},  {4097, 4097, 4097}, {6000, 6000, 6000},
-            {5000, 3000, 7000}, {3072, 5120, 1536},  {8192, 8192, 1024}, {2304, 2304, 2304},
-            {512, 512, 512},    {128, 128, 128}};
+            BR_MNK(256, 256, 65536),  BR_MNK(1024, 1024, 32768), BR_MNK(127, 4096, 4096),
+            BR_MNK(4096, 127, 4096),  BR_MNK(16384, 128, 4096),  BR_MNK(128, 16384, 4096),
+            BR_MNK(1, 4096, 4096),    BR_MNK(4096, 1, 4096),     BR_MNK(1, 8192, 8192),
+            BR_MNK(8, 4096, 4096),    BR_MNK(32, 4096, 4096),    BR_MNK(4096, 4096, 64),
+            BR_MNK(8192, 8192, 128),  BR_MNK(1000, 1000, 1000),  BR_MNK(4097, 4097, 4097),
+            BR_MNK(6000, 6000, 6000), BR_MNK(5000, 3000, 7000),  BR_MNK(3072, 5120, 1536),
+            BR_MNK(8192, 8192, 1024), BR_MNK(2304, 2304, 2304),  BR_MNK(512, 512, 512),
+            BR_MNK(128, 128, 128),
+            /* 4096^3 in every form: transposes and column-major */
+            {4096, 4096, 4096, 0, 0, 0}, {4096, 4096, 4096, 0, 0, 1},
+            {4096, 4096, 4096, 0, 1, 0}, {4096, 4096, 4096, 0, 1, 1},
+            {4096, 4096, 4096, 1, 0, 0}};
         for (size_t i = 0; i < sizeof goal_set / sizeof goal_set[0]; ++i)
             add_shape(o, goal_set[i], err, err_size);
     }
     if (o->nshapes == 0 && overhead) {
         /* A small product, and one that auto copies operands for (its
          * scratch comes from the pool on the host path too). */
-        add_shape(o, (br_shape){256, 256, 256}, err, err_size);
-        add_shape(o, (br_shape){4097, 4097, 4097}, err, err_size);
+        add_shape(o, (br_shape){.m = 256, .n = 256, .k = 256}, err, err_size);
+        add_shape(o, (br_shape){.m = 4097, .n = 4097, .k = 4097}, err, err_size);
     }
     if (o->nshapes == 0) {
         /* 1000 has edge tiles in every dimension; 127 x 4096 x 4096 is a
          * short, wide problem with a partial row of blocks; 4097 (--full) is
          * the worst case, one element past a tile multiple everywhere. */
-        static const br_shape quick_odd[] = {{1000, 1000, 1000}};
-        static const br_shape medium_odd[] = {{1000, 1000, 1000}, {127, 4096, 4096}};
-        static const br_shape full_odd[] = {{1000, 1000, 1000}, {4097, 4097, 4097},
-                                            {127, 4096, 4096},  {128, 4096, 4096},
-                                            {4096, 127, 4096},  {4096, 128, 4096}};
+        static const br_shape quick_odd[] = {BR_MNK(1000, 1000, 1000)};
+        static const br_shape medium_odd[] = {BR_MNK(1000, 1000, 1000), BR_MNK(127, 4096, 4096)};
+        static const br_shape full_odd[] = {BR_MNK(1000, 1000, 1000), BR_MNK(4097, 4097, 4097),
+                                            BR_MNK(127, 4096, 4096),  BR_MNK(128, 4096, 4096),
+                                            BR_MNK(4096, 127, 4096),  BR_MNK(4096, 128, 4096)};
         static const int64_t quick_sizes[] = {256, 1024, 2048};
         const int64_t *squares = quick_sizes;
         const br_shape *odd = quick_odd;
@@ -413,7 +448,8 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
             nodd = full ? 6 : 2;
         }
         for (int i = 0; i < nsquares; ++i)
-            add_shape(o, (br_shape){squares[i], squares[i], squares[i]}, err, err_size);
+            add_shape(o, (br_shape){.m = squares[i], .n = squares[i], .k = squares[i]}, err,
+                      err_size);
         for (int i = 0; i < nodd; ++i)
             add_shape(o, odd[i], err, err_size);
     }
@@ -482,13 +518,14 @@ void br_print_usage(FILE *out)
         "  --full           square 128, 256, ..., 8192, then 1000x1000x1000,\n"
         "                   4097x4097x4097, 127x4096x4096, 4096x127x4096 and their\n"
         "                   neighbours 128x4096x4096, 4096x128x4096; 10 after 2\n"
-        "  --shapes         the engine's goal set, row-major: 256x256x65536,\n"
+        "  --shapes         the engine's goal set (row NN unless said): 256x256x65536,\n"
         "                   1024x1024x32768, 127x4096x4096, 4096x127x4096,\n"
         "                   16384x128x4096, 128x16384x4096, 1x4096x4096,\n"
         "                   4096x1x4096, 1x8192x8192, 8x4096x4096, 32x4096x4096,\n"
         "                   4096x4096x64, 8192x8192x128, 1000^3, 4097^3, 6000^3,\n"
         "                   5000x3000x7000, 3072x5120x1536, 8192x8192x1024, 2304^3,\n"
-        "                   512^3, 128^3; naive and coalesced only up to 1024^3;\n"
+        "                   512^3, 128^3, and 4096^3 as row NN, NT, TN, TT and col\n"
+        "                   NN; naive and coalesced only up to 1024^3;\n"
         "                   10 after 2\n"
         "  The odd shapes are not multiples of any tile: 1000 leaves edge tiles in\n"
         "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
@@ -501,7 +538,10 @@ void br_print_usage(FILE *out)
         "  --sizes LIST     square sizes N x N x N. A LIST is comma-separated sizes\n"
         "                   and doubling ranges: 1000,2048 or 128:4096 (128, 256,\n"
         "                   ..., 4096) or both\n"
-        "  --mnk LIST       explicit shapes MxNxK: 1000x1000x1000,127x4096x4096\n"
+        "  --mnk LIST       explicit shapes MxNxK: 1000x1000x1000,127x4096x4096;\n"
+        "                   a shape may end in :FORM, the layout and transposes\n"
+        "                   (row or col, then NN, NT, TN or TT for op(A), op(B)):\n"
+        "                   4096x4096x4096:colTN (default row NN)\n"
         "  --m LIST  --n LIST  --k LIST\n"
         "                   every combination of the three LISTs; a dimension left\n"
         "                   out is 4096. --m 4096 --n 4096 --k 1024,2048 runs\n"
@@ -613,9 +653,17 @@ void br_fill_rates(br_result *r)
     }
 }
 
+const char *br_form_name(br_shape s)
+{
+    static const char *const names[2][2][2] = {{{"row NN", "row NT"}, {"row TN", "row TT"}},
+                                               {{"col NN", "col NT"}, {"col TN", "col TT"}}};
+    return names[s.col_major != 0][s.trans_a != 0][s.trans_b != 0];
+}
+
 static int same_shape(br_shape a, br_shape b)
 {
-    return a.m == b.m && a.n == b.n && a.k == b.k;
+    return a.m == b.m && a.n == b.n && a.k == b.k && a.col_major == b.col_major &&
+           a.trans_a == b.trans_a && a.trans_b == b.trans_b;
 }
 
 static int is_square(br_shape s)
@@ -663,15 +711,16 @@ static const char *fmt_num(char *buf, size_t size, const char *fmt, double v)
 
 void br_table_header(FILE *out)
 {
-    fprintf(out, "%2s %-13s %6s %6s %6s %10s %10s %8s %8s %9s  %s\n", "id", "variant", "M", "N",
-            "K", "time ms", "GFLOP/s", "GB/s", "% cuBLAS", "rel.err", "status");
+    fprintf(out, "%2s %-13s %6s %6s %6s %-6s %10s %10s %8s %8s %9s  %s\n", "id", "variant", "M",
+            "N", "K", "form", "time ms", "GFLOP/s", "GB/s", "% cuBLAS", "rel.err", "status");
 }
 
 void br_table_row(FILE *out, const br_result *r)
 {
     char ms[32], gf[32], gb[32], pct[32], err[32];
-    fprintf(out, "%2d %-13s %6" PRId64 " %6" PRId64 " %6" PRId64 " %10s %10s %8s %8s %9s  %s\n",
-            r->variant_id, r->variant, r->shape.m, r->shape.n, r->shape.k,
+    fprintf(out,
+            "%2d %-13s %6" PRId64 " %6" PRId64 " %6" PRId64 " %-6s %10s %10s %8s %8s %9s  %s\n",
+            r->variant_id, r->variant, r->shape.m, r->shape.n, r->shape.k, br_form_name(r->shape),
             fmt_num(ms, sizeof ms, "%.4f", r->runtime_ms), fmt_num(gf, sizeof gf, "%.1f", r->gflops),
             fmt_num(gb, sizeof gb, "%.1f", r->gbps),
             fmt_num(pct, sizeof pct, "%.1f", r->pct_of_reference),
@@ -703,7 +752,8 @@ static void write_odd_shapes(FILE *out, const br_report *rep)
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
         const br_shape s = r->shape;
-        const br_shape near = {nearest_multiple(s.m), nearest_multiple(s.n), nearest_multiple(s.k)};
+        const br_shape near = {.m = nearest_multiple(s.m), .n = nearest_multiple(s.n),
+                              .k = nearest_multiple(s.k)};
         if (same_shape(s, near) || (i > 0 && same_shape(rep->results[i - 1].shape, s)))
             continue; /* a multiple; or not the shape's first result (one line per shape) */
         const char *sep = " ";
@@ -766,7 +816,7 @@ static void csv_num(FILE *out, double v, const char *fmt)
 int br_write_csv(FILE *out, const br_report *rep)
 {
     fputs("provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,"
-          "status\n",
+          "status,form\n",
           out);
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
@@ -778,7 +828,7 @@ int br_write_csv(FILE *out, const br_report *rep)
         csv_num(out, r->gbps, "%.6g");
         csv_num(out, r->pct_of_reference, "%.6g");
         csv_num(out, r->rel_error, "%.3e");
-        fprintf(out, ",%s\n", br_status_name(r->status));
+        fprintf(out, ",%s,%s\n", br_status_name(r->status), br_form_name(r->shape));
     }
     return ferror(out) ? -1 : 0;
 }
@@ -837,6 +887,8 @@ int br_write_json(FILE *out, const br_report *rep)
         json_num(out, "rel_error", r->rel_error, "%.3e");
         fputs(", \"status\": ", out);
         json_string(out, br_status_name(r->status));
+        fputs(", \"form\": ", out);
+        json_string(out, br_form_name(r->shape));
         fputc('}', out);
     }
     fputs(rep->count ? "\n  ]\n}\n" : "]\n}\n", out);
@@ -995,6 +1047,20 @@ static int result_field(json_reader *j, const char *key, void *ctx)
     br_result *r = ctx;
     if (!strcmp(key, "variant"))
         return json_string_value(j, r->variant, sizeof r->variant);
+    if (!strcmp(key, "form")) { /* absent in runs older than the forms: row NN */
+        char name[16];
+        if (json_string_value(j, name, sizeof name))
+            return -1;
+        for (int f = 0; f < 8; ++f) {
+            const br_shape s = {.col_major = f >> 2, .trans_a = (f >> 1) & 1, .trans_b = f & 1};
+            if (!strcmp(name, br_form_name(s))) {
+                r->shape.col_major = s.col_major, r->shape.trans_a = s.trans_a;
+                r->shape.trans_b = s.trans_b;
+                return 0;
+            }
+        }
+        return json_fail(j, "an unknown form");
+    }
     if (!strcmp(key, "status")) {
         char name[32];
         if (json_string_value(j, name, sizeof name))

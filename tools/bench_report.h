@@ -22,9 +22,18 @@
 /* ||C - C_ref|| / ||C_ref|| above this is a wrong result (docs: FP32 bar). */
 #define BR_TOLERANCE 1e-5
 
+/* A product's shape, and its form: row-major unless col_major; trans_a: A
+ * stored K x M, trans_b: B stored N x K; every matrix contiguous. */
 typedef struct br_shape {
     int64_t m, n, k;
+    int col_major, trans_a, trans_b;
 } br_shape;
+
+/* A row NN shape. */
+#define BR_MNK(m_, n_, k_) {.m = (m_), .n = (n_), .k = (k_)}
+
+/* "row NN", "col TN", ...: the layout, then op(A) and op(B). */
+const char *br_form_name(br_shape s);
 
 typedef enum br_sweep {
     BR_SWEEP_MEDIUM = 0, /* the default */

@@ -76,15 +76,22 @@ static double *upcast(const float *d, int64_t n)
 }
 
 double *bu_reference(cublasHandle_t cb, const float *dA, const float *dB, int64_t m, int64_t n,
-                     int64_t k)
+                     int64_t k, int col_major, int trans_a, int trans_b)
 {
     double *da = upcast(dA, m * k), *db = upcast(dB, k * n), *dc = NULL;
     bu_check_cuda(cudaMalloc((void **)&dc, sizeof(double) * (size_t)(m * n)), "cudaMalloc");
     const double one = 1.0, zero = 0.0;
-    /* Row-major C = A B is column-major C^T = B^T A^T. */
-    bu_check_cublas(cublasDgemm_64(cb, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, db, n, da, k,
-                                   &zero, dc, n),
-                    "cublasDgemm");
+    const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                            op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (col_major) { /* cuBLAS's own layout */
+        bu_check_cublas(cublasDgemm_64(cb, op_a, op_b, m, n, k, &one, da, trans_a ? k : m, db,
+                                       trans_b ? n : k, &zero, dc, m),
+                        "cublasDgemm");
+    } else { /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T */
+        bu_check_cublas(cublasDgemm_64(cb, op_b, op_a, n, m, k, &one, db, trans_b ? k : n, da,
+                                       trans_a ? m : k, &zero, dc, n),
+                        "cublasDgemm");
+    }
     double *ref = malloc(sizeof(double) * (size_t)(m * n));
     if (!ref)
         bu_die("out of host memory");

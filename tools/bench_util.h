@@ -29,11 +29,13 @@ extern const char *bu_tool;
 /* A device buffer of n floats, uniform in [-1, 1) and never 0. */
 float *bu_random_device(int64_t n, uint64_t *rng_state);
 
-/* float64 reference of C = A * B (row-major, contiguous, A m x k, B k x n),
- * computed on the device by cuBLAS DGEMM on upcast copies. Returns a host
- * array of m * n doubles the caller frees. */
+/* float64 reference of C = op(A) op(B) (op(A) m x k, op(B) k x n, every
+ * matrix contiguous, row-major or, with col_major, column-major; trans_a
+ * and trans_b: A stored k x m, B stored n x k), computed on the device by
+ * cuBLAS DGEMM on upcast copies. Returns a host array of m * n doubles, C as
+ * stored, that the caller frees. */
 double *bu_reference(cublasHandle_t cb, const float *dA, const float *dB, int64_t m, int64_t n,
-                     int64_t k);
+                     int64_t k, int col_major, int trans_a, int trans_b);
 
 /* ||C - ref|| / ||ref|| for device C (m * n floats); +inf if C holds a NaN
  * or an infinity. */

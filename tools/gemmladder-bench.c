@@ -47,6 +47,28 @@ static void free_sets(bu_operands *sets, int nsets)
 
 /* ---- one rung at one shape ------------------------------------------------- */
 
+/* The leading dimensions of shape s's matrices, stored contiguous in its
+ * form: lda, ldb, ldc. */
+static void leading_dims(br_shape s, int64_t ld[3])
+{
+    const int64_t a_rows = s.trans_a ? s.k : s.m, a_cols = s.trans_a ? s.m : s.k;
+    const int64_t b_rows = s.trans_b ? s.n : s.k, b_cols = s.trans_b ? s.k : s.n;
+    ld[0] = s.col_major ? a_rows : a_cols;
+    ld[1] = s.col_major ? b_rows : b_cols;
+    ld[2] = s.col_major ? s.m : s.n;
+}
+
+/* One product C = op(A) op(B) of shape s, in its form. */
+static gl_status_t shape_call(gl_handle_t h, int v, br_shape s, const float *a, const float *b,
+                              float *c)
+{
+    int64_t ld[3];
+    leading_dims(s, ld);
+    return gl_sgemm_ex(h, (gl_variant_t)v, s.col_major ? GL_COL_MAJOR : GL_ROW_MAJOR,
+                       s.trans_a ? GL_OP_T : GL_OP_N, s.trans_b ? GL_OP_T : GL_OP_N, s.m, s.n,
+                       s.k, 1.0f, a, ld[0], b, ld[1], 0.0f, c, ld[2]);
+}
+
 /* What bu_time_median calls: one product on the next set of operands. */
 typedef struct timed_call {
     gl_handle_t h;
@@ -60,7 +82,7 @@ static int run_timed_call(void *ctx, int repetition)
 {
     const timed_call *c = ctx;
     const bu_operands *x = &c->sets[repetition % c->nsets];
-    return gl_sgemm(c->h, (gl_variant_t)c->variant, c->s.m, c->s.n, c->s.k, x->a, x->b, x->c);
+    return shape_call(c->h, c->variant, c->s, x->a, x->b, x->c);
 }
 
 /* Naive and coalesced are skipped on shapes above --slow-limit^3. */
@@ -90,8 +112,7 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
      * skips an element cannot pass on what was there before. */
     const size_t c_bytes = sizeof(float) * (size_t)(s.m * s.n);
     bu_check_cuda(cudaMemset(sets[0].c, 0xff, c_bytes), "cudaMemset");
-    const gl_status_t st =
-        gl_sgemm(h, (gl_variant_t)v, s.m, s.n, s.k, sets[0].a, sets[0].b, sets[0].c);
+    const gl_status_t st = shape_call(h, v, s, sets[0].a, sets[0].b, sets[0].c);
     if (st != GL_STATUS_SUCCESS) {
         fprintf(stderr, "\n  %s: %s: %s\n", r.variant, gl_status_string(st), gl_last_error(h));
         r.status = BR_FAILED;
@@ -100,8 +121,8 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
     /* A fault inside a kernel leaves the context unusable: the tool ends
      * here, naming the rung. */
     char what[96];
-    snprintf(what, sizeof what, "%s at %lldx%lldx%lld", r.variant, (long long)s.m,
-             (long long)s.n, (long long)s.k);
+    snprintf(what, sizeof what, "%s at %lldx%lldx%lld %s", r.variant, (long long)s.m,
+             (long long)s.n, (long long)s.k, br_form_name(s));
     bu_check_cuda(cudaDeviceSynchronize(), what);
     r.rel_error = bu_relative_error(sets[0].c, ref, s.m * s.n);
     if (!(r.rel_error <= BR_TOLERANCE)) {
@@ -127,8 +148,12 @@ static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
     for (int i = 0; i < o->nvariants; ++i)
         asked |= o->variants[i] == GL_VARIANT_AUTO;
     gl_plan p = {.size = sizeof p};
-    if (!asked || gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, s.m, s.n, s.k,
-                                NULL, s.k, NULL, s.n, NULL, s.n, &p) != GL_STATUS_SUCCESS)
+    int64_t ld[3];
+    leading_dims(s, ld);
+    if (!asked || gl_sgemm_plan(h, GL_VARIANT_AUTO, s.col_major ? GL_COL_MAJOR : GL_ROW_MAJOR,
+                                s.trans_a ? GL_OP_T : GL_OP_N, s.trans_b ? GL_OP_T : GL_OP_N, s.m,
+                                s.n, s.k, NULL, ld[0], NULL, ld[1], NULL, ld[2], &p) !=
+                                GL_STATUS_SUCCESS)
         return;
     static const char *const origins[] = {"fixed", "built-in", "override", "pinned", "default",
                                           "fill"};
@@ -218,14 +243,16 @@ static int run_sweep(const br_options *o)
         const br_shape s = o->shapes[si];
         const double shape_start = seconds_now();
         const int nsets = bu_rotation_sets(dev, s.m, s.n, s.k);
-        fprintf(stderr, "[%d/%d] %lldx%lldx%lld (%d input set%s):", si + 1, o->nshapes,
-                (long long)s.m, (long long)s.n, (long long)s.k, nsets, nsets > 1 ? "s" : "");
+        fprintf(stderr, "[%d/%d] %lldx%lldx%lld %s (%d input set%s):", si + 1, o->nshapes,
+                (long long)s.m, (long long)s.n, (long long)s.k, br_form_name(s), nsets,
+                nsets > 1 ? "s" : "");
         bu_operands sets[16];
         for (int i = 0; i < nsets; ++i)
             sets[i] = (bu_operands){bu_random_device(s.m * s.k, &rng),
                                     bu_random_device(s.k * s.n, &rng),
                                     bu_random_device(s.m * s.n, &rng)};
-        double *ref = bu_reference(cb, sets[0].a, sets[0].b, s.m, s.n, s.k);
+        double *ref = bu_reference(cb, sets[0].a, sets[0].b, s.m, s.n, s.k, s.col_major,
+                                   s.trans_a, s.trans_b);
 
         br_result *row = &results[count];
         for (int i = 0; i < per_shape; ++i) {

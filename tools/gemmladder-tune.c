@@ -238,7 +238,7 @@ static void prepare(prepared *p, gl_handle_t h, cublasHandle_t cb, shape s, int 
         p->sets[i] = (bu_operands){bu_random_device(s.m * s.k, rng),
                                    bu_random_device(s.k * s.n, rng),
                                    bu_random_device(s.m * s.n, rng)};
-    p->ref = bu_reference(cb, p->sets[0].a, p->sets[0].b, s.m, s.n, s.k);
+    p->ref = bu_reference(cb, p->sets[0].a, p->sets[0].b, s.m, s.n, s.k, 0, 0, 0);
     run_ctx c = {h, GL_VARIANT_CUBLAS, s, p->sets, p->nsets};
     const double ms = bu_time_median(run_one, &c, 2, repeats);
     if (ms <= 0)

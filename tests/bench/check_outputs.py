@@ -18,8 +18,9 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 COLUMNS = ["provider", "variant_id", "variant", "m", "n", "k", "runtime_ms", "gflops",
-           "gbps", "pct_of_reference", "rel_error", "status"]
+           "gbps", "pct_of_reference", "rel_error", "status", "form"]
 STATUSES = {"ok", "wrong", "failed", "unavailable", "skipped"}
+FORMS = {f"{layout} {a}{b}" for layout in ("row", "col") for a in "NT" for b in "NT"}
 SVG = "{http://www.w3.org/2000/svg}"
 
 failures = []
@@ -40,6 +41,7 @@ def read_csv(path):
         check(None not in row and all(v is not None for v in row.values()),
               f"{path}: row {i} has {len(row)} fields")
         check(row["status"] in STATUSES, f"{path}: row {i} status {row['status']!r}")
+        check(row["form"] in FORMS, f"{path}: row {i} form {row['form']!r}")
         for key in ("variant_id", "m", "n", "k"):
             check(row[key].isdigit(), f"{path}: row {i} {key} {row[key]!r}")
         if row["status"] == "ok":
@@ -57,6 +59,7 @@ def read_json(path):
     for i, r in enumerate(doc.get("results", [])):
         check(list(r.keys()) == COLUMNS, f"{path}: result {i} keys {list(r.keys())}")
         check(r.get("status") in STATUSES, f"{path}: result {i} status")
+        check(r.get("form") in FORMS, f"{path}: result {i} form")
     return doc
 
 
