@@ -164,19 +164,6 @@ GL_API gl_status_t gl_set_stream(gl_handle_t handle, void *stream);
  * is NULL. */
 GL_API gl_status_t gl_get_stream(gl_handle_t handle, void **stream);
 
-/* Whether products on the handle ask the CUDA driver where A, B and C live
- * (on, 1, for a new handle). With checks on, a matrix the handle's GPU
- * cannot reach (host memory, another device's memory) or one that runs past
- * the end of its allocation is GL_STATUS_INVALID_ARGUMENT with a message
- * saying which. Each check is one driver query per matrix, about a
- * microsecond of host time; with checks off (0) a product trusts its
- * pointers, as cuBLAS does, and a bad one faults in the kernel, which ends
- * the CUDA context. NULL and misaligned pointers are refused either way.
- * Since 1.1.
- * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if handle is NULL or
- * enabled is neither 0 nor 1. */
-GL_API gl_status_t gl_set_pointer_checks(gl_handle_t handle, int32_t enabled);
-
 /* CUDA device ordinal the handle was created on, or -1 if handle is NULL. */
 GL_API int32_t gl_handle_device(gl_handle_t handle);
 

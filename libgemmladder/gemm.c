@@ -72,8 +72,6 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
                        "%s: %lld x %lld with %s = %lld spans more bytes than any address space",
                        x->name, (long long)x->rows, (long long)x->cols, x->ld_name,
                        (long long)x->ld);
-    if (!h->pointer_checks)
-        return GL_STATUS_SUCCESS;
 
     unsigned int type = 0;
     int ordinal = -1;

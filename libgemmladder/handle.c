@@ -109,7 +109,6 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
     if (!h)
         return gl_fail(NULL, GL_STATUS_ALLOC_FAILED, "gl_handle_create: out of host memory");
     h->device = device;
-    h->pointer_checks = true;
 
     struct cudaDeviceProp prop;
     int major = 0, minor = 0, smem = 0;
@@ -204,17 +203,6 @@ gl_status_t gl_set_stream(gl_handle_t h, void *stream)
             return gl_fail_cublas(h, "gl_set_stream: cublasSetStream", st);
     }
     h->stream = (cudaStream_t)stream;
-    return GL_STATUS_SUCCESS;
-}
-
-gl_status_t gl_set_pointer_checks(gl_handle_t h, int32_t enabled)
-{
-    if (!h)
-        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_set_pointer_checks: handle is NULL");
-    if (enabled != 0 && enabled != 1)
-        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                       "gl_set_pointer_checks: enabled is %d; it must be 0 or 1", (int)enabled);
-    h->pointer_checks = enabled == 1;
     return GL_STATUS_SUCCESS;
 }
 

@@ -37,7 +37,6 @@ struct gl_handle_s {
     cublasHandle_t cublas;  /* created on first use */
     cudaMemPool_t scratch;  /* the engine's operand copies; may be NULL */
     gl_pointer_attributes_fn pointer_attributes; /* cuPointerGetAttributes */
-    bool pointer_checks;                         /* gl_set_pointer_checks */
     gl_status_t available[GL_VARIANT_MAX];       /* per variant, decided at creation */
     size_t smem_limit;                           /* shared memory a block may opt into */
     bool pinned[GL_VARIANT_MAX];                 /* gl_set_tiles */

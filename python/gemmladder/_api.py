@@ -497,24 +497,6 @@ class Handle:
         value = _stream_value(stream)
         self._check(load().gl_set_stream(self._handle(), value or None), 'gl_set_stream')
 
-    def set_pointer_checks(self, enabled: bool) -> None:
-        """Sets whether products ask the CUDA driver where A, B and C live (on
-        for a new handle; gl_set_pointer_checks). Off saves about a
-        microsecond of host time per matrix, and a pointer the GPU cannot
-        reach then faults in the kernel instead of raising GemmLadderError.
-
-        Args:
-            enabled: True to check (the default), False to trust the pointers.
-
-        Returns:
-            None.
-
-        Raises:
-            ValueError: the handle is closed.
-            NotImplementedError: the loaded library predates the call."""
-        self._check(_library.optional('gl_set_pointer_checks')(self._handle(), 1 if enabled else 0),
-                    'gl_set_pointer_checks')
-
     def available(self, v: VariantLike) -> bool:
         """Whether a variant can run on this handle's device with this build.
 

@@ -137,7 +137,6 @@ _CORE = {
     'gl_handle_destroy': (None, [_handle_t]),
     'gl_set_stream': (_status_t, [_handle_t, ctypes.c_void_p]),
     'gl_get_stream': (_status_t, [_handle_t, ctypes.POINTER(ctypes.c_void_p)]),
-    'gl_set_pointer_checks': (_status_t, [_handle_t, _i32]),
     'gl_handle_device': (_i32, [_handle_t]),
     'gl_last_error': (ctypes.c_char_p, [_handle_t]),
     'gl_variant_available': (_status_t, [_handle_t, ctypes.c_int]),
