@@ -390,13 +390,25 @@ enum { OVERHEAD_CALLS = 50, OVERHEAD_BUSY = 6144 };
 /* Microseconds the host spends in each gl_sgemm call of variant v on shape s
  * while the GPU is busy: a cuBLAS product of OVERHEAD_BUSY^3 (about 9 ms on
  * an H100) is queued first, then OVERHEAD_CALLS calls are timed by the host
- * clock; the median of the samples. NAN if a call failed. */
-static double host_us_per_call(gl_handle_t h, gl_variant_t v, br_shape s, float *a, float *b,
-                               float *c, float *busy[3], int repeats)
+ * clock; the median of the samples. v < 0: cudaMemsetAsync of C instead, one
+ * enqueue with no library around it, for scale. NAN if a call failed. */
+static int overhead_call(gl_handle_t h, int v, br_shape s, float *a, float *b, float *c)
+{
+    if (v < 0) {
+        void *stream = NULL;
+        return gl_get_stream(h, &stream) == GL_STATUS_SUCCESS &&
+               cudaMemsetAsync(c, 0, sizeof(float) * (size_t)(s.m * s.n), (cudaStream_t)stream) ==
+                   cudaSuccess;
+    }
+    return gl_sgemm(h, (gl_variant_t)v, s.m, s.n, s.k, a, b, c) == GL_STATUS_SUCCESS;
+}
+
+static double host_us_per_call(gl_handle_t h, int v, br_shape s, float *a, float *b, float *c,
+                               float *busy[3], int repeats)
 {
     /* One call first: loads the kernels, creates cuBLAS state, fills the
      * pool, so the samples see the steady state. */
-    if (gl_sgemm(h, v, s.m, s.n, s.k, a, b, c) != GL_STATUS_SUCCESS)
+    if (!overhead_call(h, v, s, a, b, c))
         return NAN;
     bu_check_cuda(cudaDeviceSynchronize(), "the first call");
     double *samples = malloc(sizeof(double) * (size_t)repeats);
@@ -408,7 +420,7 @@ static double host_us_per_call(gl_handle_t h, gl_variant_t v, br_shape s, float 
                       busy[1], busy[2]) == GL_STATUS_SUCCESS;
         const double t0 = seconds_now();
         for (int i = 0; i < OVERHEAD_CALLS && ok; ++i)
-            ok = gl_sgemm(h, v, s.m, s.n, s.k, a, b, c) == GL_STATUS_SUCCESS;
+            ok = overhead_call(h, v, s, a, b, c);
         samples[r] = (seconds_now() - t0) * 1e6 / OVERHEAD_CALLS;
         bu_check_cuda(cudaDeviceSynchronize(), "the timed calls");
     }
@@ -424,13 +436,14 @@ static int run_overhead(const br_options *o)
     if (rc)
         return rc;
     printf("host time per call, the GPU kept busy by a %dx%dx%d cuBLAS product queued first: "
-           "median of %d samples of %d calls\n\n",
+           "median of %d samples of %d calls; cudaMemsetAsync of C, for scale, is one enqueue "
+           "with no library around it\n\n",
            OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, o->repeats, OVERHEAD_CALLS);
     uint64_t rng = o->seed_given ? o->seed : (uint64_t)time(NULL);
     float *busy[3];
     for (int i = 0; i < 3; ++i)
         busy[i] = bu_random_device((int64_t)OVERHEAD_BUSY * OVERHEAD_BUSY, &rng);
-    printf("%-20s %-14s %10s\n", "shape", "variant", "us/call");
+    printf("%-20s %-15s %10s\n", "shape", "variant", "us/call");
     int failed = 0;
     for (int si = 0; si < o->nshapes; ++si) {
         const br_shape s = o->shapes[si];
@@ -439,14 +452,16 @@ static int run_overhead(const br_options *o)
         char shape[64];
         snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s.m, (long long)s.n,
                  (long long)s.k);
+        printf("%-20s %-15s %10.2f\n", shape, "cudaMemsetAsync",
+               host_us_per_call(h, -1, s, a, b, c, busy, o->repeats));
         for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
             const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
             if (skipped_as_slow(o, v, s)) {
-                printf("%-20s %-14s %10s\n", shape, gl_variant_name(v), "skipped");
+                printf("%-20s %-15s %10s\n", shape, gl_variant_name(v), "skipped");
                 continue;
             }
             if (gl_variant_available(h, v) != GL_STATUS_SUCCESS) {
-                printf("%-20s %-14s %10s\n", shape, gl_variant_name(v), "unavailable");
+                printf("%-20s %-15s %10s\n", shape, gl_variant_name(v), "unavailable");
                 continue;
             }
             const double us = host_us_per_call(h, v, s, a, b, c, busy, o->repeats);
@@ -455,7 +470,7 @@ static int run_overhead(const br_options *o)
                 failed = 1;
                 continue;
             }
-            printf("%-20s %-14s %10.2f\n", shape, gl_variant_name(v), us);
+            printf("%-20s %-15s %10.2f\n", shape, gl_variant_name(v), us);
             fflush(stdout);
         }
         bu_check_cuda(cudaFree(a), "cudaFree");
