@@ -203,6 +203,15 @@ int main(void)
     const uint64_t seed = test_seed();
     const int quick = getenv("GL_TEST_QUICK") && atoi(getenv("GL_TEST_QUICK"));
     const int pack = getenv("GL_TEST_PACK") && atoi(getenv("GL_TEST_PACK"));
+    /* GL_TEST_ONLY=NAME: one variant (for a sanitizer's run over the
+     * engine's kernels, which only auto runs). */
+    const char *only_name = getenv("GL_TEST_ONLY");
+    gl_variant_t only_variant = (gl_variant_t)-1;
+    if (only_name && *only_name && gl_variant_from_name(only_name, &only_variant) != GL_STATUS_SUCCESS) {
+        CHECK(0, "GL_TEST_ONLY=%s: not a variant", only_name);
+        return harness_finish("test_gpu_rungs");
+    }
+    const int only = (int)only_variant;
     printf("seed %llu (GL_TEST_SEED=%llu repeats this run)%s\n", (unsigned long long)seed,
            (unsigned long long)seed, quick ? ", quick mode" : "");
     rng r = {seed};
@@ -238,7 +247,7 @@ int main(void)
             if (narrow && combo != 27 && !(quick < 2 && combo == 16))
                 continue;
             const gemm_case c = make_case(sh, combo);
-            run_case(h, &c, combo & 16, &r, &ran, narrow ? GL_VARIANT_AUTO : -1);
+            run_case(h, &c, combo & 16, &r, &ran, narrow ? GL_VARIANT_AUTO : only);
         }
     }
     /* Random shapes, up to 300 on each side (or 1100 outside quick mode),
@@ -249,7 +258,7 @@ int main(void)
                           1 + (int64_t)(rng_next(&r) % limit), 0};
         const int combo = (int)(rng_next(&r) % 32);
         const gemm_case c = make_case(sh, combo);
-        run_case(h, &c, combo & 16, &r, &ran, -1);
+        run_case(h, &c, combo & 16, &r, &ran, only);
     }
     printf("%d rung runs checked\n", ran);
     gl_handle_destroy(h);
