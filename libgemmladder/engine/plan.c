@@ -129,23 +129,25 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t pa
     return cost;
 }
 
-/* Rung 8's default tiles, 128 x 128 (configs.h): the split's candidates are
- * the call's tiles and these. */
+/* Rung 8's default tiles, 128 x 128, and its fill tiles, 64 x 64 with five
+ * blocks to an SM (configs.h): the split's candidates besides the call's. */
 #define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
 static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
+static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTILE_TILES)};
 
 /* Split-K for aligned operands whose grid of tiles leaves the GPU short of
- * blocks: the tiles and parts (each at least 256 deep, at most 64 of them,
- * their products at most 64 MiB of scratch) that the model above puts at
- * under nine tenths of the unsplit time. Returns the parts (1: no split);
+ * blocks: the tiles (the call's, or, unless pinned, 128 x 128 or the fill
+ * tiles) and parts (each at least 256 deep, at most 64 of them, their
+ * products at most 64 MiB of scratch) that the model above puts at under
+ * nine tenths of the unsplit time. Returns the parts (1: no split);
  * *t becomes the tiles. The parts tried give each SM one to eight blocks. */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms)
 {
     double best = 0.9 * tile_cost(p, *t, 1, sms);
     int best_parts = 1;
-    const gl_tile_params *candidates[2] = {*t, &warptile_tiles[0]};
-    for (int c = 0; c < (pinned ? 1 : 2); ++c) {
+    const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
+    for (int c = 0; c < (pinned ? 1 : 3); ++c) {
         const gl_tile_params *u = candidates[c];
         const int64_t tiles = round_up(p->m, u->bm) / u->bm * (round_up(p->n, u->bn) / u->bn);
         for (int64_t per_sm = 1; per_sm <= 8; ++per_sm) {
@@ -208,10 +210,24 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         return;
     }
     const bool a_ok = gl_a_vec4_ok(p), b_ok = gl_b_vec4_ok(p);
+    /* Aligned operands on 64 x 64 tiles in a grid that fills every SM:
+     * rung 6's kernel, whose blocks need half the shared memory (one slice,
+     * not two), so more of them share an SM, and whose copies wait on
+     * memory that the other blocks' math covers. With fewer blocks than
+     * SMs, rung 8's double buffer is what hides it; and for operands read a
+     * float at a time rung 8's copies are the cheaper (docs/engine.md).
+     * Split-K is asked first where this grid gives some SMs a single block
+     * (1024^3: 95% of cuBLAS split, 92% here; 1024 x 1024 x 32768: 81%
+     * against 65%), or where K is long enough for deep parts (16384 x 128
+     * x 4096: 89% against 85%; but 2000 x 1000 x 1000: 79% split, 83%
+     * here; H100, 2026-11-24). */
+    const int64_t blocks_64 = round_up(p->m, 64) / 64 * (round_up(p->n, 64) / 64);
+    const bool rung6 = !pinned && a_ok && b_ok && t->bm == 64 && t->bn == 64 &&
+                       blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
     /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
      * products go to scratch and a second kernel adds them up in order.
      * Operands read in groups only, for now. */
-    if (can_copy && a_ok && b_ok) {
+    if (can_copy && a_ok && b_ok && !(rung6 && blocks_64 >= 2 * (int64_t)sms && p->k < 4096)) {
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms);
         if (parts > 1) {
@@ -225,15 +241,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
             return;
         }
     }
-    /* Aligned operands on 64 x 64 tiles in a grid that fills every SM:
-     * rung 6's kernel, whose blocks need half the shared memory (one slice,
-     * not two), so more of them share an SM, and whose copies wait on
-     * memory that the other blocks' math covers. With fewer blocks than
-     * SMs, rung 8's double buffer is what hides it; and for operands read a
-     * float at a time rung 8's copies are the cheaper (docs/engine.md). */
-    const int64_t blocks_64 = round_up(p->m, 64) / 64 * (round_up(p->n, 64) / 64);
-    if (!pinned && a_ok && b_ok && t->bm == 64 && t->bn == 64 && blocks_64 >= sms &&
-        rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64) {
+    if (rung6) {
         plan->kernel = GL_VARIANT_VECTORIZED;
         plan->tiles = rung6_tiles[0];
         plan->path = GL_PATH_RUNG;
