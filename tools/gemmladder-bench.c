@@ -201,6 +201,39 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The GPU's memory bandwidth as a device-to-device cudaMemcpyAsync of 256
+ * MiB sees it: bytes read plus bytes written per second, the median of 10
+ * copies timed by events (the yardstick of the matrix-vector shapes, which
+ * read their big operand once). */
+static double copy_gbps(void)
+{
+    const size_t bytes = (size_t)256 << 20;
+    void *src = NULL, *dst = NULL;
+    cudaEvent_t start, stop;
+    bu_check_cuda(cudaMalloc(&src, bytes), "cudaMalloc");
+    bu_check_cuda(cudaMalloc(&dst, bytes), "cudaMalloc");
+    bu_check_cuda(cudaEventCreate(&start), "cudaEventCreate");
+    bu_check_cuda(cudaEventCreate(&stop), "cudaEventCreate");
+    bu_check_cuda(cudaMemset(src, 0, bytes), "cudaMemset");
+    double ms[10];
+    for (int i = -2; i < 10; ++i) { /* two untimed first */
+        bu_check_cuda(cudaEventRecord(start, 0), "cudaEventRecord");
+        bu_check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0),
+                      "cudaMemcpyAsync");
+        bu_check_cuda(cudaEventRecord(stop, 0), "cudaEventRecord");
+        bu_check_cuda(cudaEventSynchronize(stop), "cudaEventSynchronize");
+        float t = 0.0f;
+        bu_check_cuda(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+        if (i >= 0)
+            ms[i] = t;
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(src);
+    cudaFree(dst);
+    return 2.0 * (double)bytes / (bu_median(ms, 10) * 1e-3) / 1e9;
+}
+
 static int run_sweep(const br_options *o)
 {
     gl_handle_t h;
@@ -231,6 +264,9 @@ static int run_sweep(const br_options *o)
     int bad = 0;
 
     printf("device: %s\n", device);
+    if (o->sweep == BR_SWEEP_SHAPES)
+        printf("memory: a device-to-device copy of 256 MiB moves %.0f GB/s (read plus written)\n",
+               copy_gbps());
     printf("%d timed samples (batches of calls, about %.0f ms each) after %d warm-up, median; "
            "inputs uniform in [-1, 1), seed %llu; checked against float64 first (tolerance "
            "%.0e)\n\n",
