@@ -355,7 +355,10 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             if (plan.kernel != GL_VARIANT_WARPTILE) /* another rung's kernel, with its fixed tiles */
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
             else if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* split-K's own choice */
-                gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_DEFAULT);
+                gl_describe_tiles(&out->tiles, &plan.tiles,
+                                  c.d->fill && gl_tile_params_equal(&plan.tiles, c.d->fill)
+                                      ? GL_TILES_FILL
+                                      : GL_TILES_DEFAULT);
             out->splits = plan.splits;
             out->path = plan.path;
             out->aligned = plan.aligned;
