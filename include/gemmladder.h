@@ -227,13 +227,17 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  * the pointers may be NULL; K == 0 or alpha == 0 sets C = beta * C without
  * reading A or B (which may then be NULL). When beta == 0, C is only written,
  * never read, so it may hold NaN or garbage.
- * The call is asynchronous on the handle's stream. For big products whose
- * operands are not aligned whole tiles, the auto variant may first copy A
- * or B into scratch memory taken in stream order from the handle's pool
- * (aligned and padded; same results); the handle keeps up to 256 MiB of it
- * between calls and releases it in gl_handle_destroy. Without that memory
- * it reads A and B in place: it is never an error. The other variants
- * allocate nothing. gl_sgemm_plan says what a call would run.
+ * The call is asynchronous on the handle's stream. The auto variant may
+ * take scratch memory in stream order from the handle's pool: for big
+ * products whose operands are not aligned whole tiles, to copy A or B
+ * (aligned and padded; same results), and for products it cuts along K, to
+ * hold the parts' sums (split-K: at most 64 MiB); the handle keeps up to
+ * 256 MiB of it between calls and releases it in gl_handle_destroy.
+ * Without that memory it reads A and B in place and runs split-K's
+ * products unsplit (right, but not the same bits as split): it is never an
+ * error. Every call on the same inputs with the same memory gives the same
+ * bits. The other variants allocate nothing. gl_sgemm_plan says what a
+ * call would run.
  * Returns GL_STATUS_SUCCESS;
  *   GL_STATUS_UNKNOWN_VARIANT for an unknown variant id;
  *   GL_STATUS_INVALID_ARGUMENT for a bad layout or transpose value, a size
@@ -395,15 +399,16 @@ typedef enum gl_path {
 typedef struct gl_plan {
     uint32_t size;
     int32_t variant;       /* the variant asked about */
-    int32_t kernel;        /* the variant whose kernel runs (auto: warptile, or
-                              vectorized for 64 x 64 tiles); -1 for
-                              GL_PATH_SCALE */
+    int32_t kernel;        /* the variant whose kernel runs (auto: warptile,
+                              vectorized for 64 x 64 tiles, or auto for its
+                              matrix-vector kernel); -1 for GL_PATH_SCALE */
     int32_t path;          /* gl_path_t */
     int32_t copies;        /* GL_PATH_PACKED: bit 0 set when A is copied, bit 1 B */
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
     int32_t launches;      /* launches of the product's kernel: rows of C go
                               2^20 at a time (GL_PATH_PACKED adds a copy
-                              kernel per operand copied, each time) */
+                              kernel per operand copied, each time; split-K
+                              and summed slices add a kernel that sums them) */
     int32_t splits;        /* K cut into this many parts, summed in a fixed
                               order (GL_PATH_SPLIT_K, and GL_PATH_GEMV's
                               slices); 1: not cut */
@@ -411,7 +416,7 @@ typedef struct gl_plan {
                               the sums of K's parts (GL_PATH_SPLIT_K,
                               GL_PATH_GEMV) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for
-                              cuBLAS and GL_PATH_SCALE */
+                              cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV */
     char why[160];         /* one sentence: why this path */
     int32_t reserved[16];  /* zero */
 } gl_plan;

@@ -174,10 +174,66 @@ static void gemv_setup(gl_handle_t h)
     cudaFree(C);
 }
 
+/* A product auto splits along K (one tile of C, a long K): its inputs on
+ * the device and the float64 reference. */
+enum { SM = 64, SN = 64, SK = 8192 };
+typedef struct split_case {
+    float *a, *b, *c;
+    double *want;
+} split_case;
+
+static split_case split_setup(gl_handle_t h)
+{
+    split_case x = {0};
+    float *a = malloc(sizeof(float) * SM * SK), *b = malloc(sizeof(float) * SK * SN);
+    for (int i = 0; i < SM * SK; ++i)
+        a[i] = rng_uniform(&r);
+    for (int i = 0; i < SK * SN; ++i)
+        b[i] = rng_uniform(&r);
+    x.want = malloc(sizeof(double) * SM * SN);
+    for (int i = 0; i < SM; ++i)
+        for (int j = 0; j < SN; ++j) {
+            double sum = 0.0;
+            for (int k = 0; k < SK; ++k)
+                sum += (double)a[i * SK + k] * (double)b[k * SN + j];
+            x.want[i * SN + j] = sum;
+        }
+    CHECK_CUDA(cudaMalloc((void **)&x.a, sizeof(float) * SM * SK));
+    CHECK_CUDA(cudaMalloc((void **)&x.b, sizeof(float) * SK * SN));
+    CHECK_CUDA(cudaMalloc((void **)&x.c, sizeof(float) * SM * SN));
+    CHECK_CUDA(cudaMemcpy(x.a, a, sizeof(float) * SM * SK, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(x.b, b, sizeof(float) * SK * SN, cudaMemcpyHostToDevice));
+    free(a), free(b);
+    gl_plan plan = {.size = sizeof plan};
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
+                                  x.a, SK, x.b, SN, x.c, SN, &plan),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(plan.path == GL_PATH_SPLIT_K && plan.splits > 1 && plan.scratch_bytes > 0,
+          "%d x %d x %d: split-K: path %d, %d parts (%s)", SM, SN, SK, plan.path, plan.splits,
+          plan.why);
+    return x;
+}
+
+/* Auto on the split product: right (with its parts, or unsplit). */
+static void split_check(gl_handle_t h, const split_case *x, const char *when)
+{
+    CHECK_CUDA(cudaMemset(x->c, 0xff, sizeof(float) * SM * SN));
+    const gl_status_t st = gl_sgemm(h, GL_VARIANT_AUTO, SM, SN, SK, x->a, x->b, x->c);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    float got[SM * SN];
+    CHECK_CUDA(cudaMemcpy(got, x->c, sizeof got, cudaMemcpyDeviceToHost));
+    const gemm_case c = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK, 1.0f, 0.0f, SK, SN, SN};
+    const double e = relative_error(&c, got, x->want);
+    CHECK(st == GL_STATUS_SUCCESS && e <= 1e-5, "auto on %d x %d x %d %s: %s, error %.3g", SM, SN,
+          SK, when, gl_status_string(st), e);
+}
+
 static void test_memory_exhausted(const float *A, const float *B, float *C)
 {
     gl_handle_t h = NULL;
     CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
+    split_case split = split_setup(h);
+    split_check(h, &split, "with memory to spare");
     float *packed_c = NULL, *gemv_c = NULL; /* taken before the GPU is full */
     CHECK_CUDA(cudaMalloc((void **)&packed_c, sizeof(float) * PM * PN));
     CHECK_CUDA(cudaMalloc((void **)&gemv_c, sizeof(float) * VM * VN));
@@ -212,6 +268,8 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
           "auto on %d x %d x %d with the GPU's memory full: %s, %s", VM, VN, VK,
           gl_status_string(gst), gst == GL_STATUS_SUCCESS ? "compared bits" : gl_last_error(h));
     free(gemv_full);
+    /* No scratch for split-K's parts: the product runs unsplit. */
+    split_check(h, &split, "with the GPU's memory full");
     const gl_status_t st = gl_sgemm(h, GL_VARIANT_CUBLAS, M, N, K, A, B, C);
     CHECK(st == GL_STATUS_ALLOC_FAILED || st == GL_STATUS_CUBLAS_ERROR ||
               st == GL_STATUS_SUCCESS,
@@ -227,6 +285,8 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
         cudaFree(blocks[i]);
     cudaFree(packed_c);
     cudaFree(gemv_c);
+    cudaFree(split.a), cudaFree(split.b), cudaFree(split.c);
+    free(split.want);
     gl_status_t again;
     const double e = run_and_check(h, GL_VARIANT_CUBLAS, A, B, C, &again);
     CHECK(again == GL_STATUS_SUCCESS && e <= 1e-5, "cuBLAS once memory is back: %s (%s)",

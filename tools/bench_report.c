@@ -752,8 +752,9 @@ static void write_odd_shapes(FILE *out, const br_report *rep)
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
         const br_shape s = r->shape;
-        const br_shape near = {.m = nearest_multiple(s.m), .n = nearest_multiple(s.n),
-                              .k = nearest_multiple(s.k)};
+        br_shape near = s; /* in the same form */
+        near.m = nearest_multiple(s.m), near.n = nearest_multiple(s.n);
+        near.k = nearest_multiple(s.k);
         if (same_shape(s, near) || (i > 0 && same_shape(rep->results[i - 1].shape, s)))
             continue; /* a multiple; or not the shape's first result (one line per shape) */
         const char *sep = " ";
@@ -1331,7 +1332,7 @@ static void svg_marker(FILE *out, int id, double x, double y, double r, const ch
 static int on_the_lines(const br_result *r)
 {
     return r->status == BR_OK && is_square(r->shape) && r->shape.m % 128 == 0 && r->gflops > 0 &&
-           isfinite(r->gflops);
+           isfinite(r->gflops) && !r->shape.col_major && !r->shape.trans_a && !r->shape.trans_b;
 }
 
 /* Whether series b (pts[b0..b1)) lies within 2% of series a at each of b's

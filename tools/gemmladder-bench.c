@@ -158,14 +158,17 @@ static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
     static const char *const origins[] = {"fixed", "built-in", "override", "pinned", "default",
                                           "fill"};
     const int known = p.tiles.origin >= 0 && p.tiles.origin <= 5;
+    char parts[32] = "";
+    if (p.splits > 1)
+        snprintf(parts, sizeof parts, ", K in %d %s", p.splits,
+                 p.path == GL_PATH_GEMV ? "slices" : "parts");
     if (p.path == GL_PATH_GEMV) {
-        printf("  auto: its matrix-vector kernel%s, %s\n",
-               p.scratch_bytes > 0 ? ", K in slices" : "", p.why);
+        printf("  auto: its matrix-vector kernel%s, %s\n", parts, p.why);
         return;
     }
-    printf("  auto: %s kernel, %dx%dx%d tiles (%s), %s\n",
+    printf("  auto: %s kernel, %dx%dx%d tiles (%s)%s, %s\n",
            p.kernel >= 0 ? gl_variant_name((gl_variant_t)p.kernel) : "no", p.tiles.bm, p.tiles.bn,
-           p.tiles.bk, known ? origins[p.tiles.origin] : "?", p.why);
+           p.tiles.bk, known ? origins[p.tiles.origin] : "?", parts, p.why);
 }
 
 /* ---- the sweep --------------------------------------------------------------- */

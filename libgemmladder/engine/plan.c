@@ -105,11 +105,6 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
  * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
  * so a byte costs 0.058 units and 3 microseconds 522,000.
  */
-/* The depth of each of K's parts, a multiple of 32 that keeps the
- * operands' alignment; the last part takes what is left (as split_k_edges
- * in warptile_paths.cu cuts it). */
-static int64_t split_depth(int64_t k, int64_t parts) { return round_up((k - 1) / parts + 1, 32); }
-
 static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t parts, int sms)
 {
     const int64_t tiles = round_up(p->m, t->bm) / t->bm * (round_up(p->n, t->bn) / t->bn);
@@ -121,7 +116,7 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t pa
         const double speed = 0.5 + (double)(b * warps) / 32.0;
         work += (double)b / (speed < 1.0 ? speed : 1.0);
     }
-    const int64_t depth = split_depth(p->k, parts);
+    const int64_t depth = parts > 1 ? gl_split_depth(p->k, (int)parts) : p->k;
     const double speed = (int64_t)t->bm * t->bn >= 128 * 128 ? 1.0 : 0.82;
     double cost = work * t->bm * t->bn * (double)depth / speed;
     if (parts > 1)
@@ -138,7 +133,7 @@ static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTI
 
 /* Split-K for aligned operands whose grid of tiles leaves the GPU short of
  * blocks: the tiles (the call's, or, unless pinned, 128 x 128 or the fill
- * tiles) and parts (each at least 256 deep, at most 64 of them, their
+ * tiles) and parts (at least 256 deep but the last, at most 64 of them, their
  * products at most 64 MiB of scratch) that the model above puts at under
  * nine tenths of the unsplit time. Returns the parts (1: no split);
  * *t becomes the tiles. The parts tried give each SM one to eight blocks. */
@@ -159,7 +154,7 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
             if (parts < 2)
                 continue;
             /* as many parts as K fills at the kernel's depth (split_k_edges) */
-            parts = (p->k - 1) / split_depth(p->k, parts) + 1;
+            parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
             if ((double)parts * p->m * p->n * sizeof(float) > 64.0 * 1024 * 1024)
                 continue;
             const double cost = tile_cost(p, u, parts, sms);
@@ -203,8 +198,9 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                 splits = 64;
             if (splits > 1) {
                 plan->splits = (int)splits;
-                plan->bytes = (size_t)splits * (size_t)plan->gemv.vectors *
-                              (size_t)plan->gemv.rows * sizeof(float);
+                if (can_copy)
+                    plan->bytes = (size_t)splits * (size_t)plan->gemv.vectors *
+                                  (size_t)plan->gemv.rows * sizeof(float);
             }
         }
         return;

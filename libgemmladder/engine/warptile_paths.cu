@@ -69,7 +69,7 @@ struct split_k_edges : plain_edges<true> {
     __device__ static gl_problem part(const gl_problem &p)
     {
         const int parts = gridDim.z, z = blockIdx.z;
-        const int depth = ((p.k - 1) / parts + 1 + 31) / 32 * 32;
+        const int depth = gl_split_depth(p.k, parts);
         const int k0 = z * depth;
         gl_problem q = p;
         q.k = min(depth, p.k - k0);
@@ -151,6 +151,8 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
         (void)cudaGetLastError(); /* not an error: the plan without scratch */
         scratch = NULL;
         gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, false, &plan);
+        if (plan.kernel == GL_VARIANT_VECTORIZED) /* split-K's fallback may be rung 6's */
+            return gl_launch_vectorized(p, &plan.tiles, x);
     }
     int rc;
     if (plan.path == GL_PATH_GEMV) {

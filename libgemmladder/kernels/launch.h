@@ -83,6 +83,15 @@ static inline GL_HOST_DEVICE bool gl_b_vec4_ok(const gl_problem *p)
     return gl_vec4_ok(p->b, p->ldb) && (p->trans_b ? p->k : p->n) % 4 == 0;
 }
 
+/* Split-K (the engine): the depth of each of K's `parts`, a multiple of 32
+ * that keeps the operands' 16-byte alignment; the last part takes what is
+ * left. The plan makes as many parts as K fills at this depth, so none is
+ * empty. */
+static inline GL_HOST_DEVICE int gl_split_depth(int k, int parts)
+{
+    return ((k - 1) / parts + 1 + 31) / 32 * 32;
+}
+
 /* The one launcher signature. Queues the product on x->stream and returns 0,
  * or the failing library's own error code: a cudaError_t for kernels, a
  * cublasStatus_t for the cuBLAS variant (its descriptor says which). *t is
