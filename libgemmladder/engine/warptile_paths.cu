@@ -33,31 +33,6 @@ struct window_edges {
     __device__ static bool owns(int x, int x0) { return x >= x0; }
 };
 
-#define GL_WARPTILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS
-#define GL_WARPTILE_TEMPLATE \
-    template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
-
-/* The kernel of the engine's own path (the others are the rung's). */
-GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
-{
-    warptile_kernel<window_edges, true, GL_WARPTILE_ARGS>
-        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
-    return cudaGetLastError();
-}
-
-GL_WARPTILE_TEMPLATE cudaError_t prepare()
-{
-    return gl_allow_shared_memory(warptile_kernel<window_edges, true, GL_WARPTILE_ARGS>,
-                                  GL_WARPTILE_SMEM(BM, BN, BK));
-}
-
-#define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
-    {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
-     launch<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                                      \
-     prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
-const gl_compiled_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
-#undef GL_COMPILED
-
 /*
  * Split-K (plan.c): the grid's z is the part of K. Block (x, y, z) computes
  * its tile of the product over part z, a run of K whose depth is a multiple
@@ -80,33 +55,56 @@ struct split_k_edges : plain_edges<true> {
     }
 };
 
-struct split_config {
+/*
+ * The engine's kernels: rung 8's kernel with one of the policies above, for
+ * each of its configurations, on a grid with `parts` blocks along z (1 but
+ * for split-K).
+ */
+struct engine_config {
     gl_tile_params tiles;
     int (*launch)(const gl_problem *, int parts, cudaStream_t);
     cudaError_t (*prepare)();
 };
 
-GL_WARPTILE_TEMPLATE int launch_split(const gl_problem *p, int parts, cudaStream_t stream)
+#define GL_WARPTILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS
+#define GL_WARPTILE_TEMPLATE                                                                    \
+    template <class Edges, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN,  \
+              int THREADS>
+
+GL_WARPTILE_TEMPLATE int launch_edges(const gl_problem *p, int parts, cudaStream_t stream)
 {
     dim3 grid = gl_tile_grid(p, BM, BN);
     grid.z = (unsigned)parts;
-    warptile_kernel<split_k_edges, true, GL_WARPTILE_ARGS>
+    warptile_kernel<Edges, true, GL_WARPTILE_ARGS>
         <<<grid, THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
     return cudaGetLastError();
 }
 
-GL_WARPTILE_TEMPLATE cudaError_t prepare_split()
+GL_WARPTILE_TEMPLATE cudaError_t prepare_edges()
 {
-    return gl_allow_shared_memory(warptile_kernel<split_k_edges, true, GL_WARPTILE_ARGS>,
+    return gl_allow_shared_memory(warptile_kernel<Edges, true, GL_WARPTILE_ARGS>,
                                   GL_WARPTILE_SMEM(BM, BN, BK));
 }
 
-#define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
+#define GL_ENGINE_ROW(EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                      \
     {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
-     launch_split<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                                \
-     prepare_split<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
-const split_config split_k[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
-#undef GL_COMPILED
+     launch_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                         \
+     prepare_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
+#define GL_WINDOWS_ROW(...) GL_ENGINE_ROW(window_edges, __VA_ARGS__)
+#define GL_SPLIT_ROW(...) GL_ENGINE_ROW(split_k_edges, __VA_ARGS__)
+const engine_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_WINDOWS_ROW)};
+const engine_config split_k[] = {GL_WARPTILE_CONFIGS(GL_SPLIT_ROW)};
+
+/* Table's kernel for tiles t. */
+template <size_t N>
+int launch_engine(const engine_config (&table)[N], const gl_problem *p, const gl_tile_params *t,
+                  int parts, cudaStream_t stream)
+{
+    for (const engine_config &c : table)
+        if (gl_tile_params_equal(&c.tiles, t))
+            return c.launch(p, parts, stream);
+    return cudaErrorInvalidConfiguration;
+}
 
 /* The parts' products into scratch w, then C from their sum. */
 int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
@@ -114,12 +112,8 @@ int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
 {
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = p->n, into_w.alpha = 1.0f, into_w.beta = 0.0f;
-    for (const split_config &c : split_k)
-        if (gl_tile_params_equal(&c.tiles, t)) {
-            const int rc = c.launch(&into_w, parts, stream);
-            return rc ? rc : gl_engine_add_parts(w, parts, p, stream);
-        }
-    return cudaErrorInvalidConfiguration;
+    const int rc = launch_engine(split_k, &into_w, t, parts, stream);
+    return rc ? rc : gl_engine_add_parts(w, parts, p, stream);
 }
 
 /* The plan's kernel for problem p (the operands' copies, when it made any). */
@@ -128,7 +122,7 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
 {
     switch (plan->path) {
     case GL_PATH_EDGE_WINDOWS:
-        return gl_launch_config(edge_windows, p, t, x->stream);
+        return launch_engine(edge_windows, p, t, 1, x->stream);
     case GL_PATH_PACKED:
         return gl_launch_warptile_whole(p, t, x);
     default: /* GL_PATH_INTERIOR, GL_PATH_RUNG: the rung's launcher picks its kernel */
@@ -178,9 +172,10 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
 
 extern "C" cudaError_t gl_prepare_auto(void)
 {
-    if (const cudaError_t err = gl_prepare_configs(edge_windows))
-        return err;
-    for (const split_config &c : split_k)
+    for (const engine_config &c : edge_windows)
+        if (const cudaError_t err = c.prepare())
+            return err;
+    for (const engine_config &c : split_k)
         if (const cudaError_t err = c.prepare())
             return err;
     return cudaSuccess;
