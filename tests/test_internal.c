@@ -117,8 +117,10 @@ static void test_engine_plan(void)
                 "4097^3: both copied");
     expect_plan(problem(4097, 4097, 4097, 4097, 4097, 0), t, false, GL_PATH_RUNG, false, false,
                 "4097^3 without scratch: read in place");
-    expect_plan(problem(4096, 127, 4096, 4096, 127, 0), t, true, GL_PATH_PACKED, false, true,
-                "4096 x 127 x 4096: the thin B copied");
+    expect_plan(problem(4096, 127, 4096, 4096, 127, 0), t, true, GL_PATH_SPLIT_K, false, true,
+                "4096 x 127 x 4096: the thin B copied, then K split");
+    expect_plan(problem(32768, 127, 1024, 1024, 127, 0), t, true, GL_PATH_PACKED, false, true,
+                "32768 x 127 x 1024: the thin B copied, enough tiles not to split");
     expect_plan(problem(2050, 2052, 1001, 1001, 2052, 0), t, true, GL_PATH_PACKED, true, true,
                 "2050 x 2052 x 1001: K padded in both");
     expect_plan(problem(4096, 4096, 4100, 4100, 4096, 0), t, true, GL_PATH_PACKED, true, true,
@@ -129,8 +131,8 @@ static void test_engine_plan(void)
                 "1024^3, A 4 bytes off: copying does not pay at 1024^3");
     expect_plan(problem(64, 64, 64, 64, 64, 0), t, true, GL_PATH_RUNG, false, false,
                 "64^3: smaller than a tile, too small to copy");
-    expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_RUNG, false, true,
-                "3000 x 127 x 1536: B copied, A left");
+    expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_SPLIT_K, false, true,
+                "3000 x 127 x 1536: B copied, A left, then K split");
     expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, false, GL_PATH_RUNG, false, false,
                 "127 x 4096 x 4096 without scratch: aligned, read in place with tests");
     /* Split-K: where the cost model (engine/plan.c) puts a split at under

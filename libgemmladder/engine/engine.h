@@ -82,6 +82,8 @@ typedef struct gl_engine_plan {
     int splits;         /* GL_PATH_GEMV: slices of K summed in scratch (1: none);
                            GL_PATH_SPLIT_K: the parts K is cut into */
     size_t bytes;       /* scratch the copies (or the slices' sums) take */
+    size_t parts_offset; /* GL_PATH_SPLIT_K: where the parts' products start in
+                            scratch, after any copies */
     const char *why;    /* one sentence, static */
 } gl_engine_plan;
 

@@ -297,4 +297,21 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     plan->bytes = bytes;
     plan->k = (int)k_pad;
     choose_path(p, t, a_ok || plan->a.made, b_ok || plan->b.made, whole, plan);
+    /* The copies are aligned and padded with zeros, so split-K may run on
+     * them (4096 x 127 x 4096: B copied, then split): its parts read a group
+     * of 4 that reaches into the padding, and store only inside C. */
+    gl_problem copied = *p;
+    copied.k = (int)k_pad;
+    const gl_tile_params *split_tiles = t;
+    const int parts = split_parts(&copied, &split_tiles, pinned, sms);
+    if (parts > 1 && (a_ok || plan->a.made) && (b_ok || plan->b.made)) {
+        plan->tiles = *split_tiles;
+        plan->path = GL_PATH_SPLIT_K;
+        plan->aligned = true;
+        plan->splits = parts;
+        plan->parts_offset = bytes;
+        plan->bytes = bytes + (size_t)parts * (size_t)p->m * (size_t)p->n * sizeof(float);
+        plan->why = "an operand copied into aligned tiles, then too few tiles for the GPU and a "
+                    "long K: K cut into parts summed in a fixed order";
+    }
 }

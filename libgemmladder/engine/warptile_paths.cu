@@ -152,7 +152,13 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     if (plan.path == GL_PATH_GEMV) {
         rc = gl_engine_gemv(&plan.gemv, plan.splits, scratch, x->stream);
     } else if (plan.path == GL_PATH_SPLIT_K) { /* with scratch, else replanned unsplit */
-        rc = run_split(p, &plan.tiles, plan.splits, static_cast<float *>(scratch), x->stream);
+        gl_problem copied = *p;
+        rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
+        if (rc == 0)
+            rc = run_split(&copied, &plan.tiles, plan.splits,
+                           reinterpret_cast<float *>(static_cast<char *>(scratch) +
+                                                     plan.parts_offset),
+                           x->stream);
     } else if (scratch) {
         gl_problem copied = *p;
         rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
