@@ -14,16 +14,17 @@ namespace {
 constexpr int THREADS = 256;
 
 /* dst (rows x cols, ld4 float4s apart) = src (src_rows x src_cols, ld apart)
- * padded with zeros: block x covers 4 * THREADS columns, block y strides
- * over the rows. cols is a multiple of 4. */
+ * padded with zeros, a float4 of dst per thread and step: the threads run
+ * over dst's float4s in order, so a narrow operand (4096 x 128) keeps every
+ * thread busy as a wide one does. cols is a multiple of 4. */
 __global__ __launch_bounds__(THREADS) void pack_kernel(const float *src, int64_t ld, int src_rows,
                                                        int src_cols, int rows, int cols,
                                                        float4 *dst, int64_t ld4)
 {
-    const int64_t c = ((int64_t)blockIdx.x * THREADS + threadIdx.x) * 4;
-    if (c >= cols)
-        return;
-    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+    const int64_t cols4 = cols / 4, count = (int64_t)rows * cols4;
+    for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < count;
+         i += (int64_t)gridDim.x * THREADS) {
+        const int64_t r = i / cols4, c = i % cols4 * 4;
         float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         if (r < src_rows) {
             const float *s = src + r * ld + c;
@@ -42,8 +43,8 @@ cudaError_t copy_operand(const gl_engine_copy &copy, bool k_rows, int x, int k, 
 {
     float4 *dst = reinterpret_cast<float4 *>(static_cast<char *>(scratch) + copy.offset);
     const int src_rows = k_rows ? k : x, src_cols = k_rows ? x : k;
-    const dim3 grid(gl_ceil_div(copy.cols, 4 * THREADS),
-                    copy.rows < 65535 ? (unsigned)copy.rows : 65535u);
+    const int64_t blocks = ((int64_t)copy.rows * (copy.cols / 4) - 1) / THREADS + 1;
+    const unsigned grid = blocks < (1 << 20) ? (unsigned)blocks : 1u << 20; /* then a stride */
     pack_kernel<<<grid, THREADS, 0, stream>>>(*ptr, *ld, src_rows, src_cols, copy.rows, copy.cols,
                                               dst, copy.cols / 4);
     *ptr = reinterpret_cast<const float *>(dst);
