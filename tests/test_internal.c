@@ -199,6 +199,13 @@ static void test_engine_plan(void)
     const gl_problem huge = problem(1 << 20, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, 0);
     gl_engine_plan_for(&huge, t, false, 132, true, &plan);
     CHECK(!plan.a.made && !plan.b.made && plan.k == INT32_MAX, "no copy past int sizes");
+    /* Split-K's model at the largest aligned sizes: in closed form (a loop
+     * over the busiest SM's rounds would take hours here), and no split for
+     * a grid this full. */
+    const gl_problem big = problem(1 << 30, 1 << 30, 1 << 30, 1 << 30, 1 << 30, 0);
+    gl_engine_plan_for(&big, t, false, 132, true, &plan);
+    CHECK(plan.path == GL_PATH_INTERIOR && plan.splits == 1, "2^30 cubed: path %d, %d parts",
+          (int)plan.path, plan.splits);
 }
 
 /* C of a few rows or columns: auto's matrix-vector path, and how it views

@@ -94,7 +94,7 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
 /*
  * Split-K's cost model. Time is counted in units of one element of C times
  * one k on one SM. The busiest SM runs ceil(blocks / sms) blocks, in rounds
- * of at most `resident` at once; a round of b blocks of w warps in all takes
+ * of at most `resident` at once (gl_tiles_resident); a round of b blocks of w warps in all takes
  * b tiles' work at full speed with 16 warps or more, and at a speed of
  * 0.5 + w / 32 with fewer (an SM hides its latencies with many warps: on an
  * H100, rung 8's 128 x 128 tiles ran 127 x 4096 x 4096 in 4 parts, one
@@ -105,17 +105,22 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
  * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
  * so a byte costs 0.058 units and 3 microseconds 522,000.
  */
-static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t parts, int sms)
+/* A round of b blocks of `warps` warps each on one SM, in tiles' work at full
+ * speed. */
+static double round_work(int64_t b, int64_t warps)
+{
+    const double speed = 0.5 + (double)(b * warps) / 32.0;
+    return (double)b / (speed < 1.0 ? speed : 1.0);
+}
+
+static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t resident,
+                        int64_t parts, int sms)
 {
     const int64_t tiles = round_up(p->m, t->bm) / t->bm * (round_up(p->n, t->bn) / t->bn);
-    const int64_t resident = gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
     const int64_t per_sm = (tiles * parts - 1) / sms + 1, warps = t->threads / 32;
-    double work = 0.0; /* in tiles at full speed */
-    for (int64_t left = per_sm; left > 0; left -= resident) {
-        const int64_t b = left < resident ? left : resident;
-        const double speed = 0.5 + (double)(b * warps) / 32.0;
-        work += (double)b / (speed < 1.0 ? speed : 1.0);
-    }
+    /* full rounds of `resident` blocks, then the rest; in tiles at full speed */
+    const int64_t full = per_sm / resident, rest = per_sm % resident;
+    const double work = (double)full * round_work(resident, warps) + round_work(rest, warps);
     const int64_t depth = parts > 1 ? gl_split_depth(p->k, (int)parts) : p->k;
     const double speed = (int64_t)t->bm * t->bn >= 128 * 128 ? 1.0 : 0.82;
     double cost = work * t->bm * t->bn * (double)depth / speed;
@@ -139,12 +144,16 @@ static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTI
  * *t becomes the tiles. The parts tried give each SM one to eight blocks. */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms)
 {
-    double best = 0.9 * tile_cost(p, *t, 1, sms);
+    const int64_t resident_t = gl_tiles_resident(GL_KIND_WARPTILE, *t, 99 * 1024);
+    double best = 0.9 * tile_cost(p, *t, resident_t, 1, sms);
     int best_parts = 1;
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
     for (int c = 0; c < (pinned ? 1 : 3); ++c) {
         const gl_tile_params *u = candidates[c];
         const int64_t tiles = round_up(p->m, u->bm) / u->bm * (round_up(p->n, u->bn) / u->bn);
+        const int64_t resident =
+            c == 0 ? resident_t : gl_tiles_resident(GL_KIND_WARPTILE, u, 99 * 1024);
+        int64_t tried = 1;
         for (int64_t per_sm = 1; per_sm <= 8; ++per_sm) {
             int64_t parts = per_sm * sms / tiles;
             if (parts > p->k / 256)
@@ -155,9 +164,10 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
                 continue;
             /* as many parts as K fills at the kernel's depth (split_k_edges) */
             parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
-            if ((double)parts * p->m * p->n * sizeof(float) > 64.0 * 1024 * 1024)
+            if (parts == tried || (double)parts * p->m * p->n * sizeof(float) > 64.0 * 1024 * 1024)
                 continue;
-            const double cost = tile_cost(p, u, parts, sms);
+            tried = parts;
+            const double cost = tile_cost(p, u, resident, parts, sms);
             if (cost < best)
                 best = cost, best_parts = (int)parts, *t = u;
         }
@@ -176,9 +186,9 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
          * of each: read the matrix once instead. Where the matrix's rows
          * run across K, a block takes 128 of them; if those blocks cannot
          * keep four to an SM, K is cut into slices of at least 64 (at most
-         * 64 of them) that make at most four, summed in a fixed order: in scratch, splits x
-         * vectors x rows floats, when the pool has it, else by each block
-         * in turn. */
+         * 64 of them) that make at most four, summed in a fixed order: in
+         * scratch, splits x vectors x rows floats, when the pool has it,
+         * else by each block in turn. */
         plan->kernel = GL_VARIANT_AUTO;
         plan->tiles = (gl_tile_params){0};
         plan->path = GL_PATH_GEMV;
