@@ -439,7 +439,7 @@ static int overhead_call(gl_handle_t h, int v, br_shape s, float *a, float *b, f
                cudaMemsetAsync(c, 0, sizeof(float) * (size_t)(s.m * s.n), (cudaStream_t)stream) ==
                    cudaSuccess;
     }
-    return gl_sgemm(h, (gl_variant_t)v, s.m, s.n, s.k, a, b, c) == GL_STATUS_SUCCESS;
+    return shape_call(h, v, s, a, b, c) == GL_STATUS_SUCCESS;
 }
 
 static double host_us_per_call(gl_handle_t h, int v, br_shape s, float *a, float *b, float *c,
@@ -482,25 +482,25 @@ static int run_overhead(const br_options *o)
     float *busy[3];
     for (int i = 0; i < 3; ++i)
         busy[i] = bu_random_device((int64_t)OVERHEAD_BUSY * OVERHEAD_BUSY, &rng);
-    printf("%-20s %-15s %10s\n", "shape", "variant", "us/call");
+    printf("%-28s %-15s %10s\n", "shape", "variant", "us/call");
     int failed = 0;
     for (int si = 0; si < o->nshapes; ++si) {
         const br_shape s = o->shapes[si];
         float *a = bu_random_device(s.m * s.k, &rng), *b = bu_random_device(s.k * s.n, &rng),
               *c = bu_random_device(s.m * s.n, &rng);
         char shape[64];
-        snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s.m, (long long)s.n,
-                 (long long)s.k);
-        printf("%-20s %-15s %10.2f\n", shape, "cudaMemsetAsync",
+        snprintf(shape, sizeof shape, "%lldx%lldx%lld %s", (long long)s.m, (long long)s.n,
+                 (long long)s.k, br_form_name(s));
+        printf("%-28s %-15s %10.2f\n", shape, "cudaMemsetAsync",
                host_us_per_call(h, -1, s, a, b, c, busy, o->repeats));
         for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
             const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
             if (skipped_as_slow(o, v, s)) {
-                printf("%-20s %-15s %10s\n", shape, gl_variant_name(v), "skipped");
+                printf("%-28s %-15s %10s\n", shape, gl_variant_name(v), "skipped");
                 continue;
             }
             if (gl_variant_available(h, v) != GL_STATUS_SUCCESS) {
-                printf("%-20s %-15s %10s\n", shape, gl_variant_name(v), "unavailable");
+                printf("%-28s %-15s %10s\n", shape, gl_variant_name(v), "unavailable");
                 continue;
             }
             const double us = host_us_per_call(h, v, s, a, b, c, busy, o->repeats);
@@ -509,7 +509,7 @@ static int run_overhead(const br_options *o)
                 failed = 1;
                 continue;
             }
-            printf("%-20s %-15s %10.2f\n", shape, gl_variant_name(v), us);
+            printf("%-28s %-15s %10.2f\n", shape, gl_variant_name(v), us);
             fflush(stdout);
         }
         bu_check_cuda(cudaFree(a), "cudaFree");
