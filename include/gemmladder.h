@@ -416,7 +416,10 @@ typedef struct gl_plan {
                               the sums of K's parts (GL_PATH_SPLIT_K,
                               GL_PATH_GEMV) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for
-                              cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV */
+                              cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV. Split-K
+                              may pick its own: origin GL_TILES_DEFAULT for
+                              the variant's first configuration,
+                              GL_TILES_FILL for its fill tiles */
     char why[160];         /* one sentence: why this path */
     int32_t reserved[16];  /* zero */
 } gl_plan;
