@@ -47,26 +47,30 @@ static void free_sets(bu_operands *sets, int nsets)
 
 /* ---- one rung at one shape ------------------------------------------------- */
 
-/* The leading dimensions of shape s's matrices, stored contiguous in its
- * form: lda, ldb, ldc. */
-static void leading_dims(br_shape s, int64_t ld[3])
+/* The arguments of gl_sgemm_ex for shape s in its form, every matrix
+ * stored contiguous. */
+typedef struct call_form {
+    gl_layout_t layout;
+    gl_transpose_t trans_a, trans_b;
+    int64_t lda, ldb, ldc;
+} call_form;
+
+static call_form form_of(br_shape s)
 {
     const int64_t a_rows = s.trans_a ? s.k : s.m, a_cols = s.trans_a ? s.m : s.k;
     const int64_t b_rows = s.trans_b ? s.n : s.k, b_cols = s.trans_b ? s.k : s.n;
-    ld[0] = s.col_major ? a_rows : a_cols;
-    ld[1] = s.col_major ? b_rows : b_cols;
-    ld[2] = s.col_major ? s.m : s.n;
+    return (call_form){s.col_major ? GL_COL_MAJOR : GL_ROW_MAJOR, s.trans_a ? GL_OP_T : GL_OP_N,
+                       s.trans_b ? GL_OP_T : GL_OP_N, s.col_major ? a_rows : a_cols,
+                       s.col_major ? b_rows : b_cols, s.col_major ? s.m : s.n};
 }
 
 /* One product C = op(A) op(B) of shape s, in its form. */
 static gl_status_t shape_call(gl_handle_t h, int v, br_shape s, const float *a, const float *b,
                               float *c)
 {
-    int64_t ld[3];
-    leading_dims(s, ld);
-    return gl_sgemm_ex(h, (gl_variant_t)v, s.col_major ? GL_COL_MAJOR : GL_ROW_MAJOR,
-                       s.trans_a ? GL_OP_T : GL_OP_N, s.trans_b ? GL_OP_T : GL_OP_N, s.m, s.n,
-                       s.k, 1.0f, a, ld[0], b, ld[1], 0.0f, c, ld[2]);
+    const call_form f = form_of(s);
+    return gl_sgemm_ex(h, (gl_variant_t)v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, 1.0f, a,
+                       f.lda, b, f.ldb, 0.0f, c, f.ldc);
 }
 
 /* What bu_time_median calls: one product on the next set of operands. */
@@ -148,12 +152,9 @@ static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
     for (int i = 0; i < o->nvariants; ++i)
         asked |= o->variants[i] == GL_VARIANT_AUTO;
     gl_plan p = {.size = sizeof p};
-    int64_t ld[3];
-    leading_dims(s, ld);
-    if (!asked || gl_sgemm_plan(h, GL_VARIANT_AUTO, s.col_major ? GL_COL_MAJOR : GL_ROW_MAJOR,
-                                s.trans_a ? GL_OP_T : GL_OP_N, s.trans_b ? GL_OP_T : GL_OP_N, s.m,
-                                s.n, s.k, NULL, ld[0], NULL, ld[1], NULL, ld[2], &p) !=
-                                GL_STATUS_SUCCESS)
+    const call_form f = form_of(s);
+    if (!asked || gl_sgemm_plan(h, GL_VARIANT_AUTO, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k,
+                                NULL, f.lda, NULL, f.ldb, NULL, f.ldc, &p) != GL_STATUS_SUCCESS)
         return;
     static const char *const origins[] = {"fixed", "built-in", "override", "pinned", "default",
                                           "fill"};

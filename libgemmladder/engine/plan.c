@@ -13,6 +13,12 @@ static bool on_sectors(const void *p, int64_t ld) { return ((uintptr_t)p & 31) =
 
 static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
+/* Tiles of bm x bn that cover C. */
+static int64_t tile_count(const gl_problem *p, int bm, int bn)
+{
+    return round_up(p->m, bm) / bm * (round_up(p->n, bn) / bn);
+}
+
 /*
  * Whether copying an operand into `elements` floats of scratch pays off for
  * an m x n x k product. The copy costs a launch and one read and write of
@@ -116,7 +122,7 @@ static double round_work(int64_t b, int64_t warps)
 static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t resident,
                         int64_t parts, int sms)
 {
-    const int64_t tiles = round_up(p->m, t->bm) / t->bm * (round_up(p->n, t->bn) / t->bn);
+    const int64_t tiles = tile_count(p, t->bm, t->bn);
     const int64_t per_sm = (tiles * parts - 1) / sms + 1, warps = t->threads / 32;
     /* full rounds of `resident` blocks, then the rest; in tiles at full speed */
     const int64_t full = per_sm / resident, rest = per_sm % resident;
@@ -150,7 +156,7 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
     for (int c = 0; c < (pinned ? 1 : 3); ++c) {
         const gl_tile_params *u = candidates[c];
-        const int64_t tiles = round_up(p->m, u->bm) / u->bm * (round_up(p->n, u->bn) / u->bn);
+        const int64_t tiles = tile_count(p, u->bm, u->bn);
         const int64_t resident =
             c == 0 ? resident_t : gl_tiles_resident(GL_KIND_WARPTILE, u, 99 * 1024);
         int64_t tried = 1;
@@ -227,7 +233,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * against 65%), or where K is long enough for deep parts (16384 x 128
      * x 4096: 89% against 85%; but 2000 x 1000 x 1000: 79% split, 83%
      * here; H100, 2026-11-24). */
-    const int64_t blocks_64 = round_up(p->m, 64) / 64 * (round_up(p->n, 64) / 64);
+    const int64_t blocks_64 = tile_count(p, 64, 64);
     const bool rung6 = !pinned && a_ok && b_ok && t->bm == 64 && t->bn == 64 &&
                        blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
     /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
