@@ -93,16 +93,49 @@ typedef struct gl_engine_plan {
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan);
 
-/* Queues the matrix-vector product g on stream; with splits > 1, scratch
- * (when not NULL) holds splits * g->vectors * g->rows floats. Returns a
- * cudaError_t. */
-int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaStream_t stream);
+/* Queues the matrix-vector product g on x's stream; with splits > 1,
+ * scratch (when not NULL) holds splits * g->vectors * g->rows floats.
+ * Returns a cudaError_t. */
+int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x);
 
 /* C = alpha * (the sum of `parts` m x n slices of w, in order) + beta * C
- * (split_k.cu). Returns a cudaError_t. */
-int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, cudaStream_t stream);
+ * (split_k.cu), queued on x's stream right behind the kernel that wrote w.
+ * Returns a cudaError_t. */
+int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl_exec *x);
 
 #ifdef __cplusplus
+}
+
+/* The kernels that add up what the kernel before them left in scratch (the
+ * parts of split-K, the slices of a matrix-vector product) are launched as
+ * programmatic dependent launches on sm_90 and newer: the GPU starts
+ * setting them up while that kernel's last blocks still run, instead of
+ * after it has finished, and they wait for its results in
+ * gl_wait_for_previous_grid. Elsewhere, and in a stream where nothing
+ * allows it, they launch as usual. */
+template <class... Params, class... Args>
+cudaError_t gl_launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                                const gl_exec *x, Args... args)
+{
+    cudaLaunchAttribute overlap = {};
+    overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    overlap.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    config.stream = x->stream;
+    config.attrs = &overlap;
+    config.numAttrs = x->cc >= 90 ? 1 : 0;
+    return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+/* First thing in a kernel launched with gl_launch_dependent: waits until
+ * the grid before it has finished and its writes are visible. */
+__device__ __forceinline__ void gl_wait_for_previous_grid()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 }
 #endif
 

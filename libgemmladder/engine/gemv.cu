@@ -168,6 +168,7 @@ __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits,
 __global__ __launch_bounds__(THREADS) void add_slices(const gl_gemv g, int splits,
                                                       const float *partial)
 {
+    gl_wait_for_previous_grid();
     const int64_t e = (int64_t)blockIdx.x * THREADS + threadIdx.x;
     if (e >= (int64_t)g.vectors * g.rows)
         return;
@@ -199,8 +200,9 @@ unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1
 
 } // namespace
 
-extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaStream_t stream)
+extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x)
 {
+    const cudaStream_t stream = x->stream;
     if (g->along_k) {
         const unsigned grid = blocks(g->rows, WARPS);
         if (g->vec)
@@ -217,8 +219,8 @@ extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, cudaS
         launch_across<true>(*g, grid, splits, partial, stream);
     else
         launch_across<false>(*g, grid, splits, partial, stream);
-    if (partial)
-        add_slices<<<blocks((int64_t)g->vectors * g->rows, THREADS), THREADS, 0, stream>>>(*g, splits,
-                                                                                  partial);
-    return cudaGetLastError();
+    if (const cudaError_t err = cudaGetLastError(); err || !partial)
+        return err;
+    return gl_launch_dependent(add_slices, blocks((int64_t)g->vectors * g->rows, THREADS), THREADS,
+                               x, *g, splits, (const float *)partial);
 }

@@ -13,6 +13,7 @@ constexpr int THREADS = 256;
 
 __global__ __launch_bounds__(THREADS) void add_parts(const float *w, int parts, gl_problem p)
 {
+    gl_wait_for_previous_grid();
     const int64_t e = (int64_t)blockIdx.x * THREADS + threadIdx.x, slice = (int64_t)p.m * p.n;
     if (e >= slice)
         return;
@@ -26,9 +27,9 @@ __global__ __launch_bounds__(THREADS) void add_parts(const float *w, int parts, 
 } // namespace
 
 extern "C" int gl_engine_add_parts(const float *w, int parts, const gl_problem *p,
-                                   cudaStream_t stream)
+                                   const gl_exec *x)
 {
     const int64_t slice = (int64_t)p->m * p->n;
-    add_parts<<<(unsigned)((slice - 1) / THREADS + 1), THREADS, 0, stream>>>(w, parts, *p);
-    return cudaGetLastError();
+    return gl_launch_dependent(add_parts, (unsigned)((slice - 1) / THREADS + 1), THREADS, x, w,
+                               parts, *p);
 }

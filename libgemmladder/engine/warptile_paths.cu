@@ -108,12 +108,12 @@ int launch_engine(const engine_config (&table)[N], const gl_problem *p, const gl
 
 /* The parts' products into scratch w, then C from their sum. */
 int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
-              cudaStream_t stream)
+              const gl_exec *x)
 {
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = p->n, into_w.alpha = 1.0f, into_w.beta = 0.0f;
-    const int rc = launch_engine(split_k, &into_w, t, parts, stream);
-    return rc ? rc : gl_engine_add_parts(w, parts, p, stream);
+    const int rc = launch_engine(split_k, &into_w, t, parts, x->stream);
+    return rc ? rc : gl_engine_add_parts(w, parts, p, x);
 }
 
 /* The plan's kernel for problem p (the operands' copies, when it made any). */
@@ -150,7 +150,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     }
     int rc;
     if (plan.path == GL_PATH_GEMV) {
-        rc = gl_engine_gemv(&plan.gemv, plan.splits, scratch, x->stream);
+        rc = gl_engine_gemv(&plan.gemv, plan.splits, scratch, x);
     } else if (plan.path == GL_PATH_SPLIT_K) { /* with scratch, else replanned unsplit */
         gl_problem copied = *p;
         rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
@@ -158,7 +158,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
             rc = run_split(&copied, &plan.tiles, plan.splits,
                            reinterpret_cast<float *>(static_cast<char *>(scratch) +
                                                      plan.parts_offset),
-                           x->stream);
+                           x);
     } else if (scratch) {
         gl_problem copied = *p;
         rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
