@@ -160,6 +160,8 @@ static void test_engine_plan(void)
         {problem(256, 256, 65536, 65536, 256, 0), &w64, true, false, 64, 128},
         /* one block, 64 parts, at most */
         {problem(40, 40, 16384, 16384, 40, 0), &w64, true, false, 64, 64},
+        /* B's rows of 127 floats copied first; the parts' rows 128 apart */
+        {problem(4096, 127, 4096, 4096, 127, 0), t, true, false, 8, 128},
     };
     for (size_t i = 0; i < sizeof splits / sizeof splits[0]; ++i) {
         gl_engine_plan plan;
@@ -168,8 +170,9 @@ static void test_engine_plan(void)
         const bool split = plan.path == GL_PATH_SPLIT_K;
         CHECK(split == (splits[i].parts > 1) && (!split || plan.splits == splits[i].parts) &&
                   (!split || plan.tiles.bm == splits[i].bm) &&
-                  (!split || plan.bytes == (size_t)plan.splits * (size_t)splits[i].p.m *
-                                               (size_t)splits[i].p.n * sizeof(float)),
+                  (!split || plan.bytes - plan.parts_offset ==
+                                 (size_t)plan.splits * (size_t)splits[i].p.m *
+                                     (size_t)gl_split_ld(splits[i].p.n) * sizeof(float)),
               "%d x %d x %d: path %d, %d parts (want %d)", splits[i].p.m, splits[i].p.n,
               splits[i].p.k, (int)plan.path, plan.splits, splits[i].parts);
     }

@@ -98,9 +98,9 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
  * Returns a cudaError_t. */
 int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x);
 
-/* C = alpha * (the sum of `parts` m x n slices of w, in order) + beta * C
- * (split_k.cu), queued on x's stream right behind the kernel that wrote w.
- * Returns a cudaError_t. */
+/* C = alpha * (the sum of `parts` m x n slices of w, in order, their rows
+ * gl_split_ld(n) floats apart) + beta * C (split_k.cu), queued on x's
+ * stream right behind the kernel that wrote w. Returns a cudaError_t. */
 int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl_exec *x);
 
 #ifdef __cplusplus

@@ -170,7 +170,8 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
                 continue;
             /* as many parts as K fills at the kernel's depth (split_k_edges) */
             parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
-            if (parts == tried || (double)parts * p->m * p->n * sizeof(float) > 64.0 * 1024 * 1024)
+            if (parts == tried || (double)parts * p->m * gl_split_ld(p->n) * sizeof(float) >
+                                      64.0 * 1024 * 1024)
                 continue;
             tried = parts;
             const double cost = tile_cost(p, u, resident, parts, sms);
@@ -247,7 +248,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
             plan->path = GL_PATH_SPLIT_K;
             plan->aligned = true;
             plan->splits = parts;
-            plan->bytes = (size_t)parts * (size_t)p->m * (size_t)p->n * sizeof(float);
+            plan->bytes = (size_t)parts * (size_t)p->m * (size_t)gl_split_ld(p->n) * sizeof(float);
             plan->why = "too few tiles for the GPU and a long K: K cut into parts summed in a "
                         "fixed order";
             return;
@@ -326,7 +327,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         plan->aligned = true;
         plan->splits = parts;
         plan->parts_offset = bytes;
-        plan->bytes = bytes + (size_t)parts * (size_t)p->m * (size_t)p->n * sizeof(float);
+        plan->bytes =
+            bytes + (size_t)parts * (size_t)p->m * (size_t)gl_split_ld(p->n) * sizeof(float);
         plan->why = "an operand copied into aligned tiles, then too few tiles for the GPU and a "
                     "long K: K cut into parts summed in a fixed order";
     }

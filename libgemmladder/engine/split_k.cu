@@ -14,13 +14,15 @@ constexpr int THREADS = 256;
 __global__ __launch_bounds__(THREADS) void add_parts(const float *w, int parts, gl_problem p)
 {
     gl_wait_for_previous_grid();
-    const int64_t e = (int64_t)blockIdx.x * THREADS + threadIdx.x, slice = (int64_t)p.m * p.n;
-    if (e >= slice)
+    const int64_t e = (int64_t)blockIdx.x * THREADS + threadIdx.x;
+    if (e >= (int64_t)p.m * p.n)
         return;
+    const int64_t row = e / p.n, col = e % p.n, ld = gl_split_ld(p.n);
+    const float *part = w + row * ld + col;
     float sum = 0.0f;
-    for (int z = 0; z < parts; ++z)
-        sum += w[z * slice + e];
-    float *c = p.c + e / p.n * p.ldc + e % p.n;
+    for (int z = 0; z < parts; ++z, part += p.m * ld)
+        sum += *part;
+    float *c = p.c + row * p.ldc + col;
     *c = p.beta == 0.0f ? p.alpha * sum : p.alpha * sum + p.beta * *c;
 }
 

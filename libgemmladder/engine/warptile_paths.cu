@@ -37,8 +37,8 @@ struct window_edges {
  * Split-K (plan.c): the grid's z is the part of K. Block (x, y, z) computes
  * its tile of the product over part z, a run of K whose depth is a multiple
  * of 32 (so the operands' alignment holds), into slice z of scratch (the
- * problem the launcher passes has c = the scratch, ldc = n, alpha 1, beta
- * 0), with rung 8's tested copies.
+ * problem the launcher passes has c = the scratch, ldc = gl_split_ld(n),
+ * alpha 1, beta 0), with rung 8's tested copies.
  */
 struct split_k_edges : plain_edges<true> {
     __device__ static gl_problem part(const gl_problem &p)
@@ -111,7 +111,7 @@ int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
               const gl_exec *x)
 {
     gl_problem into_w = *p;
-    into_w.c = w, into_w.ldc = p->n, into_w.alpha = 1.0f, into_w.beta = 0.0f;
+    into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
     const int rc = launch_engine(split_k, &into_w, t, parts, x->stream);
     return rc ? rc : gl_engine_add_parts(w, parts, p, x);
 }

@@ -92,6 +92,14 @@ static inline GL_HOST_DEVICE int gl_split_depth(int k, int parts)
     return ((k - 1) / parts + 1 + 31) / 32 * 32;
 }
 
+/* The row stride of a part's m x n product in scratch: n rounded up to a
+ * multiple of 4, so that every row starts on 16 bytes and the parts store
+ * float4s whatever n is. */
+static inline GL_HOST_DEVICE int64_t gl_split_ld(int n)
+{
+    return ((int64_t)n + 3) / 4 * 4;
+}
+
 /* The one launcher signature. Queues the product on x->stream and returns 0,
  * or the failing library's own error code: a cudaError_t for kernels, a
  * cublasStatus_t for the cuBLAS variant (its descriptor says which). *t is
