@@ -111,8 +111,8 @@ int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl
  * programmatic dependent launches on sm_90 and newer: the GPU starts
  * setting them up while that kernel's last blocks still run, instead of
  * after it has finished, and they wait for its results in
- * gl_wait_for_previous_grid. Elsewhere, and in a stream where nothing
- * allows it, they launch as usual. */
+ * gl_wait_for_previous_grid. On older GPUs they launch as usual (and the
+ * wait compiles to nothing). */
 template <class... Params, class... Args>
 cudaError_t gl_launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned threads,
                                 const gl_exec *x, Args... args)
