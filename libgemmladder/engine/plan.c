@@ -182,6 +182,20 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
     return best_parts;
 }
 
+/* The plan cuts K into `parts` on tiles t: their products go to scratch
+ * after the copies' `offset` bytes, rows gl_split_ld(n) floats apart. */
+static void take_split(const gl_problem *p, const gl_tile_params *t, int parts, size_t offset,
+                       const char *why, gl_engine_plan *plan)
+{
+    plan->tiles = *t;
+    plan->path = GL_PATH_SPLIT_K;
+    plan->aligned = true;
+    plan->splits = parts;
+    plan->parts_offset = offset;
+    plan->bytes = offset + (size_t)parts * (size_t)p->m * (size_t)gl_split_ld(p->n) * sizeof(float);
+    plan->why = why;
+}
+
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan)
 {
@@ -244,13 +258,10 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms);
         if (parts > 1) {
-            plan->tiles = *split_tiles;
-            plan->path = GL_PATH_SPLIT_K;
-            plan->aligned = true;
-            plan->splits = parts;
-            plan->bytes = (size_t)parts * (size_t)p->m * (size_t)gl_split_ld(p->n) * sizeof(float);
-            plan->why = "too few tiles for the GPU and a long K: K cut into parts summed in a "
-                        "fixed order";
+            take_split(p, split_tiles, parts, 0,
+                       "too few tiles for the GPU and a long K: K cut into parts summed in a "
+                       "fixed order",
+                       plan);
             return;
         }
     }
@@ -317,19 +328,15 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     /* The copies are aligned and padded with zeros, so split-K may run on
      * them (4096 x 127 x 4096: B copied, then split): its parts read a group
      * of 4 that reaches into the padding, and store only inside C. */
+    if (!(a_ok || plan->a.made) || !(b_ok || plan->b.made))
+        return;
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
     const int parts = split_parts(&copied, &split_tiles, pinned, sms);
-    if (parts > 1 && (a_ok || plan->a.made) && (b_ok || plan->b.made)) {
-        plan->tiles = *split_tiles;
-        plan->path = GL_PATH_SPLIT_K;
-        plan->aligned = true;
-        plan->splits = parts;
-        plan->parts_offset = bytes;
-        plan->bytes =
-            bytes + (size_t)parts * (size_t)p->m * (size_t)gl_split_ld(p->n) * sizeof(float);
-        plan->why = "an operand copied into aligned tiles, then too few tiles for the GPU and a "
-                    "long K: K cut into parts summed in a fixed order";
-    }
+    if (parts > 1)
+        take_split(p, split_tiles, parts, bytes,
+                   "an operand copied into aligned tiles, then too few tiles for the GPU and a "
+                   "long K: K cut into parts summed in a fixed order",
+                   plan);
 }
