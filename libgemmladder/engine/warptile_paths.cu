@@ -116,11 +116,19 @@ int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
     return rc ? rc : gl_engine_add_parts(w, parts, p, x);
 }
 
-/* The plan's kernel for problem p (the operands' copies, when it made any). */
-int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan,
+/* The plan's kernel for problem p (the operands' copies, when it made any;
+ * split-K's parts in scratch). */
+int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, void *scratch,
         const gl_exec *x)
 {
+    if (plan->kernel == GL_VARIANT_VECTORIZED)
+        return gl_launch_vectorized(p, &plan->tiles, x);
     switch (plan->path) {
+    case GL_PATH_SPLIT_K:
+        return run_split(p, &plan->tiles, plan->splits,
+                         reinterpret_cast<float *>(static_cast<char *>(scratch) +
+                                                   plan->parts_offset),
+                         x);
     case GL_PATH_EDGE_WINDOWS:
         return launch_engine(edge_windows, p, t, 1, x->stream);
     case GL_PATH_PACKED:
@@ -136,36 +144,21 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
 {
     gl_engine_plan plan;
     gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan);
-    if (plan.kernel == GL_VARIANT_VECTORIZED)
-        return gl_launch_vectorized(p, &plan.tiles, x);
-
     void *scratch = NULL;
     if (plan.bytes > 0 &&
         cudaMallocFromPoolAsync(&scratch, plan.bytes, x->scratch, x->stream) != cudaSuccess) {
         (void)cudaGetLastError(); /* not an error: the plan without scratch */
         scratch = NULL;
         gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, false, &plan);
-        if (plan.kernel == GL_VARIANT_VECTORIZED) /* split-K's fallback may be rung 6's */
-            return gl_launch_vectorized(p, &plan.tiles, x);
     }
     int rc;
     if (plan.path == GL_PATH_GEMV) {
         rc = gl_engine_gemv(&plan.gemv, plan.splits, scratch, x);
-    } else if (plan.path == GL_PATH_SPLIT_K) { /* with scratch, else replanned unsplit */
-        gl_problem copied = *p;
-        rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
-        if (rc == 0)
-            rc = run_split(&copied, &plan.tiles, plan.splits,
-                           reinterpret_cast<float *>(static_cast<char *>(scratch) +
-                                                     plan.parts_offset),
-                           x);
-    } else if (scratch) {
-        gl_problem copied = *p;
-        rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
-        if (rc == 0)
-            rc = run(&copied, t, &plan, x);
     } else {
-        rc = run(p, t, &plan, x);
+        gl_problem copied = *p; /* the operands as the kernel reads them */
+        rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
+        if (rc == 0)
+            rc = run(&copied, t, &plan, scratch, x);
     }
     /* Freed in stream order once the kernels are done. A failure here (none
      * is known on a stream that just took the kernel) leaves the memory to
