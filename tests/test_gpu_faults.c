@@ -59,6 +59,22 @@ static double run_and_check(gl_handle_t h, gl_variant_t v, const float *A, const
     return relative_error(&plain, hC, ref);
 }
 
+/* n floats uniform in [-1, 1) in a new device buffer; *host (when not
+ * NULL) keeps a copy, else none is kept. */
+static float *device_random(int64_t n, float **host)
+{
+    float *h = malloc(sizeof(float) * n), *d = NULL;
+    for (int64_t i = 0; i < n; ++i)
+        h[i] = rng_uniform(&r);
+    CHECK_CUDA(cudaMalloc((void **)&d, sizeof(float) * n));
+    CHECK_CUDA(cudaMemcpy(d, h, sizeof(float) * n, cudaMemcpyHostToDevice));
+    if (host)
+        *host = h;
+    else
+        free(h);
+    return d;
+}
+
 /* Rung v on the packed product into the device buffer C (PM x PN); the
  * result's bits on the host. */
 static float *packed_run(gl_handle_t h, gl_variant_t v, float *C, gl_status_t *st)
@@ -75,16 +91,8 @@ static float *packed_run(gl_handle_t h, gl_variant_t v, float *C, gl_status_t *s
  * to spare, checked against cuBLAS. */
 static void packed_setup(gl_handle_t h)
 {
-    float *a = malloc(sizeof(float) * PM * PK), *b = malloc(sizeof(float) * PK * PN);
-    for (int i = 0; i < PM * PK; ++i)
-        a[i] = rng_uniform(&r);
-    for (int i = 0; i < PK * PN; ++i)
-        b[i] = rng_uniform(&r);
-    CHECK_CUDA(cudaMalloc((void **)&pA, sizeof(float) * PM * PK));
-    CHECK_CUDA(cudaMalloc((void **)&pB, sizeof(float) * PK * PN));
-    CHECK_CUDA(cudaMemcpy(pA, a, sizeof(float) * PM * PK, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(pB, b, sizeof(float) * PK * PN, cudaMemcpyHostToDevice));
-    free(a), free(b);
+    pA = device_random((int64_t)PM * PK, NULL);
+    pB = device_random((int64_t)PK * PN, NULL);
     float *C = NULL;
     CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * PM * PN));
     gl_status_t st;
@@ -135,15 +143,9 @@ static float *gemv_run(gl_handle_t h, float *C, gl_status_t *st)
  * on the path that sums slices in scratch, and the same bits twice. */
 static void gemv_setup(gl_handle_t h)
 {
-    float *a = malloc(sizeof(float) * VM * VK), *b = malloc(sizeof(float) * VK * VN);
-    for (int i = 0; i < VM * VK; ++i)
-        a[i] = rng_uniform(&r);
-    for (int i = 0; i < VK * VN; ++i)
-        b[i] = rng_uniform(&r);
-    CHECK_CUDA(cudaMalloc((void **)&vA, sizeof(float) * VM * VK));
-    CHECK_CUDA(cudaMalloc((void **)&vB, sizeof(float) * VK * VN));
-    CHECK_CUDA(cudaMemcpy(vA, a, sizeof(float) * VM * VK, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(vB, b, sizeof(float) * VK * VN, cudaMemcpyHostToDevice));
+    float *a, *b;
+    vA = device_random((int64_t)VM * VK, &a);
+    vB = device_random((int64_t)VK * VN, &b);
     float *C = NULL;
     CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * VM * VN));
     gl_plan plan = {.size = sizeof plan};
@@ -185,11 +187,9 @@ typedef struct split_case {
 static split_case split_setup(gl_handle_t h)
 {
     split_case x = {0};
-    float *a = malloc(sizeof(float) * SM * SK), *b = malloc(sizeof(float) * SK * SN);
-    for (int i = 0; i < SM * SK; ++i)
-        a[i] = rng_uniform(&r);
-    for (int i = 0; i < SK * SN; ++i)
-        b[i] = rng_uniform(&r);
+    float *a, *b;
+    x.a = device_random((int64_t)SM * SK, &a);
+    x.b = device_random((int64_t)SK * SN, &b);
     x.want = malloc(sizeof(double) * SM * SN);
     for (int i = 0; i < SM; ++i)
         for (int j = 0; j < SN; ++j) {
@@ -198,11 +198,7 @@ static split_case split_setup(gl_handle_t h)
                 sum += (double)a[i * SK + k] * (double)b[k * SN + j];
             x.want[i * SN + j] = sum;
         }
-    CHECK_CUDA(cudaMalloc((void **)&x.a, sizeof(float) * SM * SK));
-    CHECK_CUDA(cudaMalloc((void **)&x.b, sizeof(float) * SK * SN));
     CHECK_CUDA(cudaMalloc((void **)&x.c, sizeof(float) * SM * SN));
-    CHECK_CUDA(cudaMemcpy(x.a, a, sizeof(float) * SM * SK, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(x.b, b, sizeof(float) * SK * SN, cudaMemcpyHostToDevice));
     free(a), free(b);
     gl_plan plan = {.size = sizeof plan};
     CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
