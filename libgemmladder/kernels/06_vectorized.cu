@@ -22,7 +22,9 @@
  * tiles, copies without tests; for aligned operands, copies that test the
  * edges of the matrices (the last tiles of C, the end of K) and read zeros
  * past them; for any others, the same a float per load, a warp's lanes side
- * by side along a row so that each load reads runs of neighbouring floats.
+ * by side along a row so that each load reads runs of neighbouring floats,
+ * and tests only in the last tiles: a float per load is also a test per
+ * load, which blocks inside C skip.
  *
  * What stays slow: one slice in shared memory means two barriers per slice,
  * and a warp's reads of the slices are strided across its 32 threads; rung 8
@@ -39,15 +41,14 @@ namespace {
  * of C) into shared memory k-major, dst[k * (BX + GL_SMEM_PAD) + x]. In
  * memory either k or x is the contiguous direction (A as stored and B
  * transposed run along k; A transposed and B as stored along x), and the
- * slice's stored rows run along it. Each thread copies LOADS groups of 4
- * floats of a stored row per slice, the same groups of every slice, so its
- * addresses are worked out once:
- *   ALIGNED (rows on 16 bytes, gl_a_vec4_ok): 4 neighbours, one 16-byte load;
- *   otherwise: 4 floats a quarter row apart, one load each, so that a
- *   warp's lanes sit side by side along the row and each of its loads reads
- *   runs of neighbouring floats: whole 32-byte sectors where a quarter row
- *   is 8 floats or more (4 neighbours read a float at a time would use a
- *   quarter of each sector per load).
+ * slice's stored rows run along it. Each thread copies the same floats of
+ * every slice, so its addresses are worked out once:
+ *   ALIGNED (rows on 16 bytes, gl_a_vec4_ok): LOADS groups of 4 neighbours,
+ *   one 16-byte load each;
+ *   otherwise: 4 * LOADS single floats, the threads side by side along the
+ *   stored rows, so that each load of a warp reads runs of neighbouring
+ *   floats: whole 32-byte sectors but at the ends of a run. (4 neighbours
+ *   read a float at a time would use a quarter of each sector per load.)
  */
 template <int BK, int BX, int THREADS, bool ALIGNED>
 struct slice_copy {
@@ -57,6 +58,8 @@ struct slice_copy {
                   "the block's threads must copy a slice in whole rounds of one float4 each");
     static_assert((4 * THREADS) % BK == 0 && (4 * THREADS) % BX == 0,
                   "each round of float4s must cover whole stored rows of the slice");
+    static_assert(ALIGNED || (THREADS % BK == 0 && THREADS % BX == 0),
+                  "each round of single floats must cover whole stored rows of the slice");
 
     const float *ptr;   /* this thread's first group of the current slice */
     int64_t round_step; /* from one of its groups to the next */
@@ -65,36 +68,21 @@ struct slice_copy {
     int row_step;
     bool k_contiguous;
     float4 v[LOADS];
+    float single[ALIGNED ? 1 : 4 * LOADS]; /* unaligned rows: a float per load */
 
     /* base, ld: the operand as stored; x0: the block's first row (A) or
      * column (B) of C. */
     __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
         : k_contiguous(k_contig)
     {
-        const int groups_per_row = (k_contig ? BK : BX) / 4; /* stored BX x BK or BK x BX */
-        row = threadIdx.x / groups_per_row;
-        if constexpr (!ALIGNED)
-            row = singles_row(row, groups_per_row);
-        col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
-        row_step = THREADS / groups_per_row;
+        /* loads along a stored row (BX x BK or BK x BX): float4s, or floats */
+        const int per_row = (k_contig ? BK : BX) / (ALIGNED ? 4 : 1);
+        row = threadIdx.x / per_row;
+        col = threadIdx.x % per_row * (ALIGNED ? 4 : 1);
+        row_step = THREADS / per_row;
         round_step = row_step * ld;
         ptr = k_contig ? base + ((int64_t)x0 + row) * ld + col : base + row * ld + x0 + col;
         slice_step = k_contig ? BK : BK * ld;
-    }
-
-    /* Where a thread's row of the slice is, for single floats: stored rows
-     * are BX + 4 = 4 (mod 32) floats apart in shared memory, so the 8 rows
-     * of a warp that runs along K in 16-float rows store into distinct banks
-     * when they are {0..3, 16..19} + 4w, and the 2 rows of a warp in 64-float
-     * rows when they are 4 apart; otherwise rows are taken in order. */
-    __device__ static int singles_row(int q, int groups_per_row)
-    {
-        static_assert(ALIGNED || THREADS % 128 == 0, "rows are dealt out in blocks of 32 and 8");
-        if (groups_per_row == 4)
-            return (q & ~31) | (q >> 3 & 3) << 2 | (q & 3) | (q >> 2 & 1) << 4;
-        if (groups_per_row == 16)
-            return (q & ~7) | (q >> 1 & 3) | (q & 1) << 2;
-        return q;
     }
 
     __device__ __forceinline__ float4 load4(const float *p) const
@@ -113,40 +101,46 @@ struct slice_copy {
                                                   : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 
-    /* Unaligned rows (running along K when K_ROWS): group i is 4 floats of
-     * its row a quarter row apart, each tested and read alone. Within each
-     * K_ROWS the distances between a thread's floats are constants, so its
-     * stores in stash_singles are at fixed offsets from one address. */
-    __host__ __device__ static constexpr int quarter_row(bool k_rows) { return (k_rows ? BK : BX) / 4; }
-
-    template <bool K_ROWS>
+    /* Unaligned rows (running along K when K_ROWS): a float per load, the
+     * block's threads side by side along the stored rows, so that a warp
+     * reads 32 neighbouring floats, or two rows' 16; each float is tested
+     * alone. A thread's 4 * LOADS floats lie in one column, ROW_STEP rows
+     * apart, a constant within each K_ROWS: its tests and its stores in
+     * stash_singles are against and at fixed offsets. The pointer moves on
+     * by a step the compiler cannot see through (the empty asm), so that it
+     * adds as it goes instead of keeping each row's offset in a register of
+     * its own: that made the 128 x 128 kernel spill. */
+    template <bool K_ROWS, bool TESTS>
     __device__ __forceinline__ void fetch_singles(int rows_left, int cols_left)
     {
-        constexpr int SPREAD = quarter_row(K_ROWS);
+        constexpr int ROW_STEP = THREADS / (K_ROWS ? BK : BX);
+        const bool col_in = !TESTS || col < cols_left;
+        const int rows_in = rows_left - row;
+        const float *p = ptr;
+        int64_t step = round_step;
+        asm volatile("" : "+l"(step));
 #pragma unroll
-        for (int i = 0; i < LOADS; ++i) {
-            const float *p = ptr + i * round_step;
-            const bool row_in = row + i * row_step < rows_left;
-            v[i].x = row_in && col < cols_left ? p[0] : 0.0f;
-            v[i].y = row_in && col + SPREAD < cols_left ? p[SPREAD] : 0.0f;
-            v[i].z = row_in && col + 2 * SPREAD < cols_left ? p[2 * SPREAD] : 0.0f;
-            v[i].w = row_in && col + 3 * SPREAD < cols_left ? p[3 * SPREAD] : 0.0f;
-        }
+        for (int j = 0; j < 4 * LOADS; ++j, p += step)
+            single[j] = col_in && (!TESTS || j * ROW_STEP < rows_in) ? *p : 0.0f;
+    }
+
+    /* Unaligned rows, a slice wholly inside the matrix: no test at all. */
+    __device__ __forceinline__ void fetch_singles_inside()
+    {
+        if (k_contiguous)
+            fetch_singles<true, false>(0, 0);
+        else
+            fetch_singles<false, false>(0, 0);
     }
 
     template <bool K_ROWS>
     __device__ __forceinline__ void stash_singles(float *dst) const
     {
-        constexpr int STRIDE = BX + GL_SMEM_PAD, SPREAD = quarter_row(K_ROWS);
-        constexpr int ROW_STEP = THREADS / SPREAD;
+        constexpr int STRIDE = BX + GL_SMEM_PAD, ROW_STEP = THREADS / (K_ROWS ? BK : BX);
         float *d = K_ROWS ? dst + col * STRIDE + row : dst + row * STRIDE + col;
 #pragma unroll
-        for (int i = 0; i < LOADS; ++i) {
-            const float f[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
-#pragma unroll
-            for (int j = 0; j < 4; ++j) /* stored row i * ROW_STEP, column j * SPREAD */
-                d[K_ROWS ? j * SPREAD * STRIDE + i * ROW_STEP : i * ROW_STEP * STRIDE + j * SPREAD] = f[j];
-        }
+        for (int j = 0; j < 4 * LOADS; ++j) /* stored row row + j * ROW_STEP */
+            d[K_ROWS ? j * ROW_STEP : j * ROW_STEP * STRIDE] = single[j];
     }
 
     /* Any slice: x_left, k_left are how far the matrix reaches from the
@@ -158,9 +152,9 @@ struct slice_copy {
         const int cols_left = k_contiguous ? k_left : x_left;
         if constexpr (!ALIGNED) {
             if (k_contiguous)
-                fetch_singles<true>(rows_left, cols_left);
+                fetch_singles<true, true>(rows_left, cols_left);
             else
-                fetch_singles<false>(rows_left, cols_left);
+                fetch_singles<false, true>(rows_left, cols_left);
         } else {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i)
@@ -232,9 +226,15 @@ void vectorized_kernel(const gl_problem p)
     const bool active = row0 + lane0 / (BN / TN) * TM < p.m && col0 + lane0 % (BN / TN) * TN < p.n;
     float acc[TM][TN] = {};
     float a[TM], b[TN];
+    /* Single floats, a test each: only the last tiles test. A block whose
+     * tile lies inside C copies each slice that lies inside K untested. */
+    const bool singles_inside = !ALIGNED && p.m - row0 >= BM && p.n - col0 >= BN;
     const int slices = (p.k - 1) / BK + 1;
     const auto fetch = [&](int k0) { /* the slice starting at k0 into registers */
-        if (TESTED || gl_keep_tests) {
+        if (singles_inside && p.k - k0 >= BK) {
+            copy_a.fetch_singles_inside();
+            copy_b.fetch_singles_inside();
+        } else if (TESTED || gl_keep_tests) {
             copy_a.fetch(p.m - row0, p.k - k0);
             copy_b.fetch(p.n - col0, p.k - k0);
         } else { /* whole tiles: the row tests always pass */
