@@ -135,6 +135,31 @@ double relative_error(const gemm_case *c, const float *C, const double *ref)
     return norm > 0.0 ? sqrt(diff / norm) : sqrt(diff);
 }
 
+double cancellation(const gemm_case *c, const float *A, const float *B, const float *C0,
+                    double ref_norm)
+{
+    if (c->m * c->n > CANCELLATION_MAX_ELEMENTS)
+        return 1.0;
+    double norm = 0.0;
+    for (int64_t i = 0; i < c->m; ++i)
+        for (int64_t j = 0; j < c->n; ++j) {
+            double terms = 0.0;
+            for (int64_t p = 0; p < c->k; ++p) {
+                const float a = c->trans_a == GL_OP_T ? stored(c, 'A', A, p, i)
+                                                      : stored(c, 'A', A, i, p);
+                const float b = c->trans_b == GL_OP_T ? stored(c, 'B', B, j, p)
+                                                      : stored(c, 'B', B, p, j);
+                terms += fabs((double)a * b);
+            }
+            terms *= fabs(c->alpha);
+            if (c->beta != 0.0f)
+                terms += fabs((double)c->beta * stored(c, 'C', C0, i, j));
+            norm += terms * terms;
+        }
+    norm = sqrt(norm);
+    return ref_norm > 0.0 && norm > ref_norm ? norm / ref_norm : 1.0;
+}
+
 uint64_t rng_next(rng *r)
 {
     uint64_t z = (r->state += 0x9e3779b97f4a7c15ULL);

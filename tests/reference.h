@@ -37,6 +37,18 @@ void reference_gemm(const gemm_case *c, const float *A, const float *B, const fl
  * infinity anywhere in C gives +infinity. */
 double relative_error(const gemm_case *c, const float *C, const double *ref);
 
+/* How far the sums of a small C may cancel: ||M||_F / ref_norm, at least 1,
+ * where M = |alpha| |op(A)| |op(B)| + |beta| |C0| is the size of what
+ * float32 rounding acts on and ref_norm is ||ref||_F. Every element of a C
+ * of a few elements, each a long sum of random terms, can come out much
+ * smaller than M by chance, and relative_error's denominator with it: a test
+ * allows its tolerance times this. 1 for a C of more than
+ * CANCELLATION_MAX_ELEMENTS elements, whose norm averages that out (and
+ * whose M would cost as much as the reference). */
+#define CANCELLATION_MAX_ELEMENTS 64
+double cancellation(const gemm_case *c, const float *A, const float *B, const float *C0,
+                    double ref_norm);
+
 /* A small, seedable generator: splitmix64. */
 typedef struct rng { uint64_t state; } rng;
 uint64_t rng_next(rng *r);
