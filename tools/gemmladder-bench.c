@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cuda.h> /* the driver API's types, for --overhead's empty kernel */
+
 #include "bench_report.h"
 #include "bench_util.h"
 #include "cli.h"
@@ -427,28 +429,92 @@ static int run_profile_once(const br_options *o)
 
 enum { OVERHEAD_CALLS = 50, OVERHEAD_BUSY = 6144 };
 
-/* Microseconds the host spends in each gl_sgemm call of variant v on shape s
- * while the GPU is busy: a cuBLAS product of OVERHEAD_BUSY^3 (about 9 ms on
- * an H100) is queued first, then OVERHEAD_CALLS calls are timed by the host
- * clock; the median of the samples. v < 0: cudaMemsetAsync of C instead, one
- * enqueue with no library around it, for scale. NAN if a call failed. */
-static int overhead_call(gl_handle_t h, int v, br_shape s, float *a, float *b, float *c)
+/* What --overhead times besides the variants, for scale: one enqueue with
+ * no library around it. */
+enum { FLOOR_MEMSET = -1, FLOOR_EMPTY_KERNEL = -2 };
+
+/*
+ * The launch floor: a kernel that does nothing, with as many bytes of
+ * parameters as the library's kernels take (a gl_problem, 88 bytes),
+ * written in PTX, which the driver compiles for this GPU when it loads it.
+ * Loaded and launched through the driver's own entry points, fetched
+ * through the runtime as the library fetches cuPointerGetAttributes, so
+ * the tool needs no link to libcuda.
+ */
+static const char empty_kernel_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n"
+                                       ".visible .entry empty(.param .align 8 .b8 p[88]) { ret; }\n";
+
+typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, CUstream, void **, void **);
+
+typedef struct empty_kernel {
+    CUmodule module; /* NULL: could not be loaded; the floor is not timed */
+    CUfunction function;
+    launch_fn launch;
+    CUresult (*unload)(CUmodule);
+} empty_kernel;
+
+static void *driver_entry(const char *name)
+{
+    enum cudaDriverEntryPointQueryResult found;
+    void *fn = NULL;
+    if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return fn;
+}
+
+static empty_kernel empty_kernel_load(void)
+{
+    empty_kernel e = {0};
+    CUresult (*load)(CUmodule *, const void *) =
+        (CUresult(*)(CUmodule *, const void *))driver_entry("cuModuleLoadData");
+    CUresult (*get)(CUfunction *, CUmodule, const char *) =
+        (CUresult(*)(CUfunction *, CUmodule, const char *))driver_entry("cuModuleGetFunction");
+    e.launch = (launch_fn)driver_entry("cuLaunchKernel");
+    e.unload = (CUresult(*)(CUmodule))driver_entry("cuModuleUnload");
+    if (!load || !get || !e.launch || !e.unload || load(&e.module, empty_kernel_ptx) != CUDA_SUCCESS)
+        return (empty_kernel){0};
+    if (get(&e.function, e.module, "empty") != CUDA_SUCCESS) {
+        e.unload(e.module);
+        return (empty_kernel){0};
+    }
+    return e;
+}
+
+/* One call of variant v on shape s, or one FLOOR_ enqueue on the handle's
+ * stream (a cudaMemsetAsync of C, or the empty kernel). 0 if it failed. */
+static int overhead_call(gl_handle_t h, const empty_kernel *e, int v, br_shape s, float *a,
+                         float *b, float *c)
 {
     if (v < 0) {
         void *stream = NULL;
-        return gl_get_stream(h, &stream) == GL_STATUS_SUCCESS &&
-               cudaMemsetAsync(c, 0, sizeof(float) * (size_t)(s.m * s.n), (cudaStream_t)stream) ==
-                   cudaSuccess;
+        if (gl_get_stream(h, &stream) != GL_STATUS_SUCCESS)
+            return 0;
+        if (v == FLOOR_MEMSET)
+            return cudaMemsetAsync(c, 0, sizeof(float) * (size_t)(s.m * s.n),
+                                   (cudaStream_t)stream) == cudaSuccess;
+        unsigned char params[88] = {0};
+        void *args[] = {params};
+        return e->launch(e->function, 1, 1, 1, 32, 1, 1, 0, (CUstream)stream, args, NULL) ==
+               CUDA_SUCCESS;
     }
     return shape_call(h, v, s, a, b, c) == GL_STATUS_SUCCESS;
 }
 
-static double host_us_per_call(gl_handle_t h, int v, br_shape s, float *a, float *b, float *c,
-                               float *busy[3], int repeats)
+/* Microseconds the host spends in each overhead_call of v while the GPU is
+ * busy: a cuBLAS product of OVERHEAD_BUSY^3 (about 9 ms on an H100) is
+ * queued first, then OVERHEAD_CALLS calls are timed by the host clock; the
+ * median of the samples. NAN if a call failed. */
+static double host_us_per_call(gl_handle_t h, const empty_kernel *e, int v, br_shape s, float *a,
+                               float *b, float *c, float *busy[3], int repeats)
 {
     /* One call first: loads the kernels, creates cuBLAS state, fills the
      * pool, so the samples see the steady state. */
-    if (!overhead_call(h, v, s, a, b, c))
+    if (!overhead_call(h, e, v, s, a, b, c))
         return NAN;
     bu_check_cuda(cudaDeviceSynchronize(), "the first call");
     double *samples = malloc(sizeof(double) * (size_t)repeats);
@@ -460,7 +526,7 @@ static double host_us_per_call(gl_handle_t h, int v, br_shape s, float *a, float
                       busy[1], busy[2]) == GL_STATUS_SUCCESS;
         const double t0 = seconds_now();
         for (int i = 0; i < OVERHEAD_CALLS && ok; ++i)
-            ok = overhead_call(h, v, s, a, b, c);
+            ok = overhead_call(h, e, v, s, a, b, c);
         samples[r] = (seconds_now() - t0) * 1e6 / OVERHEAD_CALLS;
         bu_check_cuda(cudaDeviceSynchronize(), "the timed calls");
     }
@@ -476,13 +542,15 @@ static int run_overhead(const br_options *o)
     if (rc)
         return rc;
     printf("host time per call, the GPU kept busy by a %dx%dx%d cuBLAS product queued first: "
-           "median of %d samples of %d calls; cudaMemsetAsync of C, for scale, is one enqueue "
-           "with no library around it\n\n",
+           "median of %d samples of %d calls; for scale, a cudaMemsetAsync of C and an empty "
+           "kernel with 88 bytes of parameters are one enqueue each, with no library around "
+           "them\n\n",
            OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, o->repeats, OVERHEAD_CALLS);
     uint64_t rng = o->seed_given ? o->seed : (uint64_t)time(NULL);
     float *busy[3];
     for (int i = 0; i < 3; ++i)
         busy[i] = bu_random_device((int64_t)OVERHEAD_BUSY * OVERHEAD_BUSY, &rng);
+    const empty_kernel empty = empty_kernel_load();
     printf("%-28s %-15s %10s\n", "shape", "variant", "us/call");
     int failed = 0;
     for (int si = 0; si < o->nshapes; ++si) {
@@ -493,7 +561,12 @@ static int run_overhead(const br_options *o)
         snprintf(shape, sizeof shape, "%lldx%lldx%lld %s", (long long)s.m, (long long)s.n,
                  (long long)s.k, br_form_name(s));
         printf("%-28s %-15s %10.2f\n", shape, "cudaMemsetAsync",
-               host_us_per_call(h, -1, s, a, b, c, busy, o->repeats));
+               host_us_per_call(h, &empty, FLOOR_MEMSET, s, a, b, c, busy, o->repeats));
+        if (empty.module)
+            printf("%-28s %-15s %10.2f\n", shape, "empty kernel",
+                   host_us_per_call(h, &empty, FLOOR_EMPTY_KERNEL, s, a, b, c, busy, o->repeats));
+        else
+            printf("%-28s %-15s %10s\n", shape, "empty kernel", "unavailable");
         for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
             const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
             if (skipped_as_slow(o, v, s)) {
@@ -504,7 +577,7 @@ static int run_overhead(const br_options *o)
                 printf("%-28s %-15s %10s\n", shape, gl_variant_name(v), "unavailable");
                 continue;
             }
-            const double us = host_us_per_call(h, v, s, a, b, c, busy, o->repeats);
+            const double us = host_us_per_call(h, &empty, v, s, a, b, c, busy, o->repeats);
             if (isnan(us)) {
                 fprintf(stderr, "%s: %s: %s\n", bu_tool, gl_variant_name(v), gl_last_error(h));
                 failed = 1;
@@ -519,6 +592,8 @@ static int run_overhead(const br_options *o)
     }
     for (int i = 0; i < 3; ++i)
         bu_check_cuda(cudaFree(busy[i]), "cudaFree");
+    if (empty.module)
+        (void)empty.unload(empty.module);
     gl_handle_destroy(h);
     return failed ? CLI_FAILED : CLI_OK;
 }
