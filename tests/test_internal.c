@@ -154,6 +154,8 @@ static void test_engine_plan(void)
         /* pinned 64 x 64: 2 parts make four blocks an SM, 16 warps */
         {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, true, 2, 64},
         {problem(1024, 1024, 300, 300, 1024, 0), &w64, true, false, 1, 0}, /* K too short */
+        /* K = 1000: four parts, 256 deep but the last (232), not three of 352 */
+        {problem(1000, 1000, 1000, 1000, 1000, 0), &w64, true, false, 4, 128},
         {problem(4096, 4096, 4096, 4096, 4096, 0), t, true, false, 1, 0},   /* enough blocks */
         {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, false, 1, 0}, /* A not in groups */
         /* 4 blocks: 64 parts (the most) make 256 */

@@ -144,10 +144,11 @@ static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTI
 
 /* Split-K for aligned operands whose grid of tiles leaves the GPU short of
  * blocks: the tiles (the call's, or, unless pinned, 128 x 128 or the fill
- * tiles) and parts (at least 256 deep but the last, at most 64 of them, their
- * products at most 64 MiB of scratch) that the model above puts at under
- * nine tenths of the unsplit time. Returns the parts (1: no split);
- * *t becomes the tiles. The parts tried give each SM one to eight blocks. */
+ * tiles) and parts (at most one for each 256 of K, rounded up, so that 1000
+ * makes four, 256 deep but the last; at most 64 of them; their products at
+ * most 64 MiB of scratch) that the model above puts at under nine tenths of
+ * the unsplit time. Returns the parts (1: no split); *t becomes the tiles.
+ * The parts tried give each SM one to eight blocks. */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms)
 {
     const int64_t resident_t = gl_tiles_resident(GL_KIND_WARPTILE, *t, 99 * 1024);
@@ -162,8 +163,8 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
         int64_t tried = 1;
         for (int64_t per_sm = 1; per_sm <= 8; ++per_sm) {
             int64_t parts = per_sm * sms / tiles;
-            if (parts > p->k / 256)
-                parts = p->k / 256;
+            if (parts > (p->k + 255) / 256)
+                parts = (p->k + 255) / 256;
             if (parts > 64)
                 parts = 64;
             if (parts < 2)
