@@ -65,8 +65,8 @@ static const shape shapes[] = {
     {2, 300, 700, 0},   {5, 1000, 129, 0},   {8, 131, 2000, 0},    {9, 260, 1000, 0},
     {7, 4096, 4096, 1},
     /* Few tiles and a long K: auto cuts K into parts summed in scratch
-     * (GL_PATH_SPLIT_K). */
-    {100, 96, 4096, 1}, {40, 40, 16384, 0},
+     * (GL_PATH_SPLIT_K); at K = 1000, four parts, the last 232 deep. */
+    {100, 96, 4096, 1}, {40, 40, 16384, 0}, {200, 200, 1000, 0},
 };
 
 /* Extra random shapes per run, drawn from the seed. */
