@@ -155,6 +155,7 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
     double best = 0.9 * tile_cost(p, *t, resident_t, 1, sms);
     int best_parts = 1;
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
+    const int64_t most_parts = (p->k + 255) / 256 < 64 ? (p->k + 255) / 256 : 64;
     for (int c = 0; c < (pinned ? 1 : 3); ++c) {
         const gl_tile_params *u = candidates[c];
         const int64_t tiles = tile_count(p, u->bm, u->bn);
@@ -163,10 +164,8 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
         int64_t tried = 1;
         for (int64_t per_sm = 1; per_sm <= 8; ++per_sm) {
             int64_t parts = per_sm * sms / tiles;
-            if (parts > (p->k + 255) / 256)
-                parts = (p->k + 255) / 256;
-            if (parts > 64)
-                parts = 64;
+            if (parts > most_parts)
+                parts = most_parts;
             if (parts < 2)
                 continue;
             /* as many parts as K fills at the kernel's depth (split_k_edges) */
