@@ -1,8 +1,10 @@
 /*
  * test_gpu_api.c - the public API on a GPU: handles and streams, the pointer
  * checks (host memory, foreign and too-small allocations), the BLAS edge
- * cases (M or N = 0, K = 0, alpha = 0), and that a rejected call leaves C
- * alone and the CUDA context usable. Exits 77 where there is no GPU.
+ * cases (M or N = 0, K = 0, alpha = 0), that a rejected call leaves C
+ * alone and the CUDA context usable, and that auto's kernels, launched
+ * behind the kernel before them, wait for its writes. Exits 77 where there
+ * is no GPU.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -13,6 +15,11 @@
 enum { M = 67, N = 45, K = 33 };
 
 static rng r;
+
+/* late_writer.cu */
+cudaError_t test_late_writes(float *dst_a, const float *src_a, int64_t n_a, float *dst_b,
+                             const float *src_b, int64_t n_b, float *dst_c, const float *src_c,
+                             int64_t n_c, int delay_us, cudaStream_t stream);
 
 static float *device_random(size_t n)
 {
@@ -86,6 +93,76 @@ static void test_streams(gl_handle_t h, const float *A, const float *B, float *C
         CHECK_STATUS(h, gl_sgemm(h, (gl_variant_t)v, M, N, K, A, B, C), GL_STATUS_SUCCESS, NULL);
         CHECK_CUDA(cudaStreamSynchronize(stream));
         check_product(gl_variant_name(v), A, B, C, NULL, 1.0f, 0.0f);
+    }
+    CHECK_STATUS(h, gl_set_stream(h, NULL), GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+/* Auto's kernels are programmatic dependent launches (engine/engine.h):
+ * they may start while the kernel before them still runs, and must wait for
+ * it before they read. Here that kernel lets them start at once and writes
+ * all three of A, B and C (which held NaN) about 300 microseconds later, on
+ * each path that launches this way; no synchronisation between the two. */
+static void test_behind_a_kernel(gl_handle_t h)
+{
+    cudaStream_t stream;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    static const struct {
+        int64_t m, n, k;
+        gl_path_t path;
+        const char *what;
+    } cases[] = {
+        {1, 4096, 4096, GL_PATH_GEMV, "matrix-vector across K, in slices"},
+        {4096, 1, 4096, GL_PATH_GEMV, "matrix-vector along K"},
+        {256, 256, 8192, GL_PATH_SPLIT_K, "split-K"},
+        {2000, 2000, 100, GL_PATH_EDGE_WINDOWS, "edge windows"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const int64_t m = cases[i].m, n = cases[i].n, k = cases[i].k;
+        const gemm_case c = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, m, n, k, 1.0f, 0.5f, k, n, n};
+        char what[96];
+        snprintf(what, sizeof what, "auto behind a late writer, %lldx%lldx%lld (%s)",
+                 (long long)m, (long long)n, (long long)k, cases[i].what);
+        gl_plan plan = {.size = sizeof plan};
+        CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, m, n, k,
+                                      NULL, k, NULL, n, NULL, n, &plan),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK(plan.path == (int32_t)cases[i].path, "%s: path %d, expected %d", what, plan.path,
+              (int)cases[i].path);
+
+        float *src[3], *dst[3], *host[3];
+        const int64_t count[3] = {m * k, k * n, m * n};
+        for (int j = 0; j < 3; ++j) {
+            src[j] = device_random((size_t)count[j]);
+            host[j] = to_host(src[j], (size_t)count[j]);
+            CHECK_CUDA(cudaMalloc((void **)&dst[j], sizeof(float) * (size_t)count[j]));
+        }
+        double *ref = malloc(sizeof(double) * (size_t)count[2]);
+        reference_gemm(&c, host[0], host[1], host[2], ref);
+        /* On the default stream and on one of the caller's, twice each: the
+         * first launch of a kernel loads it (CUDA loads modules lazily),
+         * which may wait for the GPU to finish the writer first. */
+        for (int round = 0; round < 4; ++round) {
+            const cudaStream_t s = round < 2 ? NULL : stream;
+            CHECK_STATUS(h, gl_set_stream(h, s), GL_STATUS_SUCCESS, NULL);
+            for (int j = 0; j < 3; ++j)
+                CHECK_CUDA(cudaMemset(dst[j], 0xff, sizeof(float) * (size_t)count[j])); /* NaN */
+            CHECK_CUDA(cudaDeviceSynchronize());
+            CHECK_CUDA(test_late_writes(dst[0], src[0], count[0], dst[1], src[1], count[1],
+                                        dst[2], src[2], count[2], 300, s));
+            CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, m, n,
+                                        k, c.alpha, dst[0], k, dst[1], n, c.beta, dst[2], n),
+                         GL_STATUS_SUCCESS, NULL);
+            CHECK_CUDA(cudaDeviceSynchronize());
+            float *got = to_host(dst[2], (size_t)count[2]);
+            const double e = relative_error(&c, got, ref);
+            CHECK(e <= 1e-5, "%s, %s stream, round %d: relative error %.3g", what,
+                  s ? "the caller's" : "the default", round % 2 + 1, e);
+            free(got);
+        }
+        free(ref);
+        for (int j = 0; j < 3; ++j)
+            cudaFree(src[j]), cudaFree(dst[j]), free(host[j]);
     }
     CHECK_STATUS(h, gl_set_stream(h, NULL), GL_STATUS_SUCCESS, NULL);
     CHECK_CUDA(cudaStreamDestroy(stream));
@@ -244,6 +321,7 @@ int main(void)
     test_streams(h, A, B, C);
     test_pointers(h, A, B, C);
     test_blas_edges(h, A, B, C);
+    test_behind_a_kernel(h);
     cudaFree(A);
     cudaFree(B);
     cudaFree(C);

@@ -106,31 +106,36 @@ int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl
 #ifdef __cplusplus
 }
 
-/* The kernels that add up what the kernel before them left in scratch (the
- * parts of split-K, the slices of a matrix-vector product) are launched as
- * programmatic dependent launches on sm_90 and newer: the GPU starts
- * setting them up while that kernel's last blocks still run, instead of
- * after it has finished, and they wait for its results in
- * gl_wait_for_previous_grid. On older GPUs they launch as usual (and the
- * wait compiles to nothing). */
+/* The engine's kernels (the matrix-vector kernels, rung 8's kernel on
+ * split-K's parts and on edge windows, and the kernels that add up what the
+ * kernel before them left in scratch) are launched as programmatic
+ * dependent launches on sm_90 and newer: the GPU starts setting a kernel up
+ * while the kernel before it in the stream (the call's own first kernel, or
+ * whatever the caller queued last) still runs its last blocks, instead of
+ * after it has finished, and the kernel's first step,
+ * gl_wait_for_previous_grid, holds its blocks until that kernel has
+ * finished and its writes are visible. On older GPUs they launch as usual
+ * (and the wait compiles to nothing). */
 template <class... Params, class... Args>
-cudaError_t gl_launch_dependent(void (*kernel)(Params...), unsigned blocks, unsigned threads,
-                                const gl_exec *x, Args... args)
+cudaError_t gl_launch_dependent(void (*kernel)(Params...), dim3 grid, unsigned threads,
+                                size_t shared_bytes, const gl_exec *x, Args... args)
 {
     cudaLaunchAttribute overlap = {};
     overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     overlap.val.programmaticStreamSerializationAllowed = 1;
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(blocks);
+    config.gridDim = grid;
     config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = shared_bytes;
     config.stream = x->stream;
     config.attrs = &overlap;
     config.numAttrs = x->cc >= 90 ? 1 : 0;
     return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
-/* First thing in a kernel launched with gl_launch_dependent: waits until
- * the grid before it has finished and its writes are visible. */
+/* First thing in a kernel launched with gl_launch_dependent, before it
+ * reads or writes any memory: waits until the grid before it has finished
+ * and its writes are visible. */
 __device__ __forceinline__ void gl_wait_for_previous_grid()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

@@ -41,6 +41,7 @@ __device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, floa
 template <bool VEC>
 __global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
 {
+    gl_wait_for_previous_grid();
     const int64_t r = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
     if (r >= g.rows)
@@ -78,6 +79,7 @@ __global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
 template <int V, bool VEC>
 __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits, float *partial)
 {
+    gl_wait_for_previous_grid();
     __shared__ float4 sums[WARPS][32];
     __shared__ float4 running[V][32]; /* without partial: the slices' sums so far */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -182,18 +184,16 @@ __global__ __launch_bounds__(THREADS) void add_slices(const gl_gemv g, int split
 
 /* across_k for the vectors' count rounded up to a power of two. */
 template <bool VEC>
-void launch_across(const gl_gemv &g, dim3 grid, int splits, float *partial, cudaStream_t stream)
+cudaError_t launch_across(const gl_gemv &g, dim3 grid, int splits, float *partial,
+                          const gl_exec *x)
 {
     static_assert(GL_GEMV_MAX_VECTORS == 8, "across_k is compiled for up to 8 vectors");
     const int v = g.vectors;
-    if (v <= 1)
-        across_k<1, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
-    else if (v <= 2)
-        across_k<2, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
-    else if (v <= 4)
-        across_k<4, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
-    else
-        across_k<8, VEC><<<grid, THREADS, 0, stream>>>(g, splits, partial);
+    const auto kernel = v <= 1 ? across_k<1, VEC>
+                        : v <= 2 ? across_k<2, VEC>
+                        : v <= 4 ? across_k<4, VEC>
+                                 : across_k<8, VEC>;
+    return gl_launch_dependent(kernel, grid, THREADS, 0, x, g, splits, partial);
 }
 
 unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1) / per_block + 1); }
@@ -202,25 +202,17 @@ unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1
 
 extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x)
 {
-    const cudaStream_t stream = x->stream;
-    if (g->along_k) {
-        const unsigned grid = blocks(g->rows, WARPS);
-        if (g->vec)
-            along_k<true><<<grid, THREADS, 0, stream>>>(*g);
-        else
-            along_k<false><<<grid, THREADS, 0, stream>>>(*g);
-        return cudaGetLastError();
-    }
+    if (g->along_k)
+        return gl_launch_dependent(g->vec ? along_k<true> : along_k<false>,
+                                   dim3(blocks(g->rows, WARPS)), THREADS, 0, x, *g);
     /* The slices' sums go to scratch when there is some; else each block
      * runs through the slices itself, to the same bits. */
     float *partial = splits > 1 ? static_cast<float *>(scratch) : nullptr;
     const dim3 grid(blocks(g->rows, 128), partial ? (unsigned)splits : 1u);
-    if (g->vec)
-        launch_across<true>(*g, grid, splits, partial, stream);
-    else
-        launch_across<false>(*g, grid, splits, partial, stream);
-    if (const cudaError_t err = cudaGetLastError(); err || !partial)
+    const cudaError_t err = g->vec ? launch_across<true>(*g, grid, splits, partial, x)
+                                   : launch_across<false>(*g, grid, splits, partial, x);
+    if (err || !partial)
         return err;
-    return gl_launch_dependent(add_slices, blocks((int64_t)g->vectors * g->rows, THREADS), THREADS,
-                               x, *g, splits, (const float *)partial);
+    return gl_launch_dependent(add_slices, dim3(blocks((int64_t)g->vectors * g->rows, THREADS)),
+                               THREADS, 0, x, *g, splits, (const float *)partial);
 }

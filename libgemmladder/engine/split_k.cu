@@ -32,6 +32,6 @@ extern "C" int gl_engine_add_parts(const float *w, int parts, const gl_problem *
                                    const gl_exec *x)
 {
     const int64_t slice = (int64_t)p->m * p->n;
-    return gl_launch_dependent(add_parts, (unsigned)((slice - 1) / THREADS + 1), THREADS, x, w,
-                               parts, *p);
+    return gl_launch_dependent(add_parts, dim3((unsigned)((slice - 1) / THREADS + 1)), THREADS, 0,
+                               x, w, parts, *p);
 }

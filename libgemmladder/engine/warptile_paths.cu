@@ -26,7 +26,11 @@ namespace {
  * kernel.
  */
 struct window_edges {
-    __device__ static gl_problem part(const gl_problem &p) { return p; }
+    __device__ static gl_problem part(const gl_problem &p)
+    {
+        gl_wait_for_previous_grid(); /* launched behind the kernel before it (engine.h) */
+        return p;
+    }
     __device__ static int window(int x0, int extent, int bx) { return min(x0, extent - bx); }
     __device__ static int first_depth(int k, int bk) { return k - (k - 1) / bk * bk; }
     __device__ static bool tested(int s) { return s == 0 || gl_keep_tests; }
@@ -43,6 +47,7 @@ struct window_edges {
 struct split_k_edges : plain_edges<true> {
     __device__ static gl_problem part(const gl_problem &p)
     {
+        gl_wait_for_previous_grid();
         const int parts = gridDim.z, z = blockIdx.z;
         const int depth = gl_split_depth(p.k, parts);
         const int k0 = z * depth;
@@ -62,7 +67,7 @@ struct split_k_edges : plain_edges<true> {
  */
 struct engine_config {
     gl_tile_params tiles;
-    int (*launch)(const gl_problem *, int parts, cudaStream_t);
+    int (*launch)(const gl_problem *, int parts, const gl_exec *);
     cudaError_t (*prepare)();
 };
 
@@ -71,13 +76,12 @@ struct engine_config {
     template <class Edges, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN,  \
               int THREADS>
 
-GL_WARPTILE_TEMPLATE int launch_edges(const gl_problem *p, int parts, cudaStream_t stream)
+GL_WARPTILE_TEMPLATE int launch_edges(const gl_problem *p, int parts, const gl_exec *x)
 {
     dim3 grid = gl_tile_grid(p, BM, BN);
     grid.z = (unsigned)parts;
-    warptile_kernel<Edges, true, GL_WARPTILE_ARGS>
-        <<<grid, THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
-    return cudaGetLastError();
+    return gl_launch_dependent(warptile_kernel<Edges, true, GL_WARPTILE_ARGS>, grid, THREADS,
+                               GL_WARPTILE_SMEM(BM, BN, BK), x, *p);
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare_edges()
@@ -98,11 +102,11 @@ const engine_config split_k[] = {GL_WARPTILE_CONFIGS(GL_SPLIT_ROW)};
 /* Table's kernel for tiles t. */
 template <size_t N>
 int launch_engine(const engine_config (&table)[N], const gl_problem *p, const gl_tile_params *t,
-                  int parts, cudaStream_t stream)
+                  int parts, const gl_exec *x)
 {
     for (const engine_config &c : table)
         if (gl_tile_params_equal(&c.tiles, t))
-            return c.launch(p, parts, stream);
+            return c.launch(p, parts, x);
     return cudaErrorInvalidConfiguration;
 }
 
@@ -112,7 +116,7 @@ int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
 {
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
-    const int rc = launch_engine(split_k, &into_w, t, parts, x->stream);
+    const int rc = launch_engine(split_k, &into_w, t, parts, x);
     return rc ? rc : gl_engine_add_parts(w, parts, p, x);
 }
 
@@ -130,7 +134,7 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
                                                    plan->parts_offset),
                          x);
     case GL_PATH_EDGE_WINDOWS:
-        return launch_engine(edge_windows, p, t, 1, x->stream);
+        return launch_engine(edge_windows, p, t, 1, x);
     case GL_PATH_PACKED:
         return gl_launch_warptile_whole(p, t, x);
     default: /* GL_PATH_INTERIOR, GL_PATH_RUNG: the rung's launcher picks its kernel */

@@ -198,7 +198,9 @@ struct slice_copy {
 /*
  * How a block meets the edges of the problem. The kernel asks its Edges:
  *   part(p)                 the product the block's grid computes: p itself,
- *                           or a part of it picked by blockIdx.z;
+ *                           or a part of it picked by blockIdx.z (the
+ *                           block's first step: the engine's policies
+ *                           wait there for the kernel before theirs);
  *   window(x0, extent, bx)  the first row (column) of the window of C that
  *                           the block whose own tile starts at x0 computes;
  *   first_depth(k, bk)      how deep K slice 0 is (the others are bk deep,
