@@ -65,8 +65,11 @@ static const shape shapes[] = {
     {2, 300, 700, 0},   {5, 1000, 129, 0},   {8, 131, 2000, 0},    {9, 260, 1000, 0},
     {7, 4096, 4096, 1},
     /* Few tiles and a long K: auto cuts K into parts summed in scratch
-     * (GL_PATH_SPLIT_K); at K = 1000, four parts, the last 232 deep. */
-    {100, 96, 4096, 1}, {40, 40, 16384, 0}, {200, 200, 1000, 0},
+     * (GL_PATH_SPLIT_K); at K = 1000, four parts, the last 232 deep. At
+     * 128 x 128 x 4096 (aligned) the parts read whole tiles without tests,
+     * and at 2048 x 127 x 4096 too, once B is copied and padded to 128. */
+    {100, 96, 4096, 1}, {40, 40, 16384, 0}, {200, 200, 1000, 0}, {128, 128, 4096, 0},
+    {2048, 127, 4096, 2},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

@@ -144,26 +144,30 @@ static void test_engine_plan(void)
         const gl_tile_params *t;
         bool can_copy, pinned;
         int parts, bm;
+        bool whole; /* the parts read whole tiles, without tests */
     } splits[] = {
         /* 32 blocks: 8 parts make 256, two an SM */
-        {problem(127, 4096, 4096, 4096, 4096, 0), t, true, false, 8, 128},
+        {problem(127, 4096, 4096, 4096, 4096, 0), t, true, false, 8, 128, false},
         /* 64 blocks of 128 x 128 in 4 parts, two an SM, over 256 blocks of
          * 64 x 64 (two an SM, 8 warps) */
-        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, false, 4, 128},
-        {problem(1024, 1024, 32768, 32768, 1024, 0), t, false, false, 1, 0}, /* no scratch */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, false, 4, 128, true},
+        /* K not whole slices: the last part's last slice is tested */
+        {problem(1024, 1024, 32760, 32760, 1024, 0), &w64, true, false, 4, 128, false},
+        {problem(1024, 1024, 32768, 32768, 1024, 0), t, false, false, 1, 0, false}, /* no scratch */
         /* pinned 64 x 64: 2 parts make four blocks an SM, 16 warps */
-        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, true, 2, 64},
-        {problem(1024, 1024, 300, 300, 1024, 0), &w64, true, false, 1, 0}, /* K too short */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, true, 2, 64, true},
+        {problem(1024, 1024, 300, 300, 1024, 0), &w64, true, false, 1, 0, false}, /* K too short */
         /* K = 1000: four parts, 256 deep but the last (232), not three of 352 */
-        {problem(1000, 1000, 1000, 1000, 1000, 0), &w64, true, false, 4, 128},
-        {problem(4096, 4096, 4096, 4096, 4096, 0), t, true, false, 1, 0},   /* enough blocks */
-        {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, false, 1, 0}, /* A not in groups */
+        {problem(1000, 1000, 1000, 1000, 1000, 0), &w64, true, false, 4, 128, false},
+        {problem(4096, 4096, 4096, 4096, 4096, 0), t, true, false, 1, 0, false}, /* enough blocks */
+        {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, false, 1, 0, false}, /* A not in groups */
         /* 4 blocks: 64 parts (the most) make 256 */
-        {problem(256, 256, 65536, 65536, 256, 0), &w64, true, false, 64, 128},
+        {problem(256, 256, 65536, 65536, 256, 0), &w64, true, false, 64, 128, true},
         /* one block, 64 parts, at most */
-        {problem(40, 40, 16384, 16384, 40, 0), &w64, true, false, 64, 64},
-        /* B's rows of 127 floats copied first; the parts' rows 128 apart */
-        {problem(4096, 127, 4096, 4096, 127, 0), t, true, false, 8, 128},
+        {problem(40, 40, 16384, 16384, 40, 0), &w64, true, false, 64, 64, false},
+        /* B's rows of 127 floats copied first, padded to 128 (so whole
+         * tiles); the parts' rows 128 apart */
+        {problem(4096, 127, 4096, 4096, 127, 0), t, true, false, 8, 128, true},
     };
     for (size_t i = 0; i < sizeof splits / sizeof splits[0]; ++i) {
         gl_engine_plan plan;
@@ -172,11 +176,13 @@ static void test_engine_plan(void)
         const bool split = plan.path == GL_PATH_SPLIT_K;
         CHECK(split == (splits[i].parts > 1) && (!split || plan.splits == splits[i].parts) &&
                   (!split || plan.tiles.bm == splits[i].bm) &&
+                  (!split || plan.whole == splits[i].whole) &&
                   (!split || plan.bytes - plan.parts_offset ==
                                  (size_t)plan.splits * (size_t)splits[i].p.m *
                                      (size_t)gl_split_ld(splits[i].p.n) * sizeof(float)),
-              "%d x %d x %d: path %d, %d parts (want %d)", splits[i].p.m, splits[i].p.n,
-              splits[i].p.k, (int)plan.path, plan.splits, splits[i].parts);
+              "%d x %d x %d: path %d, %d parts (want %d), whole %d (want %d)", splits[i].p.m,
+              splits[i].p.n, splits[i].p.k, (int)plan.path, plan.splits, splits[i].parts,
+              plan.whole, splits[i].whole);
     }
     /* 64 x 64 tiles run on rung 6's kernel where their grid fills the SMs,
      * unless pinned. */

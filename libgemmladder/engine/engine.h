@@ -81,6 +81,9 @@ typedef struct gl_engine_plan {
     gl_gemv gemv;       /* GL_PATH_GEMV: the product as a matrix times vectors */
     int splits;         /* GL_PATH_GEMV: slices of K summed in scratch (1: none);
                            GL_PATH_SPLIT_K: the parts K is cut into */
+    bool whole;         /* GL_PATH_SPLIT_K: the operands (or their copies) hold
+                           whole tiles and every part whole slices: copies
+                           without tests */
     size_t bytes;       /* scratch the copies (or the slices' sums) take */
     size_t parts_offset; /* GL_PATH_SPLIT_K: where the parts' products start in
                             scratch, after any copies */

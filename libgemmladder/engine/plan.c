@@ -183,17 +183,32 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
 }
 
 /* The plan cuts K into `parts` on tiles t: their products go to scratch
- * after the copies' `offset` bytes, rows gl_split_ld(n) floats apart. */
+ * after the copies' `offset` bytes, rows gl_split_ld(n) floats apart. The
+ * parts' copies test nothing where op(A)'s rows and op(B)'s columns, in
+ * the operand or its padded copy, fill whole tiles of t, and K (padded with
+ * the copies) whole slices: each part's depth is a multiple of 32 but the
+ * last's, so all are then whole slices. */
 static void take_split(const gl_problem *p, const gl_tile_params *t, int parts, size_t offset,
-                       const char *why, gl_engine_plan *plan)
+                       gl_engine_plan *plan)
 {
+    const int64_t m = plan->a.made ? (p->trans_a ? plan->a.cols : plan->a.rows) : p->m;
+    const int64_t n = plan->b.made ? (p->trans_b ? plan->b.rows : plan->b.cols) : p->n;
+    plan->whole = m % t->bm == 0 && n % t->bn == 0 && plan->k % t->bk == 0;
     plan->tiles = *t;
     plan->path = GL_PATH_SPLIT_K;
     plan->aligned = true;
     plan->splits = parts;
     plan->parts_offset = offset;
     plan->bytes = offset + (size_t)parts * (size_t)p->m * (size_t)gl_split_ld(p->n) * sizeof(float);
-    plan->why = why;
+    static const char *const why[2][2] = {
+        {"too few tiles for the GPU and a long K: K cut into parts summed in a fixed order",
+         "too few tiles for the GPU and a long K: K cut into parts summed in a fixed order, "
+         "whole tiles read without tests"},
+        {"an operand copied into aligned tiles, then too few tiles for the GPU and a long K: K "
+         "cut into parts summed in a fixed order",
+         "an operand copied into aligned tiles, then too few tiles for the GPU and a long K: K "
+         "cut into parts summed in a fixed order, whole tiles read without tests"}};
+    plan->why = why[offset > 0][plan->whole];
 }
 
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
@@ -258,10 +273,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms);
         if (parts > 1) {
-            take_split(p, split_tiles, parts, 0,
-                       "too few tiles for the GPU and a long K: K cut into parts summed in a "
-                       "fixed order",
-                       plan);
+            take_split(p, split_tiles, parts, 0, plan);
             return;
         }
     }
@@ -335,8 +347,5 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     const gl_tile_params *split_tiles = t;
     const int parts = split_parts(&copied, &split_tiles, pinned, sms);
     if (parts > 1)
-        take_split(p, split_tiles, parts, bytes,
-                   "an operand copied into aligned tiles, then too few tiles for the GPU and a "
-                   "long K: K cut into parts summed in a fixed order",
-                   plan);
+        take_split(p, split_tiles, parts, bytes, plan);
 }

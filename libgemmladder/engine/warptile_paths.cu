@@ -42,9 +42,13 @@ struct window_edges {
  * its tile of the product over part z, a run of K whose depth is a multiple
  * of 32 (so the operands' alignment holds), into slice z of scratch (the
  * problem the launcher passes has c = the scratch, ldc = gl_split_ld(n),
- * alpha 1, beta 0), with rung 8's tested copies.
+ * alpha 1, beta 0). TESTED: with rung 8's tested copies; else, where the
+ * operands (or their padded copies) hold whole tiles and every part's depth
+ * is a multiple of the slice's, with copies that test nothing, as rung 8's
+ * kernel for whole tiles.
  */
-struct split_k_edges : plain_edges<true> {
+template <bool TESTED>
+struct split_k_edges : plain_edges<TESTED> {
     __device__ static gl_problem part(const gl_problem &p)
     {
         gl_wait_for_previous_grid();
@@ -95,9 +99,11 @@ GL_WARPTILE_TEMPLATE cudaError_t prepare_edges()
      launch_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                         \
      prepare_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
 #define GL_WINDOWS_ROW(...) GL_ENGINE_ROW(window_edges, __VA_ARGS__)
-#define GL_SPLIT_ROW(...) GL_ENGINE_ROW(split_k_edges, __VA_ARGS__)
+#define GL_SPLIT_ROW(...) GL_ENGINE_ROW(split_k_edges<true>, __VA_ARGS__)
+#define GL_SPLIT_WHOLE_ROW(...) GL_ENGINE_ROW(split_k_edges<false>, __VA_ARGS__)
 const engine_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_WINDOWS_ROW)};
 const engine_config split_k[] = {GL_WARPTILE_CONFIGS(GL_SPLIT_ROW)};
+const engine_config split_k_whole[] = {GL_WARPTILE_CONFIGS(GL_SPLIT_WHOLE_ROW)};
 
 /* Table's kernel for tiles t. */
 template <size_t N>
@@ -110,13 +116,15 @@ int launch_engine(const engine_config (&table)[N], const gl_problem *p, const gl
     return cudaErrorInvalidConfiguration;
 }
 
-/* The parts' products into scratch w, then C from their sum. */
-int run_split(const gl_problem *p, const gl_tile_params *t, int parts, float *w,
+/* The parts' products into scratch w (whole: with copies that test
+ * nothing), then C from their sum. */
+int run_split(const gl_problem *p, const gl_tile_params *t, int parts, bool whole, float *w,
               const gl_exec *x)
 {
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
-    const int rc = launch_engine(split_k, &into_w, t, parts, x);
+    const int rc = whole ? launch_engine(split_k_whole, &into_w, t, parts, x)
+                         : launch_engine(split_k, &into_w, t, parts, x);
     return rc ? rc : gl_engine_add_parts(w, parts, p, x);
 }
 
@@ -129,7 +137,7 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
         return gl_launch_vectorized(p, &plan->tiles, x);
     switch (plan->path) {
     case GL_PATH_SPLIT_K:
-        return run_split(p, &plan->tiles, plan->splits,
+        return run_split(p, &plan->tiles, plan->splits, plan->whole,
                          reinterpret_cast<float *>(static_cast<char *>(scratch) +
                                                    plan->parts_offset),
                          x);
@@ -179,6 +187,9 @@ extern "C" cudaError_t gl_prepare_auto(void)
         if (const cudaError_t err = c.prepare())
             return err;
     for (const engine_config &c : split_k)
+        if (const cudaError_t err = c.prepare())
+            return err;
+    for (const engine_config &c : split_k_whole)
         if (const cudaError_t err = c.prepare())
             return err;
     return cudaSuccess;
