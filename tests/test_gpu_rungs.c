@@ -67,9 +67,10 @@ static const shape shapes[] = {
     /* Few tiles and a long K: auto cuts K into parts summed in scratch
      * (GL_PATH_SPLIT_K); at K = 1000, four parts, the last 232 deep. At
      * 128 x 128 x 4096 (aligned) the parts read whole tiles without tests,
-     * and at 2048 x 127 x 4096 too, once B is copied and padded to 128. */
+     * and at 2048 x 127 x 4096 and 127 x 2048 x 4096 too, once the thin
+     * operand is copied and padded to 128. */
     {100, 96, 4096, 1}, {40, 40, 16384, 0}, {200, 200, 1000, 0}, {128, 128, 4096, 0},
-    {2048, 127, 4096, 2},
+    {2048, 127, 4096, 2}, {127, 2048, 4096, 2},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

@@ -133,6 +133,8 @@ static void test_engine_plan(void)
                 "64^3: smaller than a tile, too small to copy");
     expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_SPLIT_K, false, true,
                 "3000 x 127 x 1536: B copied, A left, then K split");
+    expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, true, GL_PATH_SPLIT_K, true, false,
+                "127 x 4096 x 4096: A copied into whole tiles, then K split");
     expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, false, GL_PATH_RUNG, false, false,
                 "127 x 4096 x 4096 without scratch: aligned, read in place with tests");
     /* Split-K: where the cost model (engine/plan.c) puts a split at under
@@ -146,8 +148,9 @@ static void test_engine_plan(void)
         int parts, bm;
         bool whole; /* the parts read whole tiles, without tests */
     } splits[] = {
-        /* 32 blocks: 8 parts make 256, two an SM */
-        {problem(127, 4096, 4096, 4096, 4096, 0), t, true, false, 8, 128, false},
+        /* 32 blocks: 8 parts make 256, two an SM; A's 127 rows copied into
+         * 128, so the parts read whole tiles */
+        {problem(127, 4096, 4096, 4096, 4096, 0), t, true, false, 8, 128, true},
         /* 64 blocks of 128 x 128 in 4 parts, two an SM, over 256 blocks of
          * 64 x 64 (two an SM, 8 warps) */
         {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, false, 4, 128, true},

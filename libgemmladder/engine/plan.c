@@ -211,6 +211,31 @@ static void take_split(const gl_problem *p, const gl_tile_params *t, int parts, 
     plan->why = why[offset > 0][plan->whole];
 }
 
+/* Before a split on tiles t whose parts would test their copies because
+ * op(A)'s rows or op(B)'s columns stop short of a whole tile: copies of
+ * those operands, padded with zeros to whole tiles, where K is whole slices
+ * and the copies pay (copy_pays), so that the parts test nothing (127 x
+ * 4096 x 4096: A's 127 rows copied into 128). Returns the bytes of scratch
+ * the copies take (0: none made). */
+static size_t pad_for_split(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *plan)
+{
+    const bool pad_a = p->m % t->bm != 0, pad_b = p->n % t->bn != 0;
+    const int64_t m_pad = round_up(p->m, t->bm), n_pad = round_up(p->n, t->bn);
+    if ((!pad_a && !pad_b) || p->k % t->bk != 0 || m_pad > INT32_MAX || n_pad > INT32_MAX)
+        return 0;
+    /* stored as the operand is: A's rows run along K unless transposed, B's
+     * along N unless transposed */
+    const gl_engine_copy a = {pad_a, p->trans_a ? p->k : (int)m_pad, p->trans_a ? (int)m_pad : p->k, 0};
+    const size_t a_bytes = pad_a ? ((size_t)a.rows * (size_t)a.cols * sizeof(float) + 255) / 256 * 256 : 0;
+    const gl_engine_copy b = {pad_b, p->trans_b ? (int)n_pad : p->k, p->trans_b ? p->k : (int)n_pad,
+                              a_bytes};
+    const size_t b_bytes = pad_b ? ((size_t)b.rows * (size_t)b.cols * sizeof(float) + 255) / 256 * 256 : 0;
+    if (!copy_pays(p, (int64_t)((a_bytes + b_bytes) / sizeof(float))))
+        return 0;
+    plan->a = a, plan->b = b;
+    return a_bytes + b_bytes;
+}
+
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan)
 {
@@ -273,7 +298,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms);
         if (parts > 1) {
-            take_split(p, split_tiles, parts, 0, plan);
+            take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), plan);
             return;
         }
     }
