@@ -33,6 +33,24 @@ static bool copy_pays(const gl_problem *p, int64_t elements)
     return (double)p->m * (double)p->n * (double)p->k >= 0x1p28 + 1024.0 * (double)elements;
 }
 
+/* An operand's copy padded to x_pad x k_pad (x: its extent along C), laid
+ * out as the operand is (k_rows: a stored row for each k, as for A
+ * transposed and B not), at `offset` bytes into scratch. */
+static gl_engine_copy padded_copy(bool k_rows, int64_t x_pad, int64_t k_pad, size_t offset)
+{
+    return (gl_engine_copy){true, (int)(k_rows ? k_pad : x_pad), (int)(k_rows ? x_pad : k_pad),
+                            offset};
+}
+
+/* The copy's extent along C. */
+static int64_t padded_extent(const gl_engine_copy *c, bool k_rows) { return k_rows ? c->cols : c->rows; }
+
+/* Scratch a copy takes: whole 256-byte blocks, so the next starts aligned. */
+static size_t copy_bytes(const gl_engine_copy *c)
+{
+    return c->made ? ((size_t)c->rows * (size_t)c->cols * sizeof(float) + 255) / 256 * 256 : 0;
+}
+
 /* The path for operands as they are (after any copies): copied whole
  * (whole), tile multiples, edge windows, or the rung's own copies. */
 static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok, bool b_ok,
@@ -191,8 +209,8 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
 static void take_split(const gl_problem *p, const gl_tile_params *t, int parts, size_t offset,
                        gl_engine_plan *plan)
 {
-    const int64_t m = plan->a.made ? (p->trans_a ? plan->a.cols : plan->a.rows) : p->m;
-    const int64_t n = plan->b.made ? (p->trans_b ? plan->b.rows : plan->b.cols) : p->n;
+    const int64_t m = plan->a.made ? padded_extent(&plan->a, p->trans_a) : p->m;
+    const int64_t n = plan->b.made ? padded_extent(&plan->b, !p->trans_b) : p->n;
     plan->whole = m % t->bm == 0 && n % t->bn == 0 && plan->k % t->bk == 0;
     plan->tiles = *t;
     plan->path = GL_PATH_SPLIT_K;
@@ -223,17 +241,16 @@ static size_t pad_for_split(const gl_problem *p, const gl_tile_params *t, gl_eng
     const int64_t m_pad = round_up(p->m, t->bm), n_pad = round_up(p->n, t->bn);
     if ((!pad_a && !pad_b) || p->k % t->bk != 0 || m_pad > INT32_MAX || n_pad > INT32_MAX)
         return 0;
-    /* stored as the operand is: A's rows run along K unless transposed, B's
-     * along N unless transposed */
-    const gl_engine_copy a = {pad_a, p->trans_a ? p->k : (int)m_pad, p->trans_a ? (int)m_pad : p->k, 0};
-    const size_t a_bytes = pad_a ? ((size_t)a.rows * (size_t)a.cols * sizeof(float) + 255) / 256 * 256 : 0;
-    const gl_engine_copy b = {pad_b, p->trans_b ? (int)n_pad : p->k, p->trans_b ? p->k : (int)n_pad,
-                              a_bytes};
-    const size_t b_bytes = pad_b ? ((size_t)b.rows * (size_t)b.cols * sizeof(float) + 255) / 256 * 256 : 0;
-    if (!copy_pays(p, (int64_t)((a_bytes + b_bytes) / sizeof(float))))
+    gl_engine_copy a = {0}, b = {0};
+    if (pad_a)
+        a = padded_copy(p->trans_a, m_pad, p->k, 0);
+    if (pad_b)
+        b = padded_copy(!p->trans_b, n_pad, p->k, copy_bytes(&a));
+    const size_t bytes = copy_bytes(&a) + copy_bytes(&b);
+    if (!copy_pays(p, (int64_t)(bytes / sizeof(float))))
         return 0;
     plan->a = a, plan->b = b;
-    return a_bytes + b_bytes;
+    return bytes;
 }
 
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
@@ -347,12 +364,11 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
             choose_path(p, t, a_ok, b_ok, false, plan);
             return;
         }
-        const int rows = (int)(ops[i].k_rows ? k_pad : x_pad), cols = (int)(ops[i].k_rows ? x_pad : k_pad);
-        const bool made = want[i] && copy_pays(p, (int64_t)rows * cols);
-        *ops[i].copy = (gl_engine_copy){made, rows, cols, made ? bytes : 0};
-        if (made)
-            bytes += ((size_t)rows * (size_t)cols * sizeof(float) + 255) / 256 * 256;
-        whole = whole && (made || !short_of_tiles[i]);
+        gl_engine_copy c = padded_copy(ops[i].k_rows, x_pad, k_pad, bytes);
+        c.made = want[i] && copy_pays(p, (int64_t)c.rows * c.cols);
+        *ops[i].copy = c.made ? c : (gl_engine_copy){0};
+        bytes += copy_bytes(&c);
+        whole = whole && (c.made || !short_of_tiles[i]);
     }
     if (bytes == 0 || (k_edge && !whole)) { /* K padded in one operand only would not match */
         plan->a.made = plan->b.made = false;
