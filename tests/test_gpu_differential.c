@@ -9,7 +9,10 @@
  * sometimes unavailable). C's padding must come back untouched, and with
  * beta == 0 C starts as NaN. The seed is printed: GL_TEST_SEED=<seed>
  * repeats a run. 300 cases by default; GL_TEST_CASES=n for n, GL_TEST_LONG=1
- * for 3000, GL_TEST_QUICK=1 for 30. Exits 77 where there is no GPU.
+ * for 3000, GL_TEST_QUICK=1 for 30. The first cases are fixed shapes where
+ * auto runs the rows of the grid's last round of blocks as a product of
+ * their own (engine/plan.c, tail_rows), with tight, aligned operands and
+ * the rest drawn as usual, on auto alone. Exits 77 where there is no GPU.
  */
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -108,17 +111,23 @@ int main(void)
            (unsigned long long)seed, cases, (unsigned long long)seed);
     rng r = {seed};
 
+    /* On an H100's 132 SMs: edge windows and interior above the last round. */
+    static const int64_t tails[][3] = {{3000, 3000, 1024}, {3072, 3072, 1024}};
+    const int ntails = (int)(sizeof tails / sizeof tails[0]);
     int runs = 0, failed_cases = 0;
     for (int i = 0; i < cases; ++i) {
         gemm_case c = {rng_next(&r) % 2 ? GL_COL_MAJOR : GL_ROW_MAJOR,
                        rng_next(&r) % 2 ? GL_OP_T : GL_OP_N, rng_next(&r) % 2 ? GL_OP_T : GL_OP_N,
                        draw_dim(&r), draw_dim(&r), draw_dim(&r), draw_scalar(&r),
                        draw_scalar(&r), 0, 0, 0};
-        c.lda = min_ld(&c, 'A') + (int64_t)(rng_next(&r) % 8);
-        c.ldb = min_ld(&c, 'B') + (int64_t)(rng_next(&r) % 8);
-        c.ldc = min_ld(&c, 'C') + (int64_t)(rng_next(&r) % 8);
-        const int oa = (int)(rng_next(&r) % 4), ob = (int)(rng_next(&r) % 4),
-                  oc = (int)(rng_next(&r) % 4);
+        const int tail = i < ntails; /* tight and aligned: no draws for them */
+        if (tail)
+            c.m = tails[i][0], c.n = tails[i][1], c.k = tails[i][2];
+        c.lda = min_ld(&c, 'A') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
+        c.ldb = min_ld(&c, 'B') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
+        c.ldc = min_ld(&c, 'C') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
+        const int oa = tail ? 0 : (int)(rng_next(&r) % 4), ob = tail ? 0 : (int)(rng_next(&r) % 4),
+                  oc = tail ? 0 : (int)(rng_next(&r) % 4);
         const int64_t na = case_extent(&c, 'A'), nb = case_extent(&c, 'B'),
                       nc = case_extent(&c, 'C');
 
@@ -153,7 +162,20 @@ int main(void)
                  c.trans_b == GL_OP_T ? 'T' : 'N', c.alpha, c.beta, (long long)c.lda,
                  (long long)c.ldb, (long long)c.ldc, oa, ob, oc);
         const int failures_before = harness_failures;
+        if (tail) { /* the plan says so where the GPU has an H100's 132 SMs */
+            int sms = 0;
+            CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                              gl_handle_device(h)));
+            gl_plan plan = {.size = sizeof plan};
+            CHECK(gl_sgemm_plan(h, GL_VARIANT_AUTO, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k,
+                                dA, c.lda, dB, c.ldb, dC, c.ldc, &plan) == GL_STATUS_SUCCESS,
+                  "%s: gl_sgemm_plan: %s", what, gl_last_error(h));
+            CHECK(sms != 132 || strstr(plan.why, "last round") != NULL,
+                  "%s: auto's plan is \"%s\", not the last round's rows apart", what, plan.why);
+        }
         for (int v = 0; v < gl_variant_count(); ++v) {
+            if (tail && v != GL_VARIANT_AUTO)
+                continue;
             CHECK_CUDA(cudaMemcpy(dC + oc, C0, sizeof(float) * nc, cudaMemcpyHostToDevice));
             const gl_status_t s =
                 gl_sgemm_ex(h, (gl_variant_t)v, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k,

@@ -311,11 +311,66 @@ static void test_engine_gemv(void)
     }
 }
 
+/* The grid's last round as a product of its own (gl_engine_plan_call): 128
+ * x 128 tiles, two blocks an SM, 264 places on 132 SMs. */
+static void test_engine_tail(void)
+{
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+    const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
+    const struct {
+        gl_problem p;
+        const gl_tile_params *t;
+        bool pinned;
+        int tail;
+        gl_path_t path; /* of the rows above */
+        const char *what;
+    } cases[] = {
+        /* 40 x 24 = 960 tiles: three rounds, then 168 blocks for 264
+         * places; 33 rows of tiles (792) above, 776 rows of C after */
+        {problem(5000, 3000, 7000, 7000, 3000, 0), &w128, false, 776, GL_PATH_EDGE_WINDOWS,
+         "5000 x 3000 x 7000"},
+        /* 576 tiles: two rounds and 48 blocks; 22 rows of tiles above */
+        {problem(3072, 3072, 1024, 1024, 3072, 0), &w128, false, 3072 - 22 * 128,
+         GL_PATH_INTERIOR, "3072 x 3072 x 1024"},
+        /* 2209 tiles: eight rounds and 97 blocks, one an SM at most, which
+         * run fast; the model keeps them */
+        {problem(6000, 6000, 6000, 6000, 6000, 0), &w128, false, 0, GL_PATH_EDGE_WINDOWS,
+         "6000^3"},
+        /* 1024 tiles: the fourth round 232 of 264 full */
+        {problem(4096, 4096, 4096, 4096, 4096, 0), &w128, false, 0, GL_PATH_INTERIOR, "4096^3"},
+        {problem(5000, 3000, 7000, 7000, 3000, 0), &w128, true, 0, GL_PATH_EDGE_WINDOWS,
+         "5000 x 3000 x 7000, tiles pinned"},
+        {problem(5000, 3000, 1000, 1000, 3000, 0), &w128, false, 0, GL_PATH_EDGE_WINDOWS,
+         "5000 x 3000 x 1000: K short"},
+        {problem(5000, 3000, 7000, 7000, 3000, 0), &w64, false, 0, GL_PATH_RUNG,
+         "5000 x 3000 x 7000 on 64 x 64 tiles (rung 6's kernel)"},
+        /* the rows above would be copied (A's rows of 7001 floats) */
+        {problem(5000, 3000, 7000, 7001, 3000, 0), &w128, false, 0, GL_PATH_PACKED,
+         "5000 x 3000 x 7000, A unaligned"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gl_engine_plan plan;
+        gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned, 132, true, &plan);
+        CHECK(plan.tail_rows == cases[i].tail && plan.path == cases[i].path,
+              "%s: tail of %d rows (want %d), path %d (want %d)", cases[i].what, plan.tail_rows,
+              cases[i].tail, (int)plan.path, (int)cases[i].path);
+        if (plan.tail_rows > 0) { /* the rest: planned on the 64 x 64 fill tiles */
+            gl_problem tail = cases[i].p;
+            tail.m = plan.tail_rows;
+            gl_engine_plan tail_plan;
+            const gl_tile_params *tt = gl_engine_tail_plan(&tail, 132, true, &tail_plan);
+            CHECK(tt->bm == 64 && tt->bn == 64 && tail_plan.tail_rows == 0,
+                  "%s: the tail on %d x %d tiles", cases[i].what, tt->bm, tt->bn);
+        }
+    }
+}
+
 int main(void)
 {
     test_arch_coverage();
     test_descriptors();
     test_engine_plan();
     test_engine_gemv();
+    test_engine_tail();
     return harness_finish("test_internal");
 }

@@ -87,6 +87,10 @@ typedef struct gl_engine_plan {
     size_t bytes;       /* scratch the copies (or the slices' sums) take */
     size_t parts_offset; /* GL_PATH_SPLIT_K: where the parts' products start in
                             scratch, after any copies */
+    int tail_rows;      /* rows at C's bottom (of the grid's last round) that run
+                           after the rest as a product of their own, planned
+                           from the fill tiles (gl_engine_tail_plan); the plan
+                           is then for the rows above them */
     const char *why;    /* one sentence, static */
 } gl_engine_plan;
 
@@ -95,6 +99,18 @@ typedef struct gl_engine_plan {
  * SMs, with scratch memory (can_copy) or without. */
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan);
+
+/* What auto does for a call: gl_engine_plan_for's plan, or, where the
+ * tiles would leave the grid's last round of blocks at most three quarters
+ * full, K is long and split-K's model says it pays, the plan for the rows
+ * above that round, with tail_rows set; never for pinned tiles. */
+void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
+                         bool can_copy, gl_engine_plan *plan);
+
+/* The plan for the tail_rows of a call (tail: those rows alone), on the
+ * fill tiles, which it returns. */
+const gl_tile_params *gl_engine_tail_plan(const gl_problem *tail, int sms, bool can_copy,
+                                          gl_engine_plan *plan);
 
 /* Queues the matrix-vector product g on x's stream; with splits > 1,
  * scratch (when not NULL) holds splits * g->vectors * g->rows floats.

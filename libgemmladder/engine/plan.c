@@ -390,3 +390,78 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     if (parts > 1)
         take_split(p, split_tiles, parts, bytes, plan);
 }
+
+/*
+ * The grid's last round. Where the call's tiles leave the last round of
+ * blocks at most three quarters full and K is long, the rows of C that
+ * round covers may run after the rest, as a product of their own on the
+ * fill tiles (64 x 64, five blocks to an SM) or split along K, whose blocks
+ * spread that work over every SM instead of leaving a quarter or more of
+ * the places empty; if split-K's model (tile_cost) puts the two products
+ * and the second launch under 97% of the one. It does not where the last
+ * round has a block or fewer for each SM and K is long: such lone blocks
+ * run fast (6000^3: 1.7% slower cut, on an H100). Returns those rows (0:
+ * none): whole rows of tiles, so that the rows above fill whole rounds.
+ */
+static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms)
+{
+    const gl_tile_params *fill = &warptile_fill[0];
+    if ((int64_t)t->bm * t->bn <= (int64_t)fill->bm * fill->bn || p->k < 1024)
+        return 0;
+    const int64_t slots = (int64_t)sms * gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
+    const int64_t cols = round_up(p->n, t->bn) / t->bn, tiles = tile_count(p, t->bm, t->bn);
+    const int64_t rounds = (tiles - 1) / slots + 1, last = tiles - (rounds - 1) * slots;
+    if (slots < 1 || rounds < 2 || 4 * last > 3 * slots)
+        return 0;
+    const int64_t top = (rounds - 1) * slots / cols * t->bm; /* rows of C in whole rounds */
+    if (top <= 0 || top >= p->m)
+        return 0;
+    gl_problem above = *p, tail = *p;
+    above.m = (int)top;
+    tail.m = (int)(p->m - top);
+    if (tile_count(&tail, fill->bm, fill->bn) < sms) /* too few to spread */
+        return 0;
+    /* The model above, with the tail on the fill tiles or split as
+     * split_parts would cut it, and its launch. */
+    const gl_tile_params *tail_tiles = fill;
+    const int parts = split_parts(&tail, &tail_tiles, false, sms);
+    const double whole = tile_cost(p, t, slots / sms, 1, sms);
+    const double cut = tile_cost(&above, t, slots / sms, 1, sms) +
+                       tile_cost(&tail, tail_tiles,
+                                 gl_tiles_resident(GL_KIND_WARPTILE, tail_tiles, 99 * 1024), parts,
+                                 sms) +
+                       522000.0;
+    if (cut > 0.97 * whole)
+        return 0;
+    return tail.m;
+}
+
+void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
+                         bool can_copy, gl_engine_plan *plan)
+{
+    const int tail = pinned ? 0 : tail_rows(p, t, sms);
+    if (tail > 0) {
+        gl_problem top = *p;
+        top.m -= tail;
+        gl_engine_plan_for(&top, t, pinned, sms, can_copy, plan);
+        if (plan->kernel == GL_VARIANT_WARPTILE && plan->bytes == 0 &&
+            (plan->path == GL_PATH_INTERIOR || plan->path == GL_PATH_EDGE_WINDOWS)) {
+            plan->tail_rows = tail;
+            plan->why = plan->path == GL_PATH_INTERIOR
+                            ? "aligned whole tiles: copies without tests; the rows of the grid's "
+                              "last round run after, as a product of their own that fills the SMs"
+                            : "extents are multiples of 4: edge windows inside C; the rows of the "
+                              "grid's last round run after, as a product of their own that fills "
+                              "the SMs";
+            return;
+        }
+    }
+    gl_engine_plan_for(p, t, pinned, sms, can_copy, plan);
+}
+
+const gl_tile_params *gl_engine_tail_plan(const gl_problem *tail, int sms, bool can_copy,
+                                          gl_engine_plan *plan)
+{
+    gl_engine_plan_for(tail, &warptile_fill[0], false, sms, can_copy, plan);
+    return &warptile_fill[0];
+}

@@ -150,27 +150,26 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
     }
 }
 
-} // namespace
-
-extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
+/* One product on its plan, made with tiles t: scratch from the pool in
+ * stream order, or, where the pool has none, the plan without scratch. */
+int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *plan,
+                const gl_exec *x)
 {
-    gl_engine_plan plan;
-    gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan);
     void *scratch = NULL;
-    if (plan.bytes > 0 &&
-        cudaMallocFromPoolAsync(&scratch, plan.bytes, x->scratch, x->stream) != cudaSuccess) {
+    if (plan->bytes > 0 &&
+        cudaMallocFromPoolAsync(&scratch, plan->bytes, x->scratch, x->stream) != cudaSuccess) {
         (void)cudaGetLastError(); /* not an error: the plan without scratch */
         scratch = NULL;
-        gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, false, &plan);
+        gl_engine_plan_for(p, t, x->tiles_pinned, x->sm_count, false, plan);
     }
     int rc;
-    if (plan.path == GL_PATH_GEMV) {
-        rc = gl_engine_gemv(&plan.gemv, plan.splits, scratch, x);
+    if (plan->path == GL_PATH_GEMV) {
+        rc = gl_engine_gemv(&plan->gemv, plan->splits, scratch, x);
     } else {
         gl_problem copied = *p; /* the operands as the kernel reads them */
-        rc = gl_engine_copy_operands(&copied, &plan, scratch, x->stream);
+        rc = gl_engine_copy_operands(&copied, plan, scratch, x->stream);
         if (rc == 0)
-            rc = run(&copied, t, &plan, scratch, x);
+            rc = run(&copied, t, plan, scratch, x);
     }
     /* Freed in stream order once the kernels are done. A failure here (none
      * is known on a stream that just took the kernel) leaves the memory to
@@ -179,6 +178,29 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     if (scratch && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
         (void)cudaGetLastError();
     return rc;
+}
+
+} // namespace
+
+extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
+{
+    gl_engine_plan plan;
+    gl_engine_plan_call(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan);
+    if (plan.tail_rows == 0)
+        return run_product(p, t, &plan, x);
+    /* The rows above the grid's last round, then that round's rows as a
+     * product of their own (its A and C start tail_rows from the bottom). */
+    gl_problem top = *p, tail = *p;
+    top.m -= plan.tail_rows;
+    tail.m = plan.tail_rows;
+    tail.a = p->trans_a ? p->a + top.m : p->a + (int64_t)top.m * p->lda;
+    tail.c = p->c + (int64_t)top.m * p->ldc;
+    if (const int rc = run_product(&top, t, &plan, x))
+        return rc;
+    gl_engine_plan tail_plan;
+    const gl_tile_params *tail_tiles =
+        gl_engine_tail_plan(&tail, x->sm_count, x->scratch != NULL, &tail_plan);
+    return run_product(&tail, tail_tiles, &tail_plan, x);
 }
 
 extern "C" cudaError_t gl_prepare_auto(void)
