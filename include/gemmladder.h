@@ -408,7 +408,10 @@ typedef struct gl_plan {
     int32_t launches;      /* launches of the product's kernel: rows of C go
                               2^20 at a time (GL_PATH_PACKED adds a copy
                               kernel per operand copied, each time; split-K
-                              and summed slices add a kernel that sums them) */
+                              and summed slices add a kernel that sums them;
+                              auto adds one where the rows of the grid's last
+                              round run after the rest, planned when the
+                              call runs) */
     int32_t splits;        /* K cut into this many parts, summed in a fixed
                               order (GL_PATH_SPLIT_K, and GL_PATH_GEMV's
                               slices); 1: not cut */
