@@ -398,20 +398,23 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
  * fill tiles (64 x 64, five blocks to an SM) or split along K, whose blocks
  * spread that work over every SM instead of leaving a quarter or more of
  * the places empty; if split-K's model (tile_cost) puts the two products
- * and the second launch under 97% of the one. It does not where the last
- * round has a block or fewer for each SM and K is long: such lone blocks
- * run fast (6000^3: 1.7% slower cut, on an H100). Returns those rows (0:
- * none): whole rows of tiles, so that the rows above fill whole rounds.
+ * and the second launch under 97% of the one (split only with scratch,
+ * can_copy). The model keeps 6000^3 whole: its last round has a block or
+ * fewer for each SM, and such lone blocks run fast (cut, it ran 1.7%
+ * slower on an H100). Returns those rows (0: none): whole rows of tiles,
+ * so that the rows above fill whole rounds.
  */
-static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms)
+static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool can_copy)
 {
     const gl_tile_params *fill = &warptile_fill[0];
     if ((int64_t)t->bm * t->bn <= (int64_t)fill->bm * fill->bn || p->k < 1024)
         return 0;
     const int64_t slots = (int64_t)sms * gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
+    if (slots < 1)
+        return 0;
     const int64_t cols = round_up(p->n, t->bn) / t->bn, tiles = tile_count(p, t->bm, t->bn);
     const int64_t rounds = (tiles - 1) / slots + 1, last = tiles - (rounds - 1) * slots;
-    if (slots < 1 || rounds < 2 || 4 * last > 3 * slots)
+    if (rounds < 2 || 4 * last > 3 * slots)
         return 0;
     const int64_t top = (rounds - 1) * slots / cols * t->bm; /* rows of C in whole rounds */
     if (top <= 0 || top >= p->m)
@@ -424,7 +427,7 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms)
     /* The model above, with the tail on the fill tiles or split as
      * split_parts would cut it, and its launch. */
     const gl_tile_params *tail_tiles = fill;
-    const int parts = split_parts(&tail, &tail_tiles, false, sms);
+    const int parts = can_copy ? split_parts(&tail, &tail_tiles, false, sms) : 1;
     const double whole = tile_cost(p, t, slots / sms, 1, sms);
     const double cut = tile_cost(&above, t, slots / sms, 1, sms) +
                        tile_cost(&tail, tail_tiles,
@@ -439,7 +442,7 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms)
 void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                          bool can_copy, gl_engine_plan *plan)
 {
-    const int tail = pinned ? 0 : tail_rows(p, t, sms);
+    const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy);
     if (tail > 0) {
         gl_problem top = *p;
         top.m -= tail;
