@@ -18,7 +18,7 @@ typedef struct late_copy {
 
 __global__ void late_writer(late_copy a, late_copy b, late_copy c, unsigned long long delay_ns)
 {
-#if __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;");
 #endif
     unsigned long long start, now;
