@@ -348,9 +348,9 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             out->path = GL_PATH_CUBLAS;
             why = "cuBLAS SGEMM, FP32 compute";
         } else if (c.d->id == GL_VARIANT_AUTO) {
-            gl_engine_plan plan;
+            gl_engine_plan plan, tail_plan;
             gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count,
-                                h->scratch != NULL, &plan);
+                                h->scratch != NULL, &plan, &tail_plan);
             out->launches += plan.tail_rows > 0; /* the last round's rows, after */
             out->kernel = plan.kernel;
             if (plan.kernel != GL_VARIANT_WARPTILE) /* another rung's kernel, with its fixed tiles */

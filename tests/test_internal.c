@@ -349,16 +349,14 @@ static void test_engine_tail(void)
          "5000 x 3000 x 7000, A unaligned"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        gl_engine_plan plan;
-        gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned, 132, true, &plan);
+        gl_engine_plan plan, tail_plan;
+        gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned, 132, true, &plan,
+                            &tail_plan);
         CHECK(plan.tail_rows == cases[i].tail && plan.path == cases[i].path,
               "%s: tail of %d rows (want %d), path %d (want %d)", cases[i].what, plan.tail_rows,
               cases[i].tail, (int)plan.path, (int)cases[i].path);
         if (plan.tail_rows > 0) { /* the rest: planned on the 64 x 64 fill tiles */
-            gl_problem tail = cases[i].p;
-            tail.m = plan.tail_rows;
-            gl_engine_plan tail_plan;
-            const gl_tile_params *tt = gl_engine_tail_plan(&tail, 132, true, &tail_plan);
+            const gl_tile_params *tt = gl_engine_tail_tiles();
             CHECK(tt->bm == 64 && tt->bn == 64 && tail_plan.tail_rows == 0,
                   "%s: the tail on %d x %d tiles", cases[i].what, tt->bm, tt->bn);
         }

@@ -89,7 +89,7 @@ typedef struct gl_engine_plan {
                             scratch, after any copies */
     int tail_rows;      /* rows at C's bottom (of the grid's last round) that run
                            after the rest as a product of their own, planned
-                           from the fill tiles (gl_engine_tail_plan); the plan
+                           from the fill tiles (gl_engine_plan_call); the plan
                            is then for the rows above them */
     const char *why;    /* one sentence, static */
 } gl_engine_plan;
@@ -103,14 +103,13 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
 /* What auto does for a call: gl_engine_plan_for's plan, or, where the
  * tiles would leave the grid's last round of blocks at most three quarters
  * full, K is long and split-K's model says it pays, the plan for the rows
- * above that round, with tail_rows set; never for pinned tiles. */
+ * above that round, with tail_rows set, and *tail_plan the plan for those
+ * rows alone, made from gl_engine_tail_tiles; never for pinned tiles. */
 void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
-                         bool can_copy, gl_engine_plan *plan);
+                         bool can_copy, gl_engine_plan *plan, gl_engine_plan *tail_plan);
 
-/* The plan for the tail_rows of a call (tail: those rows alone), on the
- * fill tiles, which it returns. */
-const gl_tile_params *gl_engine_tail_plan(const gl_problem *tail, int sms, bool can_copy,
-                                          gl_engine_plan *plan);
+/* The tiles the plan for a call's tail_rows is made from: the fill tiles. */
+const gl_tile_params *gl_engine_tail_tiles(void);
 
 /* Queues the matrix-vector product g on x's stream; with splits > 1,
  * scratch (when not NULL) holds splits * g->vectors * g->rows floats.

@@ -394,17 +394,18 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
 /*
  * The grid's last round. Where the call's tiles leave the last round of
  * blocks at most three quarters full and K is long, the rows of C that
- * round covers may run after the rest, as a product of their own on the
- * fill tiles (64 x 64, five blocks to an SM) or split along K, whose blocks
- * spread that work over every SM instead of leaving a quarter or more of
- * the places empty; if split-K's model (tile_cost) puts the two products
- * and the second launch under 97% of the one (split only with scratch,
- * can_copy). The model keeps 6000^3 whole: its last round has a block or
- * fewer for each SM, and such lone blocks run fast (cut, it ran 1.7%
- * slower on an H100). Returns those rows (0: none): whole rows of tiles,
- * so that the rows above fill whole rounds.
+ * round covers may run after the rest, as a product of their own planned
+ * from the fill tiles (64 x 64, five blocks to an SM), on rung 6's kernel
+ * or split along K, whose blocks spread that work over every SM instead of
+ * leaving a quarter or more of the places empty; if split-K's model
+ * (tile_cost) puts the two products and the second launch under 97% of the
+ * one. The model keeps 6000^3 whole: its last round has a block or fewer
+ * for each SM, and such lone blocks run fast (cut, it ran 1.7% slower on
+ * an H100). Returns those rows (0: none), whole rows of tiles so that the
+ * rows above fill whole rounds, and *tail_plan, their plan.
  */
-static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool can_copy)
+static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool can_copy,
+                     gl_engine_plan *tail_plan)
 {
     const gl_tile_params *fill = &warptile_fill[0];
     if ((int64_t)t->bm * t->bn <= (int64_t)fill->bm * fill->bn || p->k < 1024)
@@ -424,15 +425,16 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
     tail.m = (int)(p->m - top);
     if (tile_count(&tail, fill->bm, fill->bn) < sms) /* too few to spread */
         return 0;
-    /* The model above, with the tail on the fill tiles or split as
-     * split_parts would cut it, and its launch. */
-    const gl_tile_params *tail_tiles = fill;
-    const int parts = can_copy ? split_parts(&tail, &tail_tiles, false, sms) : 1;
+    /* The model above, with the tail as planned (on the fill tiles, or
+     * split), and its launch. */
+    gl_engine_plan_for(&tail, fill, false, sms, can_copy, tail_plan);
+    const bool split = tail_plan->path == GL_PATH_SPLIT_K;
+    const gl_tile_params *tail_tiles = split ? &tail_plan->tiles : fill;
     const double whole = tile_cost(p, t, slots / sms, 1, sms);
     const double cut = tile_cost(&above, t, slots / sms, 1, sms) +
                        tile_cost(&tail, tail_tiles,
-                                 gl_tiles_resident(GL_KIND_WARPTILE, tail_tiles, 99 * 1024), parts,
-                                 sms) +
+                                 gl_tiles_resident(GL_KIND_WARPTILE, tail_tiles, 99 * 1024),
+                                 split ? tail_plan->splits : 1, sms) +
                        522000.0;
     if (cut > 0.97 * whole)
         return 0;
@@ -440,9 +442,9 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
 }
 
 void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
-                         bool can_copy, gl_engine_plan *plan)
+                         bool can_copy, gl_engine_plan *plan, gl_engine_plan *tail_plan)
 {
-    const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy);
+    const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy, tail_plan);
     if (tail > 0) {
         gl_problem top = *p;
         top.m -= tail;
@@ -462,9 +464,4 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
     gl_engine_plan_for(p, t, pinned, sms, can_copy, plan);
 }
 
-const gl_tile_params *gl_engine_tail_plan(const gl_problem *tail, int sms, bool can_copy,
-                                          gl_engine_plan *plan)
-{
-    gl_engine_plan_for(tail, &warptile_fill[0], false, sms, can_copy, plan);
-    return &warptile_fill[0];
-}
+const gl_tile_params *gl_engine_tail_tiles(void) { return &warptile_fill[0]; }

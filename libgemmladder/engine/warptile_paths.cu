@@ -184,8 +184,8 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
 
 extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    gl_engine_plan plan;
-    gl_engine_plan_call(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan);
+    gl_engine_plan plan, tail_plan;
+    gl_engine_plan_call(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan, &tail_plan);
     if (plan.tail_rows == 0)
         return run_product(p, t, &plan, x);
     /* The rows above the grid's last round, then that round's rows as a
@@ -197,22 +197,14 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
     tail.c = p->c + (int64_t)top.m * p->ldc;
     if (const int rc = run_product(&top, t, &plan, x))
         return rc;
-    gl_engine_plan tail_plan;
-    const gl_tile_params *tail_tiles =
-        gl_engine_tail_plan(&tail, x->sm_count, x->scratch != NULL, &tail_plan);
-    return run_product(&tail, tail_tiles, &tail_plan, x);
+    return run_product(&tail, gl_engine_tail_tiles(), &tail_plan, x);
 }
 
 extern "C" cudaError_t gl_prepare_auto(void)
 {
-    for (const engine_config &c : edge_windows)
-        if (const cudaError_t err = c.prepare())
-            return err;
-    for (const engine_config &c : split_k)
-        if (const cudaError_t err = c.prepare())
-            return err;
-    for (const engine_config &c : split_k_whole)
-        if (const cudaError_t err = c.prepare())
-            return err;
+    for (const auto *table : {&edge_windows, &split_k, &split_k_whole})
+        for (const engine_config &c : *table)
+            if (const cudaError_t err = c.prepare())
+                return err;
     return cudaSuccess;
 }
