@@ -208,6 +208,30 @@ static void test_engine_plan(void)
               "%d x %d%s on 64 x 64 tiles: kernel %d (want %d)", kernels[i].m, kernels[i].n,
               kernels[i].pinned ? " pinned" : "", (int)plan.kernel, (int)kernels[i].kernel);
     }
+    /* A short K runs on rung 6's kernel, whatever the call's tiles, where
+     * its grid gives every SM eight 64 x 64 tiles (8 x 132 = 1056), unless
+     * pinned. */
+    const struct {
+        int m, n, k;
+        bool pinned;
+        gl_variant_t kernel;
+    } short_k[] = {{4096, 4096, 64, false, GL_VARIANT_VECTORIZED},
+                   {4096, 4096, 16, false, GL_VARIANT_VECTORIZED},
+                   {4096, 4096, 68, false, GL_VARIANT_WARPTILE},
+                   {4096, 4096, 64, true, GL_VARIANT_WARPTILE},
+                   {2112, 2048, 64, false, GL_VARIANT_VECTORIZED}, /* 33 x 32 = 1056 tiles */
+                   {2048, 2048, 64, false, GL_VARIANT_WARPTILE}};  /* 1024 */
+    for (size_t i = 0; i < sizeof short_k / sizeof short_k[0]; ++i) {
+        gl_engine_plan plan;
+        const gl_problem q =
+            problem(short_k[i].m, short_k[i].n, short_k[i].k, short_k[i].k, short_k[i].n, 0);
+        gl_engine_plan_for(&q, t, short_k[i].pinned, 132, true, &plan);
+        CHECK(plan.kernel == short_k[i].kernel &&
+                  (plan.kernel == GL_VARIANT_WARPTILE ? gl_tile_params_equal(&plan.tiles, t)
+                                                      : plan.tiles.bm == 64 && plan.tiles.wm == 0),
+              "%d x %d x %d%s: kernel %d (want %d)", short_k[i].m, short_k[i].n, short_k[i].k,
+              short_k[i].pinned ? " pinned" : "", (int)plan.kernel, (int)short_k[i].kernel);
+    }
     /* The cost rule at the limits of the kernels' sizes. */
     gl_engine_plan plan;
     const gl_problem huge = problem(1 << 20, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, 0);

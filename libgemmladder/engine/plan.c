@@ -304,9 +304,16 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * (1024^3: 95% of cuBLAS split, 92% here; 1024 x 1024 x 32768: 81%
      * against 65%), or where K is long enough for deep parts (16384 x 128
      * x 4096: 89% against 85%; but 2000 x 1000 x 1000: 79% split, 83%
-     * here; H100, 2026-11-24). */
+     * here; H100, 2026-11-24). Rung 6's kernel also takes a short K
+     * (64 or less: four slices or fewer) where its grid gives each SM eight
+     * blocks or more, whatever the call's tiles: such a block's time goes
+     * mostly to its first loads and its stores of C, which an SM overlaps
+     * across more small blocks than big ones (4096 x 4096 x 64: 112% of
+     * cuBLAS against 108% on 128 x 128 tiles; 4096 x 4096 x 32: 123% against
+     * 115%; H100, 2026-11-25). */
     const int64_t blocks_64 = tile_count(p, 64, 64);
-    const bool rung6 = !pinned && a_ok && b_ok && t->bm == 64 && t->bn == 64 &&
+    const bool short_k = p->k <= 64 && blocks_64 >= 8 * (int64_t)sms;
+    const bool rung6 = !pinned && a_ok && b_ok && ((t->bm == 64 && t->bn == 64) || short_k) &&
                        blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
     /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
      * products go to scratch and a second kernel adds them up in order.
@@ -324,8 +331,11 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         plan->tiles = rung6_tiles[0];
         plan->path = GL_PATH_RUNG;
         plan->aligned = true;
-        plan->why = "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which fits more "
-                    "blocks on an SM than rung 8's";
+        plan->why = short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
+                              "rung 6's kernel, whose small blocks overlap their first loads and "
+                              "their stores of C"
+                            : "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which "
+                              "fits more blocks on an SM than rung 8's";
         return;
     }
     const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
