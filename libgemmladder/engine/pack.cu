@@ -13,43 +13,51 @@ namespace {
 
 constexpr int THREADS = 256;
 
-/* dst (rows x cols, ld4 float4s apart) = src (src_rows x src_cols, ld apart)
- * padded with zeros, a float4 of dst per thread and step: the threads run
- * over dst's float4s in order, so a narrow operand (4096 x 128) keeps every
- * thread busy as a wide one does. cols is a multiple of 4. */
-__global__ __launch_bounds__(THREADS) void pack_kernel(const float *src, int64_t ld, int src_rows,
-                                                       int src_cols, int rows, int cols,
-                                                       float4 *dst, int64_t ld4)
+/* One operand's copy: dst (rows x cols, ld4 float4s apart) = src (src_rows
+ * x src_cols, ld apart) padded with zeros, by `blocks` blocks. */
+struct pack_job {
+    const float *src;
+    int64_t ld;
+    int src_rows, src_cols, rows, cols; /* cols: a multiple of 4 */
+    float4 *dst;
+    int64_t ld4, blocks; /* blocks 0: no copy */
+};
+
+/* Both operands' copies in one launch: the first a.blocks blocks copy A,
+ * the others B. A job's threads run over its dst's float4s in order, one
+ * each and step, so a narrow operand (4096 x 128) keeps every thread busy
+ * as a wide one does. */
+__global__ __launch_bounds__(THREADS) void pack_kernel(const pack_job a, const pack_job b)
 {
-    const int64_t cols4 = cols / 4, count = (int64_t)rows * cols4;
-    for (int64_t i = (int64_t)blockIdx.x * THREADS + threadIdx.x; i < count;
-         i += (int64_t)gridDim.x * THREADS) {
+    const bool first = blockIdx.x < a.blocks;
+    const pack_job j = first ? a : b;
+    const int64_t block = first ? blockIdx.x : blockIdx.x - a.blocks;
+    const int64_t cols4 = j.cols / 4, count = (int64_t)j.rows * cols4;
+    for (int64_t i = block * THREADS + threadIdx.x; i < count; i += j.blocks * THREADS) {
         const int64_t r = i / cols4, c = i % cols4 * 4;
         float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        if (r < src_rows) {
-            const float *s = src + r * ld + c;
+        if (r < j.src_rows) {
+            const float *s = j.src + r * j.ld + c;
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
-                if (c + j < src_cols)
-                    v[j] = s[j];
+            for (int e = 0; e < 4; ++e)
+                if (c + e < j.src_cols)
+                    v[e] = s[e];
         }
-        dst[r * ld4 + c / 4] = make_float4(v[0], v[1], v[2], v[3]);
+        j.dst[r * j.ld4 + c / 4] = make_float4(v[0], v[1], v[2], v[3]);
     }
 }
 
-/* One operand into its copy; *ptr and *ld then name the copy. */
-cudaError_t copy_operand(const gl_engine_copy &copy, bool k_rows, int x, int k, void *scratch,
-                         const float **ptr, int64_t *ld, cudaStream_t stream)
+/* The job that copies one operand; *ptr and *ld then name the copy. */
+pack_job copy_job(const gl_engine_copy &copy, bool k_rows, int x, int k, void *scratch,
+                  const float **ptr, int64_t *ld)
 {
     float4 *dst = reinterpret_cast<float4 *>(static_cast<char *>(scratch) + copy.offset);
-    const int src_rows = k_rows ? k : x, src_cols = k_rows ? x : k;
     const int64_t blocks = ((int64_t)copy.rows * (copy.cols / 4) - 1) / THREADS + 1;
-    const unsigned grid = blocks < (1 << 20) ? (unsigned)blocks : 1u << 20; /* then a stride */
-    pack_kernel<<<grid, THREADS, 0, stream>>>(*ptr, *ld, src_rows, src_cols, copy.rows, copy.cols,
-                                              dst, copy.cols / 4);
+    const pack_job j = {*ptr, *ld, k_rows ? k : x, k_rows ? x : k, copy.rows, copy.cols, dst,
+                        copy.cols / 4, blocks < (1 << 20) ? blocks : 1 << 20 /* then a stride */};
     *ptr = reinterpret_cast<const float *>(dst);
     *ld = copy.cols;
-    return cudaGetLastError();
+    return j;
 }
 
 } // namespace
@@ -57,11 +65,14 @@ cudaError_t copy_operand(const gl_engine_copy &copy, bool k_rows, int x, int k, 
 cudaError_t gl_engine_copy_operands(gl_problem *p, const gl_engine_plan *plan, void *scratch,
                                     cudaStream_t stream)
 {
-    cudaError_t err = cudaSuccess;
+    pack_job a = {}, b = {};
     if (plan->a.made)
-        err = copy_operand(plan->a, p->trans_a, p->m, p->k, scratch, &p->a, &p->lda, stream);
-    if (!err && plan->b.made)
-        err = copy_operand(plan->b, !p->trans_b, p->n, p->k, scratch, &p->b, &p->ldb, stream);
+        a = copy_job(plan->a, p->trans_a, p->m, p->k, scratch, &p->a, &p->lda);
+    if (plan->b.made)
+        b = copy_job(plan->b, !p->trans_b, p->n, p->k, scratch, &p->b, &p->ldb);
     p->k = plan->k;
-    return err;
+    if (a.blocks + b.blocks == 0)
+        return cudaSuccess;
+    pack_kernel<<<(unsigned)(a.blocks + b.blocks), THREADS, 0, stream>>>(a, b);
+    return cudaGetLastError();
 }
