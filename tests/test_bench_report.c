@@ -716,6 +716,97 @@ static void test_odd_shapes(void)
     free(text);
 }
 
+/* Auto against the engine's goals: each line, with shapes under a goal,
+ * a form too slow, a rung faster than auto, a wrong result, and nothing at
+ * all without auto. */
+static void add_form(int id, int64_t m, int64_t n, int64_t k, int col, int ta, int tb, double ms,
+                     br_status status)
+{
+    add_result(id, m, n, k, ms, status == BR_OK ? 1e-7 : INFINITY, status);
+    br_shape *s = &fixture[fixture_count - 1].shape;
+    s->col_major = col, s->trans_a = ta, s->trans_b = tb;
+}
+
+static void test_goals(void)
+{
+    const int AUTO = GL_VARIANT_AUTO, WARP = GL_VARIANT_WARPTILE, SHARED = GL_VARIANT_SHARED;
+    fixture_count = 0;
+    add_form(0, 1024, 1024, 32768, 0, 0, 0, 1.0, BR_OK);
+    add_form(AUTO, 1024, 1024, 32768, 0, 0, 0, 1.125, BR_OK); /* 88.9: under */
+    add_form(WARP, 1024, 1024, 32768, 0, 0, 0, 1.5, BR_OK);
+    add_form(0, 1, 4096, 4096, 0, 0, 0, 0.025, BR_OK);
+    add_form(AUTO, 1, 4096, 4096, 0, 0, 0, 0.0253, BR_OK); /* 98.8: under 100 */
+    add_form(WARP, 1, 4096, 4096, 0, 0, 0, 0.14, BR_OK);
+    add_form(0, 4096, 1, 4096, 0, 0, 0, 0.03, BR_OK);
+    add_form(AUTO, 4096, 1, 4096, 0, 0, 0, 0.026, BR_OK); /* no rung ran: not compared */
+    add_form(0, 4096, 4096, 4096, 0, 0, 0, 2.65, BR_OK);
+    add_form(AUTO, 4096, 4096, 4096, 0, 0, 0, 2.94, BR_OK);
+    add_form(WARP, 4096, 4096, 4096, 0, 0, 0, 2.93, BR_OK); /* faster, but within 2% */
+    add_form(0, 4096, 4096, 4096, 0, 0, 1, 2.72, BR_OK);
+    add_form(AUTO, 4096, 4096, 4096, 0, 0, 1, 3.04, BR_OK); /* +3.4% on row NN */
+    add_form(0, 4096, 4096, 4096, 0, 1, 1, 2.78, BR_OK);
+    add_form(AUTO, 4096, 4096, 4096, 0, 1, 1, 3.2, BR_OK); /* +8.8%: over */
+    add_form(0, 4096, 4096, 4096, 1, 0, 0, 2.66, BR_OK);
+    add_form(AUTO, 4096, 4096, 4096, 1, 0, 0, 2.93, BR_OK);
+    add_form(0, 128, 128, 128, 0, 0, 0, 0.0096, BR_OK);
+    add_form(AUTO, 128, 128, 128, 0, 0, 0, 0.00705, BR_OK);
+    add_form(SHARED, 128, 128, 128, 0, 0, 0, 0.00675, BR_OK); /* 4.4% faster than auto */
+    add_form(0, 2000, 2000, 100, 0, 0, 0, 0.1, BR_OK);
+    add_form(AUTO, 2000, 2000, 100, 0, 0, 0, NAN, BR_WRONG);
+    double log_sum = 0.0;
+    int timed = 0;
+    for (size_t i = 0; i < fixture_count; ++i)
+        for (size_t j = 0; j < fixture_count; ++j) {
+            br_result *a = &fixture[i];
+            const br_result *c = &fixture[j];
+            if (c->variant_id == 0 && a->status == BR_OK && a->shape.m == c->shape.m &&
+                a->shape.n == c->shape.n && a->shape.k == c->shape.k &&
+                a->shape.col_major == c->shape.col_major && a->shape.trans_a == c->shape.trans_a &&
+                a->shape.trans_b == c->shape.trans_b) {
+                a->pct_of_reference = 100.0 * a->gflops / c->gflops;
+                if (a->variant_id == AUTO)
+                    log_sum += log(a->pct_of_reference), ++timed;
+            }
+        }
+    const br_report rep = {.results = fixture, .count = fixture_count};
+    char *text = NULL;
+    CAPTURE(text, br_write_goals(out, &rep, 2900.0));
+    CHECK(strstr(text, "auto against the engine's goals (% of cuBLAS in this run):\n"),
+          "goals header: %s", text);
+    CHECK(strstr(text, "  at least 90 on every shape: 5 of 9; under: 1024x1024x32768 88.9, "
+                       "4096x4096x4096 row NT 89.5, 4096x4096x4096 row TT 86.9, 2000x2000x100 "
+                       "(wrong)\n"),
+          "every shape: %s", text);
+    char want[256];
+    snprintf(want, sizeof want, "  at least 95 on the geometric mean: %.1f over 8 shapes\n",
+             exp(log_sum / timed));
+    CHECK(timed == 8 && strstr(text, want), "geometric mean (want %s): %s", want, text);
+    const double share_1 = 100.0 * 4.0 * (4096 + 4096.0 * 4096 + 4096) / (0.0253 * 1e6) / 2900.0;
+    const double share_2 = 100.0 * 4.0 * (4096 + 4096.0 * 4096 + 4096) / (0.026 * 1e6) / 2900.0;
+    snprintf(want, sizeof want,
+             "  at least 100 where M or N is 1: 1x4096x4096 98.8 (%.0f%% of the copy's GB/s) "
+             "under, 4096x1x4096 115.4 (%.0f%% of the copy's GB/s)\n",
+             share_1, share_2);
+    CHECK(strstr(text, want), "vectors (want %s): %s", want, text);
+    CHECK(strstr(text, "  within 5% of the row NN time at the same size: 4096x4096x4096 row NT "
+                       "+3.4%, 4096x4096x4096 row TT +8.8% over, 4096x4096x4096 col NN -0.3%\n"),
+          "forms: %s", text);
+    CHECK(strstr(text, "  as fast as the fastest rung, within 2%: 3 of 4; slower: 128x128x128 "
+                       "(shared 4.4% faster)\n"),
+          "rungs: %s", text);
+    CHECK(count_of(text, "\n") == 6, "six lines: %s", text);
+    free(text);
+
+    /* Without a copy's rate, no share of it; without auto, nothing. */
+    CAPTURE(text, br_write_goals(out, &rep, 0.0));
+    CHECK(!strstr(text, "copy's") && strstr(text, "1x4096x4096 98.8 under"), "no copy: %s", text);
+    free(text);
+    const br_report ladder = make_fixture();
+    CAPTURE(text, br_write_goals(out, &ladder, 2900.0));
+    CHECK(!strcmp(text, ""), "no auto, no goals: %s", text);
+    free(text);
+}
+
 static const char *csv_header =
     "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status,"
     "form\n";
@@ -1016,6 +1107,7 @@ int main(int argc, char **argv)
     test_rates_and_staircase();
     test_table();
     test_odd_shapes();
+    test_goals();
     test_csv();
     test_json();
     test_svg();

@@ -526,7 +526,11 @@ void br_print_usage(FILE *out)
         "                   5000x3000x7000, 3072x5120x1536, 8192x8192x1024, 2304^3,\n"
         "                   512^3, 128^3, and 4096^3 as row NN, NT, TN, TT and col\n"
         "                   NN; naive and coalesced only up to 1024^3;\n"
-        "                   10 after 2\n"
+        "                   10 after 2; a device-to-device copy's bandwidth first,\n"
+        "                   and last, auto against the engine's goals: 90% of\n"
+        "                   cuBLAS on every shape, 95% on the geometric mean, 100%\n"
+        "                   where M or N is 1, each form within 5% of row NN's\n"
+        "                   time, no rung more than 2% faster\n"
         "  The odd shapes are not multiples of any tile: 1000 leaves edge tiles in\n"
         "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
         "  multiple everywhere. For each odd shape whose nearest multiple of 128 ran\n"
@@ -798,6 +802,150 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size)
     }
     fputc('\n', out);
     write_odd_shapes(out, rep);
+}
+
+/* ---- auto against the engine's goals (--shapes) ------------------------------ */
+
+/* The goals (docs/engine.md): auto at 90% of cuBLAS or more on every shape
+ * and 95% on the geometric mean; 100% where M or N is 1; each other form
+ * within 5% of the row-major, untransposed product's time at the same size;
+ * never slower than the fastest rung, here by more than 2% (the noise of a
+ * run). */
+#define BR_GOAL_EVERY 90.0
+#define BR_GOAL_MEAN 95.0
+#define BR_GOAL_VECTOR 100.0
+#define BR_GOAL_FORMS 0.05
+#define BR_GOAL_RUNGS 0.02
+
+static const char *goal_shape(char *buf, size_t size, br_shape s)
+{
+    const char *form = br_form_name(s);
+    snprintf(buf, size, "%" PRId64 "x%" PRId64 "x%" PRId64 "%s%s", s.m, s.n, s.k,
+             strcmp(form, "row NN") ? " " : "", strcmp(form, "row NN") ? form : "");
+    return buf;
+}
+
+static int is_auto(const br_result *r) { return !strcmp(r->variant, "auto"); }
+
+static int timed(const br_result *r)
+{
+    return r->status == BR_OK && isfinite(r->pct_of_reference) && r->pct_of_reference > 0 &&
+           r->runtime_ms > 0;
+}
+
+void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
+{
+    size_t shapes = 0, met = 0, timed_count = 0;
+    double log_sum = 0.0;
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r))
+            continue;
+        ++shapes;
+        if (timed(r)) {
+            ++timed_count;
+            log_sum += log(r->pct_of_reference);
+            met += r->pct_of_reference >= BR_GOAL_EVERY;
+        }
+    }
+    if (shapes == 0)
+        return;
+    char name[96];
+    fprintf(out, "auto against the engine's goals (%% of cuBLAS in this run):\n");
+
+    fprintf(out, "  at least %.0f on every shape: %zu of %zu", BR_GOAL_EVERY, met, shapes);
+    const char *sep = "; under: ";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r) || (timed(r) && r->pct_of_reference >= BR_GOAL_EVERY))
+            continue;
+        if (timed(r))
+            fprintf(out, "%s%s %.1f", sep, goal_shape(name, sizeof name, r->shape),
+                    r->pct_of_reference);
+        else
+            fprintf(out, "%s%s (%s)", sep, goal_shape(name, sizeof name, r->shape),
+                    br_status_name(r->status));
+        sep = ", ";
+    }
+    fputc('\n', out);
+
+    if (timed_count > 0)
+        fprintf(out, "  at least %.0f on the geometric mean: %.1f over %zu shapes\n", BR_GOAL_MEAN,
+                exp(log_sum / (double)timed_count), timed_count);
+
+    sep = "";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r) || !timed(r) || (r->shape.m != 1 && r->shape.n != 1))
+            continue;
+        if (!*sep)
+            fprintf(out, "  at least %.0f where M or N is 1:", BR_GOAL_VECTOR);
+        fprintf(out, "%s %s %.1f", *sep ? sep : "", goal_shape(name, sizeof name, r->shape),
+                r->pct_of_reference);
+        if (copy_gbps > 0 && isfinite(r->gbps))
+            fprintf(out, " (%.0f%% of the copy's GB/s)", 100.0 * r->gbps / copy_gbps);
+        if (r->pct_of_reference < BR_GOAL_VECTOR)
+            fputs(" under", out);
+        sep = ",";
+    }
+    if (*sep)
+        fputc('\n', out);
+
+    sep = "";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        br_shape plain = r->shape;
+        plain.col_major = plain.trans_a = plain.trans_b = 0;
+        const br_result *p = NULL;
+        for (size_t j = 0; j < rep->count && !p; ++j)
+            if (is_auto(&rep->results[j]) && same_shape(rep->results[j].shape, plain))
+                p = &rep->results[j];
+        if (!is_auto(r) || !timed(r) || same_shape(r->shape, plain) || !p || !timed(p))
+            continue;
+        if (!*sep)
+            fprintf(out, "  within %.0f%% of the row NN time at the same size:",
+                    100.0 * BR_GOAL_FORMS);
+        const double change = r->runtime_ms / p->runtime_ms - 1.0;
+        fprintf(out, "%s %s %+.1f%%%s", *sep ? sep : "", goal_shape(name, sizeof name, r->shape),
+                100.0 * change, fabs(change) > BR_GOAL_FORMS ? " over" : "");
+        sep = ",";
+    }
+    if (*sep)
+        fputc('\n', out);
+
+    size_t as_fast = 0, compared = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        sep = "; slower: ";
+        for (size_t i = 0; i < rep->count; ++i) {
+            const br_result *r = &rep->results[i], *best = NULL;
+            if (!is_auto(r) || !timed(r))
+                continue;
+            for (size_t j = 0; j < rep->count; ++j) {
+                const br_result *q = &rep->results[j];
+                if (same_shape(q->shape, r->shape) && q->variant_id != 0 && !is_auto(q) &&
+                    timed(q) && (!best || q->runtime_ms < best->runtime_ms))
+                    best = q;
+            }
+            if (!best)
+                continue;
+            const int slower = r->runtime_ms > best->runtime_ms * (1.0 + BR_GOAL_RUNGS);
+            if (pass == 0) {
+                ++compared;
+                as_fast += !slower;
+            } else if (slower) {
+                fprintf(out, "%s%s (%s %.1f%% faster)", sep, goal_shape(name, sizeof name, r->shape),
+                        best->variant, 100.0 * (r->runtime_ms / best->runtime_ms - 1.0));
+                sep = ", ";
+            }
+        }
+        if (compared == 0)
+            break;
+        if (pass == 0)
+            fprintf(out, "  as fast as the fastest rung, within %.0f%%: %zu of %zu",
+                    100.0 * BR_GOAL_RUNGS, as_fast, compared);
+        else
+            fputc('\n', out);
+    }
 }
 
 /* ==== CSV and JSON ========================================================= */

@@ -132,6 +132,14 @@ void br_table_row(FILE *out, const br_result *r);
 /* One line per rung: "% of cuBLAS at MxNxK: naive 1.0, ...". */
 void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size);
 
+/* For a run with auto (--shapes): auto against the engine's goals, a line
+ * each: 90% of cuBLAS on every shape (and which are under), 95% on the
+ * geometric mean, 100% where M or N is 1 (with the share of copy_gbps, a
+ * device-to-device copy's rate, when it is above 0), each transposed or
+ * column-major form's time against the row NN one's at its size, and the
+ * shapes where a rung was more than 2% faster. Nothing without auto. */
+void br_write_goals(FILE *out, const br_report *rep, double copy_gbps);
+
 /* Machine-readable copies. CSV: a header line and one row per result, empty
  * fields for what was not measured. JSON: one object with the device, date,
  * settings and a "results" array (null for what was not measured). Each

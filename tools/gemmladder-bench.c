@@ -270,9 +270,10 @@ static int run_sweep(const br_options *o)
     int bad = 0;
 
     printf("device: %s\n", device);
-    if (o->sweep == BR_SWEEP_SHAPES)
+    const double copy_rate = o->sweep == BR_SWEEP_SHAPES ? copy_gbps() : 0.0;
+    if (copy_rate > 0)
         printf("memory: a device-to-device copy of 256 MiB moves %.0f GB/s (read plus written)\n",
-               copy_gbps());
+               copy_rate);
     printf("%d timed samples (batches of calls, about %.0f ms each) after %d warm-up, median; "
            "inputs uniform in [-1, 1), seed %llu; checked against float64 first (tolerance "
            "%.0e)\n\n",
@@ -325,6 +326,8 @@ static int run_sweep(const br_options *o)
                            .count = count};
     printf("\n");
     br_write_summary(stdout, &rep, o->svg_size);
+    if (o->sweep == BR_SWEEP_SHAPES)
+        br_write_goals(stdout, &rep, copy_rate);
     printf("device: %s\n", device);
     if (bad)
         printf("SOME RUNGS WERE WRONG OR FAILED: see the status column\n");
