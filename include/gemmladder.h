@@ -406,8 +406,8 @@ typedef struct gl_plan {
     int32_t copies;        /* GL_PATH_PACKED: bit 0 set when A is copied, bit 1 B */
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
     int32_t launches;      /* launches of the product's kernel: rows of C go
-                              2^20 at a time (GL_PATH_PACKED adds a copy
-                              kernel per operand copied, each time; split-K
+                              2^20 at a time (GL_PATH_PACKED adds a kernel
+                              that copies the operands, each time; split-K
                               and summed slices add a kernel that sums them;
                               auto adds one where the rows of the grid's last
                               round run after the rest, planned when the
