@@ -65,8 +65,13 @@ struct slice_copy {
      * and flipping x's bit 3 in every other run of 8 k's halves that. A
      * float4 of 4 neighbouring x's stays whole. (With 16-deep slices it
      * would remove the 2 lanes to a bank left there, but the 128 x 128
-     * kernels ran 5-7% slower with it.) */
+     * kernels ran 5-7% slower with it.) Not on sm_80, where ptxas of CUDA
+     * 13.0 spilled the swizzled kernels. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 860
+    static constexpr bool SWIZZLED = false;
+#else
     static constexpr bool SWIZZLED = ALIGNED && BK >= 32;
+#endif
 
     __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
         : k_contiguous(k_contig)
