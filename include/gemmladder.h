@@ -409,9 +409,8 @@ typedef struct gl_plan {
                               2^20 at a time (GL_PATH_PACKED adds a kernel
                               that copies the operands, each time; split-K
                               and summed slices add a kernel that sums them;
-                              auto adds one where the rows of the grid's last
-                              round run after the rest, planned when the
-                              call runs) */
+                              auto adds one for each slice of rows whose
+                              grid's last round runs after the rest) */
     int32_t splits;        /* K cut into this many parts, summed in a fixed
                               order (GL_PATH_SPLIT_K, and GL_PATH_GEMV's
                               slices); 1: not cut */

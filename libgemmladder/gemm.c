@@ -351,7 +351,20 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             gl_engine_plan plan, tail_plan;
             gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count,
                                 h->scratch != NULL, &plan, &tail_plan);
-            out->launches += plan.tail_rows > 0; /* the last round's rows, after */
+            /* A launch more for each slice whose last round's rows run after
+             * the rest: the full slices are planned as the first, a shorter
+             * last one on its own. */
+            const int64_t full = c.p.m / MAX_ROWS_PER_LAUNCH, rest = c.p.m % MAX_ROWS_PER_LAUNCH;
+            if (plan.tail_rows > 0)
+                out->launches += (int32_t)(full > 0 ? full : 1);
+            if (full > 0 && rest > 0) {
+                gl_problem last = first;
+                last.m = (int)rest;
+                gl_engine_plan last_plan, last_tail_plan;
+                gl_engine_plan_call(&last, &tiles, h->pinned[c.d->id], h->sm_count,
+                                    h->scratch != NULL, &last_plan, &last_tail_plan);
+                out->launches += last_plan.tail_rows > 0;
+            }
             out->kernel = plan.kernel;
             if (plan.kernel != GL_VARIANT_WARPTILE) /* another rung's kernel, with its fixed tiles */
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);

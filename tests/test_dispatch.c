@@ -142,6 +142,27 @@ static void test_slicing(gl_handle_t h)
     }
 }
 
+/* gl_sgemm_plan's count of auto's launches: one for each slice of rows,
+ * and one more for each slice whose grid's last round of blocks runs after
+ * the rest (engine/plan.c). On this H100-like GPU 3072 x 3072 x 1024 cuts
+ * its last round off; a slice of SLICE_ROWS rows does not, but a last slice
+ * of 3072 rows does. */
+static void test_auto_launches(gl_handle_t h)
+{
+    const struct {
+        int64_t m;
+        int launches;
+    } cases[] = {{3072, 2}, {SLICE_ROWS, 1}, {SLICE_ROWS + 3072, 3}, {2 * SLICE_ROWS + 3072, 4}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gl_plan plan = {.size = sizeof plan};
+        CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, R, N, N, cases[i].m, 3072, 1024, NULL,
+                                      1024, NULL, 3072, NULL, 3072, &plan),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK(plan.launches == cases[i].launches, "auto, %lld x 3072 x 1024: %d launches, want %d",
+              (long long)cases[i].m, (int)plan.launches, cases[i].launches);
+    }
+}
+
 /* The checks after the handle: where pointers lie and how big their
  * allocations are. */
 static void test_pointer_checks(gl_handle_t h)
@@ -209,6 +230,7 @@ int main(void)
             CHECK_STATUS(h, gl_variant_available(h, (gl_variant_t)v), GL_STATUS_SUCCESS, NULL);
         test_normalised_problem(h);
         test_slicing(h);
+        test_auto_launches(h);
         test_pointer_checks(h);
         test_query_and_pins(h);
         gl_handle_destroy(h);
