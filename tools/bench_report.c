@@ -833,6 +833,15 @@ static int timed(const br_result *r)
            r->runtime_ms > 0;
 }
 
+/* Auto's result at shape s (NULL: none). */
+static const br_result *auto_at(const br_report *rep, br_shape s)
+{
+    for (size_t j = 0; j < rep->count; ++j)
+        if (is_auto(&rep->results[j]) && same_shape(rep->results[j].shape, s))
+            return &rep->results[j];
+    return NULL;
+}
+
 /* For a timed result of auto: the fastest timed rung at its shape (NULL:
  * none, or r is not auto's). */
 static const br_result *fastest_rung(const br_report *rep, const br_result *r)
@@ -910,13 +919,12 @@ void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
     sep = "";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
+        if (!is_auto(r) || !timed(r))
+            continue;
         br_shape plain = r->shape;
         plain.col_major = plain.trans_a = plain.trans_b = 0;
-        const br_result *p = NULL;
-        for (size_t j = 0; j < rep->count && !p; ++j)
-            if (is_auto(&rep->results[j]) && same_shape(rep->results[j].shape, plain))
-                p = &rep->results[j];
-        if (!is_auto(r) || !timed(r) || same_shape(r->shape, plain) || !p || !timed(p))
+        const br_result *p = same_shape(r->shape, plain) ? NULL : auto_at(rep, plain);
+        if (!p || !timed(p))
             continue;
         if (!*sep)
             fprintf(out, "  within %.0f%% of the row NN time at the same size:",
