@@ -282,7 +282,9 @@ void warptile_kernel(const gl_problem whole)
     slice_copy<BK, BN, THREADS, ALIGNED> copy_b(p.b, p.ldb, p.trans_b, wc0);
     /* Swizzled slices (slice_copy): in rows k with bit 3 set, the thread's
      * fragments start at its x's with bit 3 flipped; the offsets added to
-     * the start (wm * WSUBM + t, wn * WSUBN + u) leave that bit alone. */
+     * the start (wm * WSUBM + t, wn * WSUBN + u) leave that bit alone. The
+     * plain slices keep their index as it was written before the swizzle:
+     * the 128 x 128 kernels' registers, and their speed, moved with it. */
     constexpr bool SWIZZLED = decltype(copy_a)::SWIZZLED;
     static_assert(!SWIZZLED || (WSUBM % 16 == 0 && WSUBN % 16 == 0 && 8 % TM == 0 && 8 % TN == 0),
                   "fragment offsets must not reach bit 3");
