@@ -403,11 +403,14 @@ typedef struct gl_plan {
                               vectorized for 64 x 64 tiles, or auto for its
                               matrix-vector kernel); -1 for GL_PATH_SCALE */
     int32_t path;          /* gl_path_t */
-    int32_t copies;        /* GL_PATH_PACKED: bit 0 set when A is copied, bit 1 B */
+    int32_t copies;        /* operands auto copies into scratch first: bit 0
+                              set when A is copied, bit 1 B; bit 2 when A's
+                              copy is its transpose (big products, any path
+                              but GL_PATH_PACKED and split-K's) */
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
     int32_t launches;      /* launches of the product's kernel: rows of C go
-                              2^20 at a time (GL_PATH_PACKED adds a kernel
-                              that copies the operands, each time; split-K
+                              2^20 at a time (a copy of the operands adds a
+                              kernel that makes it, each time; split-K
                               and summed slices add a kernel that sums them;
                               auto adds one for each slice of rows whose
                               grid's last round runs after the rest) */

@@ -11,8 +11,9 @@
  * repeats a run. 300 cases by default; GL_TEST_CASES=n for n, GL_TEST_LONG=1
  * for 3000, GL_TEST_QUICK=1 for 30. The first cases are fixed shapes where
  * auto runs the rows of the grid's last round of blocks as a product of
- * their own (engine/plan.c, tail_rows), with tight, aligned operands and
- * the rest drawn as usual, on auto alone. Exits 77 where there is no GPU.
+ * their own (engine/plan.c, tail_rows), or copies A into its transpose
+ * first (transpose_a), with tight, aligned operands and the rest drawn as
+ * usual, on auto alone. Exits 77 where there is no GPU.
  */
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -111,18 +112,30 @@ int main(void)
            (unsigned long long)seed, cases, (unsigned long long)seed);
     rng r = {seed};
 
-    /* On an H100's 132 SMs: edge windows and interior above the last round. */
-    static const int64_t tails[][3] = {{3000, 3000, 1024}, {3072, 3072, 1024}};
-    const int ntails = (int)(sizeof tails / sizeof tails[0]);
+    /* Fixed shapes first, on auto alone, whose plan on an H100's 132 SMs
+     * says `plan`: edge windows and interior above the last round's rows;
+     * interior and edge windows on A copied transposed (row-major, A as
+     * stored). */
+    static const struct {
+        int64_t m, n, k;
+        const char *plan;
+    } fixed[] = {{3000, 3000, 1024, "last round"},
+                 {3072, 3072, 1024, "last round"},
+                 {2048, 4096, 2048, "transposed"},
+                 {4112, 4120, 1016, "transposed"}};
+    const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
     int runs = 0, failed_cases = 0;
     for (int i = 0; i < cases; ++i) {
         gemm_case c = {rng_next(&r) % 2 ? GL_COL_MAJOR : GL_ROW_MAJOR,
                        rng_next(&r) % 2 ? GL_OP_T : GL_OP_N, rng_next(&r) % 2 ? GL_OP_T : GL_OP_N,
                        draw_dim(&r), draw_dim(&r), draw_dim(&r), draw_scalar(&r),
                        draw_scalar(&r), 0, 0, 0};
-        const int tail = i < ntails; /* tight and aligned: no draws for them */
-        if (tail)
-            c.m = tails[i][0], c.n = tails[i][1], c.k = tails[i][2];
+        const int tail = i < nfixed; /* tight and aligned: no draws for them */
+        if (tail) {
+            c.m = fixed[i].m, c.n = fixed[i].n, c.k = fixed[i].k;
+            if (strcmp(fixed[i].plan, "transposed") == 0)
+                c.layout = GL_ROW_MAJOR, c.trans_a = GL_OP_N;
+        }
         c.lda = min_ld(&c, 'A') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
         c.ldb = min_ld(&c, 'B') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
         c.ldc = min_ld(&c, 'C') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
@@ -170,8 +183,8 @@ int main(void)
             CHECK(gl_sgemm_plan(h, GL_VARIANT_AUTO, c.layout, c.trans_a, c.trans_b, c.m, c.n, c.k,
                                 dA, c.lda, dB, c.ldb, dC, c.ldc, &plan) == GL_STATUS_SUCCESS,
                   "%s: gl_sgemm_plan: %s", what, gl_last_error(h));
-            CHECK(sms != 132 || strstr(plan.why, "last round") != NULL,
-                  "%s: auto's plan is \"%s\", not the last round's rows apart", what, plan.why);
+            CHECK(sms != 132 || strstr(plan.why, fixed[i].plan) != NULL,
+                  "%s: auto's plan is \"%s\", without \"%s\"", what, plan.why, fixed[i].plan);
         }
         for (int v = 0; v < gl_variant_count(); ++v) {
             if (tail && v != GL_VARIANT_AUTO)

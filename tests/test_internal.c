@@ -387,6 +387,59 @@ static void test_engine_tail(void)
     }
 }
 
+/* A copied into its transpose (gl_engine_plan_call's last step): for big
+ * products (N of 3072 or more, M N K at least 2^34) that read aligned
+ * operands in place, where A's rows run along K; never where A is already
+ * transposed, the product is split or copied otherwise, or A's copy would
+ * pass 256 MiB. */
+static void test_engine_transpose(void)
+{
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+    gl_problem trans_a = problem(4096, 4096, 4096, 4096, 4096, 0);
+    trans_a.trans_a = true;
+    const struct {
+        gl_problem p;
+        bool can_copy, transposed;
+        gl_path_t path;
+        int ld; /* of the copy: M rounded up to 8 */
+        const char *what;
+    } cases[] = {
+        {problem(4096, 4096, 4096, 4096, 4096, 0), true, true, GL_PATH_INTERIOR, 4096, "4096^3"},
+        {problem(2048, 4096, 2048, 2048, 4096, 0), true, true, GL_PATH_INTERIOR, 2048,
+         "2048 x 4096 x 2048 (M N K = 2^34)"},
+        {problem(6004, 6000, 6000, 6000, 6000, 0), true, true, GL_PATH_EDGE_WINDOWS, 6008,
+         "6004 x 6000 x 6000 (edge windows; M padded to 8)"},
+        {problem(4112, 4120, 1016, 1016, 4120, 0), true, true, GL_PATH_EDGE_WINDOWS, 4112,
+         "4112 x 4120 x 1016 (edge windows, K short of the tail's 1024)"},
+        {problem(2048, 4096, 2040, 2040, 4096, 0), true, false, GL_PATH_EDGE_WINDOWS, 0,
+         "2048 x 4096 x 2040 (M N K under 2^34)"},
+        {problem(8192, 3064, 8192, 8192, 3064, 0), true, false, GL_PATH_EDGE_WINDOWS, 0,
+         "8192 x 3064 x 8192 (N under 3072)"},
+        {trans_a, true, false, GL_PATH_INTERIOR, 0, "4096^3, A transposed"},
+        {problem(4096, 4096, 4096, 4096, 4096, 0), false, false, GL_PATH_INTERIOR, 0,
+         "4096^3 without scratch"},
+        {problem(8200, 8192, 8192, 8192, 8192, 0), true, false, GL_PATH_EDGE_WINDOWS, 0,
+         "8200 x 8192 x 8192 (A's copy over 256 MiB)"},
+        {problem(4097, 4097, 4097, 4097, 4097, 0), true, false, GL_PATH_PACKED, 0,
+         "4097^3 (packed)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gl_engine_plan plan, tail_plan;
+        gl_engine_plan_call(&cases[i].p, &w128, false, 132, cases[i].can_copy, &plan, &tail_plan);
+        CHECK(plan.path == cases[i].path && plan.tail_rows == 0 &&
+                  plan.a.transposed == cases[i].transposed,
+              "%s: path %d (want %d), A transposed %d (want %d)", cases[i].what, (int)plan.path,
+              (int)cases[i].path, plan.a.transposed, cases[i].transposed);
+        if (cases[i].transposed)
+            CHECK(plan.a.made && !plan.b.made && plan.a.rows == cases[i].p.k &&
+                      plan.a.cols == cases[i].ld && plan.a.offset == 0 &&
+                      plan.bytes == (size_t)cases[i].ld * (size_t)cases[i].p.k * sizeof(float) &&
+                      plan.k == cases[i].p.k && strstr(plan.why, "transposed"),
+                  "%s: A's copy is K x %d floats (%d x %d, %zu bytes)", cases[i].what,
+                  cases[i].ld, plan.a.rows, plan.a.cols, plan.bytes);
+    }
+}
+
 int main(void)
 {
     test_arch_coverage();
@@ -394,5 +447,6 @@ int main(void)
     test_engine_plan();
     test_engine_gemv();
     test_engine_tail();
+    test_engine_transpose();
     return harness_finish("test_internal");
 }

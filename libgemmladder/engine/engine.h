@@ -44,11 +44,13 @@ extern "C" {
 #endif
 
 /* One operand's copy into scratch: rows x cols as stored (padded), at
- * `offset` bytes into the scratch block. */
+ * `offset` bytes into the scratch block; transposed: A's transpose, K rows
+ * of cols >= M floats (gl_engine_plan_call). */
 typedef struct gl_engine_copy {
     bool made;
     int rows, cols;
     size_t offset;
+    bool transposed;
 } gl_engine_copy;
 
 /* A matrix times a few vectors: for each of the `vectors` pairs (x_j, y_j),

@@ -3,7 +3,8 @@
  * is copied into scratch memory keeping its layout, its rows starting on 16
  * bytes, and both its extents padded with zeros to whole tiles, so the
  * kernel's copies need no tests and the end of K no special case. The zeros
- * add nothing to any result.
+ * add nothing to any result. Or A alone is copied into its transpose, which
+ * rung 8's kernel reads faster (plan.c, transpose_a).
  */
 #include "engine.h"
 #include "kernels/ladder.cuh"
@@ -47,6 +48,27 @@ __global__ __launch_bounds__(THREADS) void pack_kernel(const pack_job a, const p
     }
 }
 
+/* dst (k rows of ld floats) = the transpose of A (m rows of k, lda apart),
+ * the columns from m to ld zeros; a block moves a 32 x 32 tile through
+ * shared memory, so that it reads A's rows and writes dst's rows whole. */
+constexpr int TILE = 32, TILE_ROWS = 8;
+__global__ __launch_bounds__(TILE * TILE_ROWS) void transpose_kernel(const float *a, int64_t lda,
+                                                                     int m, int k, float *dst,
+                                                                     int64_t ld)
+{
+    __shared__ float tile[TILE][TILE + 1]; /* + 1: a column's 32 floats on 32 banks */
+    const int64_t k0 = (int64_t)blockIdx.x * TILE, m0 = (int64_t)blockIdx.y * TILE;
+    const int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
+#pragma unroll
+    for (int i = ty; i < TILE; i += TILE_ROWS) /* A's row m0 + i, columns k0 + tx */
+        tile[i][tx] = m0 + i < m && k0 + tx < k ? a[(m0 + i) * lda + k0 + tx] : 0.0f;
+    __syncthreads();
+#pragma unroll
+    for (int i = ty; i < TILE; i += TILE_ROWS) /* dst's row k0 + i, columns m0 + tx */
+        if (k0 + i < k && m0 + tx < ld)
+            dst[(k0 + i) * ld + m0 + tx] = tile[tx][i];
+}
+
 /* The job that copies one operand; *ptr and *ld then name the copy. */
 pack_job copy_job(const gl_engine_copy &copy, bool k_rows, int x, int k, void *scratch,
                   const float **ptr, int64_t *ld)
@@ -65,6 +87,14 @@ pack_job copy_job(const gl_engine_copy &copy, bool k_rows, int x, int k, void *s
 cudaError_t gl_engine_copy_operands(gl_problem *p, const gl_engine_plan *plan, void *scratch,
                                     cudaStream_t stream)
 {
+    if (plan->a.transposed) { /* A alone, into its transpose (gl_engine_plan_call) */
+        float *dst = reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->a.offset);
+        const int64_t ld = plan->a.cols;
+        const dim3 grid((unsigned)((p->k - 1) / TILE + 1), (unsigned)((ld - 1) / TILE + 1));
+        transpose_kernel<<<grid, TILE * TILE_ROWS, 0, stream>>>(p->a, p->lda, p->m, p->k, dst, ld);
+        p->a = dst, p->lda = ld, p->trans_a = true;
+        return cudaGetLastError();
+    }
     pack_job a = {}, b = {};
     if (plan->a.made)
         a = copy_job(plan->a, p->trans_a, p->m, p->k, scratch, &p->a, &p->lda);
