@@ -264,7 +264,7 @@ class SgemmPlan:
     variant: Union[Variant, int]
     kernel: Optional[Union[Variant, int]]  # the variant whose kernel runs; None: Path.SCALE
     path: Union[Path, int]
-    copies: int                # bit 0: A copied, bit 1: B (Path.PACKED)
+    copies: int                # bit 0: A copied, bit 1: B; bit 2: A copied transposed
     aligned: bool              # both operands read 16 bytes at a time
     launches: int
     splits: int                # K cut into this many parts (Path.SPLIT_K, Path.GEMV); 1: not
