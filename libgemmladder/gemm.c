@@ -376,7 +376,8 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             out->splits = plan.splits;
             out->path = plan.path;
             out->aligned = plan.aligned;
-            out->copies = (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0) | (plan.a.transposed ? 4 : 0);
+            out->copies =
+                (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0) | (plan.a.transposed ? 4 : 0);
             out->scratch_bytes = (int64_t)plan.bytes;
             why = plan.why;
         } else {

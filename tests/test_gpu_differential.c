@@ -114,14 +114,15 @@ int main(void)
 
     /* Fixed shapes first, on auto alone, whose plan on an H100's 132 SMs
      * says `plan`: edge windows and interior above the last round's rows;
-     * interior and edge windows on A copied transposed (row-major, A as
-     * stored). */
+     * interior and edge windows on A copied transposed (the row-major
+     * problem's A as stored: A row-major, or B column-major, not
+     * transposed; either layout). */
     static const struct {
         int64_t m, n, k;
         const char *plan;
     } fixed[] = {{3000, 3000, 1024, "last round"},
                  {3072, 3072, 1024, "last round"},
-                 {2048, 4096, 2048, "transposed"},
+                 {4096, 4096, 1024, "transposed"},
                  {4112, 4120, 1016, "transposed"}};
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
     int runs = 0, failed_cases = 0;
@@ -133,8 +134,10 @@ int main(void)
         const int tail = i < nfixed; /* tight and aligned: no draws for them */
         if (tail) {
             c.m = fixed[i].m, c.n = fixed[i].n, c.k = fixed[i].k;
-            if (strcmp(fixed[i].plan, "transposed") == 0)
-                c.layout = GL_ROW_MAJOR, c.trans_a = GL_OP_N;
+            if (strcmp(fixed[i].plan, "transposed") == 0 && c.layout == GL_ROW_MAJOR)
+                c.trans_a = GL_OP_N;
+            else if (strcmp(fixed[i].plan, "transposed") == 0)
+                c.trans_b = GL_OP_N; /* the row-major problem's A is B */
         }
         c.lda = min_ld(&c, 'A') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
         c.ldb = min_ld(&c, 'B') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));

@@ -407,6 +407,8 @@ static void test_engine_transpose(void)
         {problem(4096, 4096, 4096, 4096, 4096, 0), true, true, GL_PATH_INTERIOR, 4096, "4096^3"},
         {problem(2048, 4096, 2048, 2048, 4096, 0), true, true, GL_PATH_INTERIOR, 2048,
          "2048 x 4096 x 2048 (M N K = 2^34)"},
+        {problem(4096, 4096, 1024, 1024, 4096, 0), true, true, GL_PATH_INTERIOR, 4096,
+         "4096 x 4096 x 1024 (M N K = 2^34)"},
         {problem(6004, 6000, 6000, 6000, 6000, 0), true, true, GL_PATH_EDGE_WINDOWS, 6008,
          "6004 x 6000 x 6000 (edge windows; M padded to 8)"},
         {problem(4112, 4120, 1016, 1016, 4120, 0), true, true, GL_PATH_EDGE_WINDOWS, 4112,
