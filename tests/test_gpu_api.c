@@ -102,7 +102,8 @@ static void test_streams(gl_handle_t h, const float *A, const float *B, float *C
  * they may start while the kernel before them still runs, and must wait for
  * it before they read. Here that kernel lets them start at once and writes
  * all three of A, B and C (which held NaN) about 300 microseconds later, on
- * each path that launches this way; no synchronisation between the two. */
+ * each path that launches this way (the operand copies too); no
+ * synchronisation between the two. */
 static void test_behind_a_kernel(gl_handle_t h)
 {
     cudaStream_t stream;
@@ -110,12 +111,15 @@ static void test_behind_a_kernel(gl_handle_t h)
     static const struct {
         int64_t m, n, k;
         gl_path_t path;
+        int copies; /* gl_plan.copies */
         const char *what;
     } cases[] = {
-        {1, 4096, 4096, GL_PATH_GEMV, "matrix-vector across K, in slices"},
-        {4096, 1, 4096, GL_PATH_GEMV, "matrix-vector along K"},
-        {256, 256, 8192, GL_PATH_SPLIT_K, "split-K"},
-        {2000, 2000, 100, GL_PATH_EDGE_WINDOWS, "edge windows"},
+        {1, 4096, 4096, GL_PATH_GEMV, 0, "matrix-vector across K, in slices"},
+        {4096, 1, 4096, GL_PATH_GEMV, 0, "matrix-vector along K"},
+        {256, 256, 8192, GL_PATH_SPLIT_K, 0, "split-K"},
+        {2000, 2000, 100, GL_PATH_EDGE_WINDOWS, 0, "edge windows"},
+        {127, 2048, 4096, GL_PATH_SPLIT_K, 1, "A copied, then split-K"},
+        {4096, 4096, 1024, GL_PATH_INTERIOR, 1 | 4, "A copied transposed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int64_t m = cases[i].m, n = cases[i].n, k = cases[i].k;
@@ -127,8 +131,9 @@ static void test_behind_a_kernel(gl_handle_t h)
         CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, m, n, k,
                                       NULL, k, NULL, n, NULL, n, &plan),
                      GL_STATUS_SUCCESS, NULL);
-        CHECK(plan.path == (int32_t)cases[i].path, "%s: path %d, expected %d", what, plan.path,
-              (int)cases[i].path);
+        CHECK(plan.path == (int32_t)cases[i].path && plan.copies == cases[i].copies,
+              "%s: path %d, copies %d, expected %d, %d", what, plan.path, plan.copies,
+              (int)cases[i].path, cases[i].copies);
 
         float *src[3], *dst[3], *host[3];
         const int64_t count[3] = {m * k, k * n, m * n};

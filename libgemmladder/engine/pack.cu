@@ -30,6 +30,7 @@ struct pack_job {
  * as a wide one does. */
 __global__ __launch_bounds__(THREADS) void pack_kernel(const pack_job a, const pack_job b)
 {
+    gl_wait_for_previous_grid(); /* launched behind the kernel before it (engine.h) */
     const bool first = blockIdx.x < a.blocks;
     const pack_job j = first ? a : b;
     const int64_t block = first ? blockIdx.x : blockIdx.x - a.blocks;
@@ -56,6 +57,7 @@ __global__ __launch_bounds__(TILE * TILE_ROWS) void transpose_kernel(const float
                                                                      int m, int k, float *dst,
                                                                      int64_t ld)
 {
+    gl_wait_for_previous_grid();
     __shared__ float tile[TILE][TILE + 1]; /* + 1: a column's 32 floats on 32 banks */
     const int64_t k0 = (int64_t)blockIdx.x * TILE, m0 = (int64_t)blockIdx.y * TILE;
     const int tx = threadIdx.x % TILE, ty = threadIdx.x / TILE;
@@ -85,15 +87,17 @@ pack_job copy_job(const gl_engine_copy &copy, bool k_rows, int x, int k, void *s
 } // namespace
 
 cudaError_t gl_engine_copy_operands(gl_problem *p, const gl_engine_plan *plan, void *scratch,
-                                    cudaStream_t stream)
+                                    const gl_exec *x)
 {
     if (plan->a.transposed) { /* A alone, into its transpose (gl_engine_plan_call) */
         float *dst = reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->a.offset);
         const int64_t ld = plan->a.cols;
         const dim3 grid((unsigned)((p->k - 1) / TILE + 1), (unsigned)((ld - 1) / TILE + 1));
-        transpose_kernel<<<grid, TILE * TILE_ROWS, 0, stream>>>(p->a, p->lda, p->m, p->k, dst, ld);
+        const float *a = p->a;
+        const int64_t lda = p->lda;
         p->a = dst, p->lda = ld, p->trans_a = true;
-        return cudaGetLastError();
+        return gl_launch_dependent(transpose_kernel, grid, TILE * TILE_ROWS, 0, x, a, lda, p->m,
+                                   p->k, dst, ld);
     }
     pack_job a = {}, b = {};
     if (plan->a.made)
@@ -103,6 +107,6 @@ cudaError_t gl_engine_copy_operands(gl_problem *p, const gl_engine_plan *plan, v
     p->k = plan->k;
     if (a.blocks + b.blocks == 0)
         return cudaSuccess;
-    pack_kernel<<<(unsigned)(a.blocks + b.blocks), THREADS, 0, stream>>>(a, b);
-    return cudaGetLastError();
+    return gl_launch_dependent(pack_kernel, dim3((unsigned)(a.blocks + b.blocks)), THREADS, 0, x,
+                               a, b);
 }

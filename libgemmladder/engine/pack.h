@@ -4,10 +4,10 @@
 
 #include "engine.h"
 
-/* Copies the operands the plan names into scratch (plan->bytes of it), both
- * in one launch on `stream`, and points *p at the copies, with K padded as
- * planned. */
+/* Copies the operands the plan names into scratch (plan->bytes of it), in
+ * one launch on x's stream, behind the kernel before it (engine.h), and
+ * points *p at the copies, with K padded as planned. */
 cudaError_t gl_engine_copy_operands(gl_problem *p, const gl_engine_plan *plan, void *scratch,
-                                    cudaStream_t stream);
+                                    const gl_exec *x);
 
 #endif

@@ -167,7 +167,7 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
         rc = gl_engine_gemv(&plan->gemv, plan->splits, scratch, x);
     } else {
         gl_problem copied = *p; /* the operands as the kernel reads them */
-        rc = gl_engine_copy_operands(&copied, plan, scratch, x->stream);
+        rc = gl_engine_copy_operands(&copied, plan, scratch, x);
         if (rc == 0)
             rc = run(&copied, t, plan, scratch, x);
     }
