@@ -240,9 +240,10 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
 
     /* Row-major problem. A column-major product is the row-major product of
      * the transposes, C^T = op(B)^T op(A)^T: swap the operands and M with N. */
-    out->p = (gl_problem){(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc};
+    out->p = (gl_problem){(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc, 0};
     if (layout == GL_COL_MAJOR)
-        out->p = (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc};
+        out->p =
+            (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc, 0};
     return GL_STATUS_SUCCESS;
 }
 

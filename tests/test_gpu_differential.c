@@ -12,7 +12,8 @@
  * for 3000, GL_TEST_QUICK=1 for 30. The first cases are fixed shapes where
  * auto runs the rows of the grid's last round of blocks as a product of
  * their own (engine/plan.c, tail_rows), or copies A into its transpose
- * first (transpose_a), with tight, aligned operands and the rest drawn as
+ * first (transpose_a), or splits K with a short last part (short_last_part),
+ * with tight, aligned operands and the rest drawn as
  * usual, on auto alone. Exits 77 where there is no GPU.
  */
 #include <cublas_v2.h>
@@ -116,14 +117,17 @@ int main(void)
      * says `plan`: edge windows and interior above the last round's rows;
      * interior and edge windows on A copied transposed (the row-major
      * problem's A as stored: A row-major, or B column-major, not
-     * transposed; either layout). */
+     * transposed; either layout); split-K with a short last part, one
+     * and two long parts to a tile. */
     static const struct {
         int64_t m, n, k;
         const char *plan;
     } fixed[] = {{3000, 3000, 1024, "last round"},
                  {3072, 3072, 1024, "last round"},
                  {4096, 4096, 1024, "transposed"},
-                 {4112, 4120, 1016, "transposed"}};
+                 {4112, 4120, 1016, "transposed"},
+                 {1024, 1024, 32768, "short"},
+                 {2048, 1024, 16384, "short"}};
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
     int runs = 0, failed_cases = 0;
     for (int i = 0; i < cases; ++i) {

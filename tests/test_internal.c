@@ -84,7 +84,7 @@ static gl_problem problem(int m, int n, int k, int64_t lda, int64_t ldb, uintptr
 {
     return (gl_problem){m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)(0x100000 + a_offset), lda,
                         false, (const float *)(uintptr_t)0x200000, ldb, false,
-                        (float *)(uintptr_t)0x300000, n};
+                        (float *)(uintptr_t)0x300000, n, 0};
 }
 
 static void expect_plan(gl_problem p, const gl_tile_params *t, bool can_copy, gl_path_t path,
@@ -152,13 +152,16 @@ static void test_engine_plan(void)
          * 128, so the parts read whole tiles */
         {problem(127, 4096, 4096, 4096, 4096, 0), t, true, false, 8, 128, true},
         /* 64 blocks of 128 x 128 in 4 parts, two an SM, over 256 blocks of
-         * 64 x 64 (two an SM, 8 warps) */
-        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, false, 4, 128, true},
-        /* K not whole slices: the last part's last slice is tested */
+         * 64 x 64 (two an SM, 8 warps); and a fifth, short, on the 8
+         * places left (short_last_part) */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, false, 5, 128, true},
+        /* K not whole slices: the last part's last slice is tested (and no
+         * short part) */
         {problem(1024, 1024, 32760, 32760, 1024, 0), &w64, true, false, 4, 128, false},
         {problem(1024, 1024, 32768, 32768, 1024, 0), t, false, false, 1, 0, false}, /* no scratch */
-        /* pinned 64 x 64: 2 parts make four blocks an SM, 16 warps */
-        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, true, 2, 64, true},
+        /* pinned 64 x 64: 2 parts make four blocks an SM, 16 warps; a
+         * third, short, on the places left */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), &w64, true, true, 3, 64, true},
         {problem(1024, 1024, 300, 300, 1024, 0), &w64, true, false, 1, 0, false}, /* K too short */
         /* K = 1000: four parts, 256 deep but the last (232), not three of 352 */
         {problem(1000, 1000, 1000, 1000, 1000, 0), &w64, true, false, 4, 128, false},
@@ -442,6 +445,50 @@ static void test_engine_transpose(void)
     }
 }
 
+/* Split-K whose blocks would make one round with places left over: one
+ * part more, the last short, to run on those places (plan.c,
+ * short_last_part). 128 x 128 tiles, two blocks an SM: 264 places. */
+static void test_engine_short_last_part(void)
+{
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+    const struct {
+        gl_problem p;
+        int splits, depth;
+        bool whole;
+        const char *what;
+    } cases[] = {
+        /* 64 tiles x 4 parts = 256 blocks: 4 parts of 7968 and one of 896,
+         * the 64 short ones 8 to each of the 8 places left */
+        {problem(1024, 1024, 32768, 32768, 1024, 0), 5, 7968, true, "1024 x 1024 x 32768"},
+        /* not with tests: 1000 rows and columns */
+        {problem(1000, 1000, 32000, 32000, 1000, 0), 4, 0, false, "1000 x 1000 x 32000"},
+        /* 128 tiles x 2 parts: 2 of 8000 and one of 384, the 128 short
+         * ones 16 to each of the 8 places left */
+        {problem(2048, 1024, 16384, 16384, 1024, 0), 3, 8000, true, "2048 x 1024 x 16384"},
+        /* no short part left at the shallower depth: 4 x 256 = 1024, and
+         * 32 tiles x 8 parts, 8 x 512 = 4096 */
+        {problem(1024, 1024, 1024, 1024, 1024, 0), 4, 0, true, "1024^3"},
+        {problem(128, 4096, 4096, 4096, 4096, 0), 8, 0, true, "128 x 4096 x 4096"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gl_engine_plan plan;
+        gl_engine_plan_for(&cases[i].p, &w128, false, 132, true, &plan);
+        const int depth = cases[i].depth, splits = cases[i].splits;
+        CHECK(plan.path == GL_PATH_SPLIT_K && plan.splits == splits &&
+                  plan.part_depth == depth && plan.whole == cases[i].whole &&
+                  plan.bytes == (size_t)splits * (size_t)cases[i].p.m *
+                                    (size_t)gl_split_ld(cases[i].p.n) * sizeof(float) &&
+                  (depth == 0) == (strstr(plan.why, "short") == NULL),
+              "%s: path %d, %d parts of %d (want %d of %d), whole %d: %s", cases[i].what,
+              (int)plan.path, plan.splits, plan.part_depth, splits, depth, plan.whole, plan.why);
+        if (depth > 0) /* every part but the last whole, the last short but not empty */
+            CHECK(depth % 32 == 0 && (splits - 1) * depth < cases[i].p.k &&
+                      (cases[i].p.k - (splits - 1) * depth) < depth,
+                  "%s: parts of %d, the last %d", cases[i].what, depth,
+                  cases[i].p.k - (splits - 1) * depth);
+    }
+}
+
 int main(void)
 {
     test_arch_coverage();
@@ -450,5 +497,6 @@ int main(void)
     test_engine_gemv();
     test_engine_tail();
     test_engine_transpose();
+    test_engine_short_last_part();
     return harness_finish("test_internal");
 }

@@ -89,6 +89,9 @@ typedef struct gl_engine_plan {
     size_t bytes;       /* scratch the copies (or the slices' sums) take */
     size_t parts_offset; /* GL_PATH_SPLIT_K: where the parts' products start in
                             scratch, after any copies */
+    int part_depth;     /* GL_PATH_SPLIT_K: the depth of each part but the last,
+                           when the last is short (plan.c, short_last_part);
+                           0: gl_split_depth's */
     int tail_rows;      /* rows at C's bottom (of the grid's last round) that run
                            after the rest as a product of their own, planned
                            from the fill tiles (gl_engine_plan_call); the plan

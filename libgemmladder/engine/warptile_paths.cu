@@ -40,7 +40,8 @@ struct window_edges {
 /*
  * Split-K (plan.c): the grid's z is the part of K. Block (x, y, z) computes
  * its tile of the product over part z, a run of K whose depth is a multiple
- * of 32 (so the operands' alignment holds), into slice z of scratch (the
+ * of 32 (so the operands' alignment holds): gl_split_depth's, or the plan's
+ * where the last part is short (p.part_depth), into slice z of scratch (the
  * problem the launcher passes has c = the scratch, ldc = gl_split_ld(n),
  * alpha 1, beta 0). TESTED: with rung 8's tested copies; else, where the
  * operands (or their padded copies) hold whole tiles and every part's depth
@@ -53,7 +54,7 @@ struct split_k_edges : plain_edges<TESTED> {
     {
         gl_wait_for_previous_grid();
         const int parts = gridDim.z, z = blockIdx.z;
-        const int depth = gl_split_depth(p.k, parts);
+        const int depth = p.part_depth > 0 ? p.part_depth : gl_split_depth(p.k, parts);
         const int k0 = z * depth;
         gl_problem q = p;
         q.k = min(depth, p.k - k0);
@@ -116,13 +117,16 @@ int launch_engine(const engine_config (&table)[N], const gl_problem *p, const gl
     return cudaErrorInvalidConfiguration;
 }
 
-/* The parts' products into scratch w (whole: with copies that test
+/* The plan's parts' products into scratch w (whole: with copies that test
  * nothing), then C from their sum. */
-int run_split(const gl_problem *p, const gl_tile_params *t, int parts, bool whole, float *w,
+int run_split(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, float *w,
               const gl_exec *x)
 {
+    const int parts = plan->splits;
+    const bool whole = plan->whole;
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
+    into_w.part_depth = plan->part_depth;
     const int rc = whole ? launch_engine(split_k_whole, &into_w, t, parts, x)
                          : launch_engine(split_k, &into_w, t, parts, x);
     return rc ? rc : gl_engine_add_parts(w, parts, p, x);
@@ -137,7 +141,7 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
         return gl_launch_vectorized(p, &plan->tiles, x);
     switch (plan->path) {
     case GL_PATH_SPLIT_K:
-        return run_split(p, &plan->tiles, plan->splits, plan->whole,
+        return run_split(p, &plan->tiles, plan,
                          reinterpret_cast<float *>(static_cast<char *>(scratch) +
                                                    plan->parts_offset),
                          x);

@@ -43,6 +43,8 @@ typedef struct gl_problem {
     bool trans_b;
     float *c;
     int64_t ldc;
+    int part_depth; /* split-K (the engine): the depth of each of K's parts
+                       but the last, when the plan set one; 0: gl_split_depth */
 } gl_problem;
 
 /* Where and with what a launcher runs. */
