@@ -405,8 +405,10 @@ typedef struct gl_plan {
     int32_t path;          /* gl_path_t */
     int32_t copies;        /* operands auto copies into scratch first: bit 0
                               set when A is copied, bit 1 B; bit 2 when A's
-                              copy is its transpose (big products, any path
-                              but GL_PATH_PACKED and split-K's) */
+                              copy is its transpose (big products on
+                              GL_PATH_INTERIOR or GL_PATH_EDGE_WINDOWS). A
+                              and B of the row-major problem auto runs: a
+                              column-major call's are swapped */
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
     int32_t launches;      /* launches of the product's kernel: rows of C go
                               2^20 at a time (a copy of the operands adds a
@@ -417,9 +419,9 @@ typedef struct gl_plan {
     int32_t splits;        /* K cut into this many parts, summed in a fixed
                               order (GL_PATH_SPLIT_K, and GL_PATH_GEMV's
                               slices); 1: not cut */
-    int64_t scratch_bytes; /* scratch memory the copies take (GL_PATH_PACKED), or
-                              the sums of K's parts (GL_PATH_SPLIT_K,
-                              GL_PATH_GEMV) */
+    int64_t scratch_bytes; /* scratch memory auto takes: its copies of the
+                              operands, and the sums of K's parts
+                              (GL_PATH_SPLIT_K, GL_PATH_GEMV) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for
                               cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV. Split-K
                               may pick its own: origin GL_TILES_DEFAULT for

@@ -119,7 +119,7 @@ static void test_behind_a_kernel(gl_handle_t h)
         {256, 256, 8192, GL_PATH_SPLIT_K, 0, "split-K"},
         {2000, 2000, 100, GL_PATH_EDGE_WINDOWS, 0, "edge windows"},
         {127, 2048, 4096, GL_PATH_SPLIT_K, 1, "A copied, then split-K"},
-        {4096, 4096, 1024, GL_PATH_INTERIOR, 1 | 4, "A copied transposed"},
+        {4112, 4120, 1016, GL_PATH_EDGE_WINDOWS, 1 | 4, "A copied transposed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int64_t m = cases[i].m, n = cases[i].n, k = cases[i].k;

@@ -439,7 +439,8 @@ static void test_engine_transpose(void)
             CHECK(plan.a.made && !plan.b.made && plan.a.rows == cases[i].p.k &&
                       plan.a.cols == cases[i].ld && plan.a.offset == 0 &&
                       plan.bytes == (size_t)cases[i].ld * (size_t)cases[i].p.k * sizeof(float) &&
-                      plan.k == cases[i].p.k && strstr(plan.why, "transposed"),
+                      plan.k == cases[i].p.k && strstr(plan.why, "transposed") &&
+                      strlen(plan.why) < sizeof ((gl_plan *)0)->why,
                   "%s: A's copy is K x %d floats (%d x %d, %zu bytes)", cases[i].what,
                   cases[i].ld, plan.a.rows, plan.a.cols, plan.bytes);
     }
@@ -481,11 +482,13 @@ static void test_engine_short_last_part(void)
                   (depth == 0) == (strstr(plan.why, "short") == NULL),
               "%s: path %d, %d parts of %d (want %d of %d), whole %d: %s", cases[i].what,
               (int)plan.path, plan.splits, plan.part_depth, splits, depth, plan.whole, plan.why);
-        if (depth > 0) /* every part but the last whole, the last short but not empty */
-            CHECK(depth % 32 == 0 && (splits - 1) * depth < cases[i].p.k &&
-                      (cases[i].p.k - (splits - 1) * depth) < depth,
-                  "%s: parts of %d, the last %d", cases[i].what, depth,
-                  cases[i].p.k - (splits - 1) * depth);
+        const int last = cases[i].p.k - (plan.splits - 1) * plan.part_depth;
+        CHECK(plan.part_depth == 0 || (plan.part_depth % 32 == 0 && last > 0 &&
+                                       last < plan.part_depth),
+              "%s: parts of %d, the last %d: every part but the last a multiple of 32, the "
+              "last short but not empty", cases[i].what, plan.part_depth, last);
+        CHECK(strlen(plan.why) < sizeof ((gl_plan *)0)->why, "%s: why (%zu characters) fits "
+              "gl_plan.why", cases[i].what, strlen(plan.why));
     }
 }
 

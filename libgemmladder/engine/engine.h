@@ -130,12 +130,12 @@ int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl
 }
 
 /* The engine's kernels (the matrix-vector kernels, rung 8's kernel on
- * split-K's parts and on edge windows, and the kernels that add up what the
- * kernel before them left in scratch) are launched as programmatic
- * dependent launches on sm_90 and newer: the GPU starts setting a kernel up
- * while the kernel before it in the stream (the call's own first kernel, or
- * whatever the caller queued last) still runs its last blocks, instead of
- * after it has finished, and the kernel's first step,
+ * split-K's parts and on edge windows, the kernels that add up what the
+ * kernel before them left in scratch, and the operand copies) are launched
+ * as programmatic dependent launches on sm_90 and newer: the GPU starts
+ * setting a kernel up while the kernel before it in the stream (the call's
+ * own first kernel, or whatever the caller queued last) still runs its last
+ * blocks, instead of after it has finished, and the kernel's first step,
  * gl_wait_for_previous_grid, holds its blocks until that kernel has
  * finished and its writes are visible. On older GPUs they launch as usual
  * (and the wait compiles to nothing). */

@@ -211,25 +211,32 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
  * that lets a place left run its short parts, each with a margin of 64 k's
  * for a block's start and end, in a long part's time (at 1024 x 1024 x
  * 32768 a block does about 6 k's a microsecond, and starts and ends in 2
- * or 3): 7968 of 32768 against 8192. Only where that leaves a short part
- * and is shallower than the even split, and the products fit in 64 MiB of
- * scratch; the plan asks it only for parts of whole tiles (with tests,
- * 1000 x 1000 x 32000 ran 1.4-2.4% slower so; H100, 2026-11-26). Returns
- * the depth of each part but the last (0: no such split).
+ * or 3): 7968 of 32768 against 8192. Only where the places left are
+ * fewer than the tiles, so that each runs two short parts or more, as
+ * measured (with more places than tiles each would run one short part
+ * beside long ones, a case not measured: 512^3 and 32 x 4096 x 4096 keep
+ * their even parts); where the parts stay 4096 deep or more (measured at
+ * about 8000; 3072^3's last-round product, 576 deep, keeps even parts);
+ * where that leaves a short part and is shallower than the even split;
+ * and where the products fit in 64 MiB of scratch. The
+ * plan asks it only for parts of whole tiles (with tests, 1000 x 1000 x
+ * 32000 ran 1.4-2.4% slower so; H100, 2026-11-26). Returns the depth of
+ * each part but the last (0: no such split).
  */
 static int short_last_part(const gl_problem *p, int k, const gl_tile_params *t, int parts,
                            int sms)
 {
     const int64_t tiles = tile_count(p, t->bm, t->bn), blocks = tiles * parts;
     const int64_t places = (int64_t)sms * gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
-    if (blocks >= places ||
+    const int64_t left = places - blocks; /* places the parts leave */
+    if (left <= 0 || left >= tiles ||
         (double)(parts + 1) * p->m * gl_split_ld(p->n) * sizeof(float) > 64.0 * 1024 * 1024)
         return 0;
-    const int64_t left = places - blocks, shorts = (tiles + left - 1) / left; /* on a place */
+    const int64_t shorts = (tiles + left - 1) / left; /* on a place left, at most */
     /* shorts x (k - parts x depth + 64) <= depth */
     const int64_t least = (shorts * (k + 64) + shorts * parts) / (1 + shorts * parts);
     const int64_t depth = (least + 31) / 32 * 32;
-    if (k - parts * depth <= 0 || depth >= gl_split_depth(k, parts))
+    if (depth < 4096 || k - parts * depth <= 0 || depth >= gl_split_depth(k, parts))
         return 0;
     return (int)depth;
 }
@@ -265,10 +272,9 @@ static void take_split(const gl_problem *p, const gl_tile_params *t, int parts, 
          "cut into parts summed in a fixed order, whole tiles read without tests"}};
     static const char *const why_short[2] = {
         "too few tiles for the GPU and a long K: K cut into parts summed in a fixed order, the "
-        "last short to run on the places the others leave, whole tiles read without tests",
-        "an operand copied into aligned tiles, then too few tiles for the GPU and a long K: K "
-        "cut into parts summed in a fixed order, the last short to run on the places the others "
-        "leave, whole tiles read without tests"};
+        "last short for places left; whole tiles, no tests",
+        "an operand copied into aligned tiles, then K cut into parts summed in a fixed order, "
+        "the last short for places left; whole tiles, no tests"};
     plan->why = plan->part_depth > 0 ? why_short[offset > 0] : why[offset > 0][plan->whole];
 }
 
@@ -498,12 +504,14 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
  * A as stored (rows along K) into its transpose, for big products on
  * aligned operands read in place. Rung 8's kernel reads a slice of A 16
  * deep as 64-byte pieces of 128 rows, but of A transposed as 512-byte rows,
- * and runs 2.5-3% faster on it at 2048^3 .. 8192^3 (H200, 2026-11-25: NN
- * against TN, NT against TT; 4096^3 TN 2.876 against NN 2.958 ms). The copy
- * reads and writes A once, 8 M K bytes, 60 / N of the product's time at
- * 45 TFLOP/s and 3 TB/s: it pays for N of 3072 or more (2% against 2.5-3%),
- * and where M N K is at least 2^34, so that its launch (a few microseconds)
- * is under a thousandth. Its scratch, A's size, is held to 256 MiB.
+ * and runs 2.4-2.9% faster on it at 2048^3 .. 8192^3 (2.4-3.8% with B
+ * transposed; H200, 2026-11-25: NN against TN, NT against TT; 4096^3 TN
+ * 2.876 against NN 2.958 ms). The copy reads and writes A once, 8 M K
+ * bytes, 60 / N of the product's time at 45 TFLOP/s and 3 TB/s: it pays
+ * for N of 3072 or more (2% against 2.4-3.8%), and where M N K is at
+ * least 2^34 (0.76 ms at 45 TFLOP/s), so that its launch, a few
+ * microseconds, is under half a percent. Its scratch, A's size, is held
+ * to 256 MiB. A is the row-major problem's: a column-major call's B.
  */
 static void transpose_a(const gl_problem *p, bool can_copy, gl_engine_plan *plan)
 {
