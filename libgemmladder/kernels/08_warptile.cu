@@ -21,7 +21,8 @@
  * Slices are copied as in rung 6 (16-byte loads, the transposed stash; 32
  * deep ones stored swizzled, see slice_copy), by one of three kernels:
  * without tests for aligned operands of whole tiles, with tests at the
- * edges for aligned ones, and a float per load for any.
+ * edges for aligned ones, and a float per load for any (rows along K in
+ * stacks of 4 rows, stored as float4s).
  *
  * The kernel takes its treatment of those edges as a policy (`Edges`):
  * rung 8 runs plain_edges below, and the engine (engine/warptile_paths.cu)
@@ -37,10 +38,17 @@ namespace {
 
 /*
  * Copies a BK x BX slice of op(A) (x = rows of C) or op(B) (x = columns of
- * C) into shared memory k-major, dst[k * (BX + GL_SMEM_PAD) + x], as rung 6
- * does: groups of 4 floats along the contiguous direction, stored
- * transposed where k is contiguous; 4 neighbours in one 16-byte load for
- * aligned rows (ALIGNED), else 4 floats a quarter row apart, one load each.
+ * C) into shared memory k-major, dst[k * (BX + GL_SMEM_PAD) + x], a group
+ * of 4 floats at a time:
+ *   aligned rows (ALIGNED): as rung 6, 4 neighbours along the contiguous
+ *   direction in one 16-byte load, stored transposed where k is contiguous;
+ *   unaligned rows along K (A as stored, B transposed): a stack, the floats
+ *   of 4 neighbouring rows at one k, a load each, stored as one float4 of
+ *   the k-major slice;
+ *   unaligned rows across K: 4 floats of a row a quarter row apart, a load
+ *   each, stored one by one.
+ * In both unaligned copies a warp's neighbouring lanes read neighbouring
+ * floats.
  */
 template <int BK, int BX, int THREADS, bool ALIGNED>
 struct slice_copy {
@@ -52,7 +60,8 @@ struct slice_copy {
                   "each round of float4s must cover whole stored rows of the slice");
 
     const float *ptr;   /* this thread's first group of the current slice */
-    int64_t round_step; /* from one of its groups to the next */
+    int64_t round_step; /* from one of its groups to the next; in a stack,
+                           from one of its rows to the next */
     int64_t k_step;     /* from one k to the next */
     int row, col, row_step;
     bool k_contiguous;
@@ -76,30 +85,32 @@ struct slice_copy {
     __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
         : k_contiguous(k_contig)
     {
-        const int groups_per_row = (k_contig ? BK : BX) / 4;
-        row = threadIdx.x / groups_per_row;
-        if constexpr (!ALIGNED)
-            row = singles_row(row, groups_per_row);
-        col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
-        row_step = THREADS / groups_per_row;
-        round_step = row_step * ld;
+        if (!ALIGNED && k_contig) { /* rows [row, +4 LOADS) at k = col, 4 a group */
+            static_assert(ALIGNED || THREADS % BK == 0, "a stack's k is its thread's");
+            col = threadIdx.x % BK;
+            row = threadIdx.x / BK * 4 * LOADS;
+            row_step = 4;
+            round_step = ld;
+        } else {
+            const int groups_per_row = (k_contig ? BK : BX) / 4;
+            row = threadIdx.x / groups_per_row;
+            if constexpr (!ALIGNED)
+                row = singles_row(row, groups_per_row);
+            col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
+            row_step = THREADS / groups_per_row;
+            round_step = row_step * ld;
+        }
         ptr = k_contig ? base + ((int64_t)x0 + row) * ld + col : base + row * ld + x0 + col;
         k_step = k_contig ? 1 : ld;
     }
 
-    /* Where a thread's row of the slice is, for single floats: stored rows
-     * are BX + 4 = 4 (mod 32) floats apart in shared memory, so the 8 rows
-     * of a warp that runs along K in 16-float rows store into distinct banks
-     * when they are {0..3, 16..19} + 4w, and the 2 rows of a warp in 64-float
-     * rows when they are 4 apart; otherwise rows are taken in order. */
+    /* Where a thread's row of the slice is, for single floats across K:
+     * stored rows are BX + 4 = 4 (mod 32) floats apart in shared memory, so
+     * the 2 rows of a warp in 64-float rows store into distinct banks when
+     * they are 4 apart; otherwise rows are taken in order. */
     __device__ static int singles_row(int q, int groups_per_row)
     {
-        static_assert(ALIGNED || THREADS % 128 == 0, "rows are dealt out in blocks of 32 and 8");
-        if (groups_per_row == 4)
-            return (q & ~31) | (q >> 3 & 3) << 2 | (q & 3) | (q >> 2 & 1) << 4;
-        if (groups_per_row == 16)
-            return (q & ~7) | (q >> 1 & 3) | (q & 1) << 2;
-        return q;
+        return groups_per_row == 16 ? (q & ~7) | (q >> 1 & 3) | (q & 1) << 2 : q;
     }
 
     __device__ __forceinline__ float4 load4(const float *p) const
@@ -126,16 +137,47 @@ struct slice_copy {
                                                   : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 
-    /* Unaligned rows (running along K when K_ROWS): group i is 4 floats of
-     * its row a quarter row apart, each tested and read alone. Within each
-     * K_ROWS the distances between a thread's floats are constants, so its
-     * stores in stash_singles are at fixed offsets from one address. */
-    __host__ __device__ static constexpr int quarter_row(bool k_rows) { return (k_rows ? BK : BX) / 4; }
+    /* Unaligned rows along K: the thread's 4 * LOADS floats at its k, in
+     * neighbouring rows, each tested and read alone; a warp reads 16 or 32
+     * neighbouring k's of a row per load. The pointer moves on by a step
+     * the compiler cannot see through (the empty asm), as in rung 6, so
+     * that it adds as it goes instead of holding an address per row. Group
+     * i, rows [4i, +4), is one float4 of the k-major slice: stash_stack
+     * stores it whole, and a quarter warp's 8 float4s, at 8 k's whose rows
+     * are BX + 4 = 4 (mod 32) floats apart, fall on distinct banks. A
+     * quarter row apart, as across K, the same floats took four stores a
+     * group. */
+    __device__ __forceinline__ void fetch_stack(int rows_left, int k_left)
+    {
+        const bool k_in = col < k_left;
+        const int rows_in = rows_left - row;
+        const float *p = ptr;
+        int64_t step = round_step;
+        asm volatile("" : "+l"(step));
+        float f[4 * LOADS];
+#pragma unroll
+        for (int j = 0; j < 4 * LOADS; ++j, p += step)
+            f[j] = k_in && j < rows_in ? *p : 0.0f;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i)
+            v[i] = make_float4(f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]);
+    }
 
-    template <bool K_ROWS>
+    __device__ __forceinline__ void stash_stack(float *dst) const
+    {
+        constexpr int STRIDE = BX + GL_SMEM_PAD;
+#pragma unroll
+        for (int i = 0; i < LOADS; ++i)
+            *reinterpret_cast<float4 *>(&dst[col * STRIDE + row + i * row_step]) = v[i];
+    }
+
+    /* Unaligned rows across K: group i is 4 floats of its row a quarter row
+     * apart, each tested and read alone, and stored at fixed offsets from
+     * one address. */
+    static constexpr int SPREAD = BX / 4;
+
     __device__ __forceinline__ void fetch_singles(int rows_left, int cols_left)
     {
-        constexpr int SPREAD = quarter_row(K_ROWS);
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
@@ -147,18 +189,16 @@ struct slice_copy {
         }
     }
 
-    template <bool K_ROWS>
     __device__ __forceinline__ void stash_singles(float *dst) const
     {
-        constexpr int STRIDE = BX + GL_SMEM_PAD, SPREAD = quarter_row(K_ROWS);
-        constexpr int ROW_STEP = THREADS / SPREAD;
-        float *d = K_ROWS ? dst + col * STRIDE + row : dst + row * STRIDE + col;
+        constexpr int STRIDE = BX + GL_SMEM_PAD, ROW_STEP = THREADS / SPREAD;
+        float *d = dst + row * STRIDE + col;
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float f[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
 #pragma unroll
             for (int j = 0; j < 4; ++j) /* stored row i * ROW_STEP, column j * SPREAD */
-                d[K_ROWS ? j * SPREAD * STRIDE + i * ROW_STEP : i * ROW_STEP * STRIDE + j * SPREAD] = f[j];
+                d[i * ROW_STEP * STRIDE + j * SPREAD] = f[j];
         }
     }
 
@@ -171,9 +211,9 @@ struct slice_copy {
         const int cols_left = k_contiguous ? k_left : x_left;
         if constexpr (!ALIGNED) {
             if (k_contiguous)
-                fetch_singles<true>(rows_left, cols_left);
+                fetch_stack(rows_left, cols_left);
             else
-                fetch_singles<false>(rows_left, cols_left);
+                fetch_singles(rows_left, cols_left);
         } else {
 #pragma unroll
             for (int i = 0; i < LOADS; ++i)
@@ -187,9 +227,9 @@ struct slice_copy {
     {
         if constexpr (!ALIGNED) {
             if (k_contiguous)
-                stash_singles<true>(dst);
+                stash_stack(dst);
             else
-                stash_singles<false>(dst);
+                stash_singles(dst);
         } else {
             constexpr int STRIDE = BX + GL_SMEM_PAD;
 #pragma unroll
