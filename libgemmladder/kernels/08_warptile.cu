@@ -60,9 +60,9 @@ struct slice_copy {
                   "each round of float4s must cover whole stored rows of the slice");
 
     const float *ptr;   /* this thread's first group of the current slice */
-    int64_t round_step; /* from one of its groups to the next; in a stack,
-                           from one of its rows to the next */
+    int64_t round_step; /* from one of its groups to the next */
     int64_t k_step;     /* from one k to the next */
+    int64_t ld_step;    /* from one row to the next: a stack's rows */
     int row, col, row_step;
     bool k_contiguous;
     float4 v[LOADS];
@@ -85,32 +85,40 @@ struct slice_copy {
     __device__ slice_copy(const float *base, int64_t ld, bool k_contig, int x0)
         : k_contiguous(k_contig)
     {
-        if (!ALIGNED && k_contig) { /* rows [row, +4 LOADS) at k = col, 4 a group */
-            static_assert(ALIGNED || THREADS % BK == 0, "a stack's k is its thread's");
+        const int groups_per_row = (k_contig ? BK : BX) / 4;
+        row = threadIdx.x / groups_per_row;
+        if constexpr (!ALIGNED)
+            row = singles_row(row, groups_per_row);
+        col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
+        row_step = THREADS / groups_per_row;
+        if (!ALIGNED && k_contig) { /* a stack: rows [row, +4 LOADS) at k = col */
             col = threadIdx.x % BK;
             row = threadIdx.x / BK * 4 * LOADS;
             row_step = 4;
-            round_step = ld;
-        } else {
-            const int groups_per_row = (k_contig ? BK : BX) / 4;
-            row = threadIdx.x / groups_per_row;
-            if constexpr (!ALIGNED)
-                row = singles_row(row, groups_per_row);
-            col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
-            row_step = THREADS / groups_per_row;
-            round_step = row_step * ld;
         }
+        ld_step = ld;
+        round_step = row_step * ld;
         ptr = k_contig ? base + ((int64_t)x0 + row) * ld + col : base + row * ld + x0 + col;
         k_step = k_contig ? 1 : ld;
     }
 
-    /* Where a thread's row of the slice is, for single floats across K:
-     * stored rows are BX + 4 = 4 (mod 32) floats apart in shared memory, so
-     * the 2 rows of a warp in 64-float rows store into distinct banks when
-     * they are 4 apart; otherwise rows are taken in order. */
+    /* Where a thread's row of the slice is, for single floats: stored rows
+     * are BX + 4 = 4 (mod 32) floats apart in shared memory, so the 2 rows
+     * of a warp in 64-float rows across K store into distinct banks when
+     * they are 4 apart; otherwise rows are taken in order. (The first case,
+     * 16-float rows along K, is the order of the quarter-row copy that the
+     * stacks replaced; the constructor overwrites it. It stays because the
+     * kernels for any alignment are measured as compiled with it: a rewrite
+     * without it, which also kept the stack's step elsewhere, compiled
+     * differently and ran 4097^3 5% slower on an H100.) */
     __device__ static int singles_row(int q, int groups_per_row)
     {
-        return groups_per_row == 16 ? (q & ~7) | (q >> 1 & 3) | (q & 1) << 2 : q;
+        static_assert(ALIGNED || THREADS % 128 == 0, "rows are dealt out in blocks of 32 and 8");
+        if (groups_per_row == 4)
+            return (q & ~31) | (q >> 3 & 3) << 2 | (q & 3) | (q >> 2 & 1) << 4;
+        if (groups_per_row == 16)
+            return (q & ~7) | (q >> 1 & 3) | (q & 1) << 2;
+        return q;
     }
 
     __device__ __forceinline__ float4 load4(const float *p) const
@@ -149,10 +157,11 @@ struct slice_copy {
      * group. */
     __device__ __forceinline__ void fetch_stack(int rows_left, int k_left)
     {
+        static_assert(THREADS % BK == 0, "a stack's k is its thread's");
         const bool k_in = col < k_left;
         const int rows_in = rows_left - row;
         const float *p = ptr;
-        int64_t step = round_step;
+        int64_t step = ld_step;
         asm volatile("" : "+l"(step));
         float f[4 * LOADS];
 #pragma unroll
@@ -174,10 +183,9 @@ struct slice_copy {
     /* Unaligned rows across K: group i is 4 floats of its row a quarter row
      * apart, each tested and read alone, and stored at fixed offsets from
      * one address. */
-    static constexpr int SPREAD = BX / 4;
-
     __device__ __forceinline__ void fetch_singles(int rows_left, int cols_left)
     {
+        constexpr int SPREAD = BX / 4;
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
@@ -191,7 +199,7 @@ struct slice_copy {
 
     __device__ __forceinline__ void stash_singles(float *dst) const
     {
-        constexpr int STRIDE = BX + GL_SMEM_PAD, ROW_STEP = THREADS / SPREAD;
+        constexpr int STRIDE = BX + GL_SMEM_PAD, SPREAD = BX / 4, ROW_STEP = THREADS / SPREAD;
         float *d = dst + row * STRIDE + col;
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
