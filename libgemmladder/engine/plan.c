@@ -19,6 +19,20 @@ static int64_t tile_count(const gl_problem *p, int bm, int bn)
     return round_up(p->m, bm) / bm * (round_up(p->n, bn) / bn);
 }
 
+/* Blocks of rung 8's kernel on tiles t that one SM holds, as the plan counts
+ * them: with the shared memory any supported GPU gives a block. */
+static int64_t resident(const gl_tile_params *t)
+{
+    return gl_tiles_resident(GL_KIND_WARPTILE, t, gl_arch_smem_limit(0));
+}
+
+/* Whether a split's `parts` products of C (m rows, gl_split_ld(n) floats
+ * apart) fit in the 64 MiB of scratch a split may take. */
+static bool parts_fit(const gl_problem *p, int64_t parts)
+{
+    return (double)parts * p->m * gl_split_ld(p->n) * sizeof(float) <= 64.0 * 1024 * 1024;
+}
+
 /*
  * Whether copying an operand into `elements` floats of scratch pays off for
  * an m x n x k product. The copy costs a launch and one read and write of
@@ -169,7 +183,7 @@ static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTI
  * The parts tried give each SM one to eight blocks. */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms)
 {
-    const int64_t resident_t = gl_tiles_resident(GL_KIND_WARPTILE, *t, 99 * 1024);
+    const int64_t resident_t = resident(*t);
     double best = 0.9 * tile_cost(p, *t, resident_t, 1, sms);
     int best_parts = 1;
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
@@ -177,8 +191,7 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
     for (int c = 0; c < (pinned ? 1 : 3); ++c) {
         const gl_tile_params *u = candidates[c];
         const int64_t tiles = tile_count(p, u->bm, u->bn);
-        const int64_t resident =
-            c == 0 ? resident_t : gl_tiles_resident(GL_KIND_WARPTILE, u, 99 * 1024);
+        const int64_t per_sm_blocks = c == 0 ? resident_t : resident(u);
         int64_t tried = 1;
         for (int64_t per_sm = 1; per_sm <= 8; ++per_sm) {
             int64_t parts = per_sm * sms / tiles;
@@ -188,11 +201,10 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
                 continue;
             /* as many parts as K fills at the kernel's depth (split_k_edges) */
             parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
-            if (parts == tried || (double)parts * p->m * gl_split_ld(p->n) * sizeof(float) >
-                                      64.0 * 1024 * 1024)
+            if (parts == tried || !parts_fit(p, parts))
                 continue;
             tried = parts;
-            const double cost = tile_cost(p, u, resident, parts, sms);
+            const double cost = tile_cost(p, u, per_sm_blocks, parts, sms);
             if (cost < best)
                 best = cost, best_parts = (int)parts, *t = u;
         }
@@ -227,10 +239,8 @@ static int short_last_part(const gl_problem *p, int k, const gl_tile_params *t, 
                            int sms)
 {
     const int64_t tiles = tile_count(p, t->bm, t->bn), blocks = tiles * parts;
-    const int64_t places = (int64_t)sms * gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
-    const int64_t left = places - blocks; /* places the parts leave */
-    if (left <= 0 || left >= tiles ||
-        (double)(parts + 1) * p->m * gl_split_ld(p->n) * sizeof(float) > 64.0 * 1024 * 1024)
+    const int64_t left = sms * resident(t) - blocks; /* places the parts leave */
+    if (left <= 0 || left >= tiles || !parts_fit(p, parts + 1))
         return 0;
     const int64_t shorts = (tiles + left - 1) / left; /* on a place left, at most */
     /* shorts x (k - parts x depth + 64) <= depth */
@@ -469,7 +479,7 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
     const gl_tile_params *fill = &warptile_fill[0];
     if ((int64_t)t->bm * t->bn <= (int64_t)fill->bm * fill->bn || p->k < 1024)
         return 0;
-    const int64_t slots = (int64_t)sms * gl_tiles_resident(GL_KIND_WARPTILE, t, 99 * 1024);
+    const int64_t slots = sms * resident(t);
     if (slots < 1)
         return 0;
     const int64_t cols = round_up(p->n, t->bn) / t->bn, tiles = tile_count(p, t->bm, t->bn);
@@ -491,8 +501,7 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
     const gl_tile_params *tail_tiles = split ? &tail_plan->tiles : fill;
     const double whole = tile_cost(p, t, slots / sms, 1, sms);
     const double cut = tile_cost(&above, t, slots / sms, 1, sms) +
-                       tile_cost(&tail, tail_tiles,
-                                 gl_tiles_resident(GL_KIND_WARPTILE, tail_tiles, 99 * 1024),
+                       tile_cost(&tail, tail_tiles, resident(tail_tiles),
                                  split ? tail_plan->splits : 1, sms) +
                        522000.0;
     if (cut > 0.97 * whole)

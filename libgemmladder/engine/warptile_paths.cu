@@ -119,17 +119,14 @@ int launch_engine(const engine_config (&table)[N], const gl_problem *p, const gl
 
 /* The plan's parts' products into scratch w (whole: with copies that test
  * nothing), then C from their sum. */
-int run_split(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, float *w,
-              const gl_exec *x)
+int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
 {
-    const int parts = plan->splits;
-    const bool whole = plan->whole;
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
     into_w.part_depth = plan->part_depth;
-    const int rc = whole ? launch_engine(split_k_whole, &into_w, t, parts, x)
-                         : launch_engine(split_k, &into_w, t, parts, x);
-    return rc ? rc : gl_engine_add_parts(w, parts, p, x);
+    const int rc = launch_engine(plan->whole ? split_k_whole : split_k, &into_w, &plan->tiles,
+                                 plan->splits, x);
+    return rc ? rc : gl_engine_add_parts(w, plan->splits, p, x);
 }
 
 /* The plan's kernel for problem p (the operands' copies, when it made any;
@@ -141,7 +138,7 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
         return gl_launch_vectorized(p, &plan->tiles, x);
     switch (plan->path) {
     case GL_PATH_SPLIT_K:
-        return run_split(p, &plan->tiles, plan,
+        return run_split(p, plan,
                          reinterpret_cast<float *>(static_cast<char *>(scratch) +
                                                    plan->parts_offset),
                          x);
