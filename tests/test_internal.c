@@ -316,8 +316,30 @@ static void test_engine_gemv(void)
                 "8 x 4096 x 4096: 8 vectors, in slices");
     gl_problem ta = problem(5, 4100, 300, 5, 4100, 0);
     ta.trans_a = true; /* A stored K x M: x_j[k] = A[k][j] */
-    expect_gemv(ta, true, (gemv_want){false, 4100, 5, 1, 4100, 5, 1, 1, 4100, true, 4},
-                "5 x 4100 x 300, A transposed: vectors strided along K");
+    expect_gemv(ta, true, (gemv_want){false, 4100, 5, 1, 4100, 5, 1, 1, 4100, true, 3},
+                "5 x 4100 x 300, A transposed: vectors strided along K, 4 slices of 75 "
+                "rounded up to 3 of 128");
+    /* 24 blocks of 128 rows: 22 slices of 140 k's, rounded up to whole
+     * rounds of loads, are 16 of 192 */
+    expect_gemv(problem(1, 3072, 3072, 3072, 3072, 0), true,
+                (gemv_want){false, 3072, 1, 1, 3072, 1, 3072, 1, 3072, true, 16},
+                "1 x 3072 x 3072: slices of whole rounds");
+    /* The kernel recomputes the depth from the count plan.c settles on:
+     * the same depth, K covered, no slice empty. */
+    int bad = 0;
+    for (int64_t k = 64; k <= 20000 && !bad; k += 7)
+        for (int64_t want = 2; want <= 64 && want <= k / 64; ++want) {
+            const int64_t depth = gl_gemv_slice(k, want), count = (k - 1) / depth + 1;
+            if (depth % 64 || gl_gemv_slice(k, count) != depth || count * depth < k ||
+                (count - 1) * depth >= k) {
+                CHECK(false, "gl_gemv_slice(%lld, %lld) = %lld, then %lld slices of %lld",
+                      (long long)k, (long long)want, (long long)depth, (long long)count,
+                      (long long)gl_gemv_slice(k, count));
+                bad = 1;
+                break;
+            }
+        }
+    CHECK(!bad, "slice depths consistent");
     /* A few columns of C, A transposed (its rows across K) */
     gl_problem cols = problem(4096, 8, 4096, 4096, 8, 0);
     cols.trans_a = true;

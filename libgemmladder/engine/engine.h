@@ -116,6 +116,16 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
 /* The tiles the plan for a call's tail_rows is made from: the fill tiles. */
 const gl_tile_params *gl_engine_tail_tiles(void);
 
+/* The depth of each of `splits` slices of K in the matrix-vector kernel:
+ * whole rounds of its loads (8 warps x 8 rounds: 64 k's), so that no warp
+ * ends a slice a k at a time, each k a wait on memory. A count of slices
+ * is taken as ceil(k / gl_gemv_slice(k, count)), for which this gives the
+ * same depth and a last slice that is not empty. */
+static inline GL_HOST_DEVICE int64_t gl_gemv_slice(int64_t k, int64_t splits)
+{
+    return ((k - 1) / splits + 1 + 63) / 64 * 64;
+}
+
 /* Queues the matrix-vector product g on x's stream; with splits > 1,
  * scratch (when not NULL) holds splits * g->vectors * g->rows floats.
  * Returns a cudaError_t. */

@@ -30,6 +30,11 @@ namespace {
 
 constexpr int WARPS = 8, THREADS = 32 * WARPS;
 
+/* The matrix is read once, by evict-first loads (as cuBLAS's matrix-vector
+ * kernel reads it): L2 gives its lines up first, not x's, y's or the
+ * slices' sums (docs/engine.md, "Matrix-vector", has the numbers). */
+template <class T> __device__ __forceinline__ T read_once(const T *p) { return __ldcs(p); }
+
 __device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, float sum)
 {
     float *y = g.y + j * g.syv + r * g.sy;
@@ -55,13 +60,13 @@ __global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
         const int64_t k4 = g.k / 4;
 #pragma unroll 4 /* loads of the next rounds on their way during this one's math */
         for (int64_t i = lane; i < k4; i += 32) {
-            const float4 a = row4[i], b = x4[i];
+            const float4 a = read_once(row4 + i), b = x4[i];
             sum += a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
         }
         k = 4 * k4 + lane; /* the last k % 4 */
     }
     for (; k < g.k; k += 32)
-        sum += row[k] * g.x[k * g.sx];
+        sum += read_once(row + k) * g.x[k * g.sx];
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
         sum += __shfl_down_sync(0xffffffffu, sum, d);
@@ -84,7 +89,7 @@ __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits,
     __shared__ float4 running[V][32]; /* without partial: the slices' sums so far */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int64_t r = ((int64_t)blockIdx.x * 32 + lane) * 4;
-    const int64_t slice = (g.k - 1) / splits + 1;
+    const int64_t slice = gl_gemv_slice(g.k, splits);
     const int z0 = partial ? blockIdx.y : 0, z1 = partial ? z0 + 1 : splits;
     if (!partial && warp == 0)
         for (int j = 0; j < V; ++j)
@@ -105,7 +110,7 @@ __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits,
 #pragma unroll
                 for (int u = 0; u < ROUNDS; ++u) {
                     const int64_t ku = k + u * WARPS;
-                    a[u] = *reinterpret_cast<const float4 *>(g.mat + ku * g.ks + r);
+                    a[u] = read_once(reinterpret_cast<const float4 *>(g.mat + ku * g.ks + r));
                     const float *x = g.x + ku * g.sx;
 #pragma unroll
                     for (int j = 0; j < V; ++j, x += g.sxv)
@@ -119,12 +124,14 @@ __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits,
                         acc[j][2] += a[u].z * xk[u][j], acc[j][3] += a[u].w * xk[u][j];
                     }
             }
-        for (; k < k1; k += WARPS) { /* the rest, and rows that end inside a float4 */
+        /* The rest, and rows that end inside a float4; lanes past the last
+         * row have nothing to add. */
+        for (; k < k1 && r < g.rows; k += WARPS) {
             const float *m = g.mat + k * g.ks + r;
             float a[4];
 #pragma unroll
             for (int i = 0; i < 4; ++i)
-                a[i] = r + i < g.rows ? m[i] : 0.0f;
+                a[i] = r + i < g.rows ? read_once(m + i) : 0.0f;
             const float *x = g.x + k * g.sx;
 #pragma unroll
             for (int j = 0; j < V; ++j, x += g.sxv)

@@ -323,7 +323,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
          * of each: read the matrix once instead. Where the matrix's rows
          * run across K, a block takes 128 of them; if those blocks cannot
          * keep four to an SM, K is cut into slices of at least 64 (at most
-         * 64 of them) that make at most four, summed in a fixed order: in
+         * 64 of them) that make at most four, each a whole number of the
+         * kernel's rounds of loads (gl_gemv_slice), summed in a fixed order: in
          * scratch, splits x vectors x rows floats, when the pool has it,
          * else by each block in turn. */
         plan->kernel = GL_VARIANT_AUTO;
@@ -343,6 +344,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                 splits = p->k / 64;
             if (splits > 64)
                 splits = 64;
+            if (splits > 1)
+                splits = (p->k - 1) / gl_gemv_slice(p->k, splits) + 1;
             if (splits > 1) {
                 plan->splits = (int)splits;
                 if (can_copy)
