@@ -326,20 +326,16 @@ static void test_engine_gemv(void)
                 "1 x 3072 x 3072: slices of whole rounds");
     /* The kernel recomputes the depth from the count plan.c settles on:
      * the same depth, K covered, no slice empty. */
-    int bad = 0;
-    for (int64_t k = 64; k <= 20000 && !bad; k += 7)
+    int64_t bad_k = 0, bad_want = 0;
+    for (int64_t k = 64; k <= 20000; k += 7)
         for (int64_t want = 2; want <= 64 && want <= k / 64; ++want) {
             const int64_t depth = gl_gemv_slice(k, want), count = (k - 1) / depth + 1;
             if (depth % 64 || gl_gemv_slice(k, count) != depth || count * depth < k ||
-                (count - 1) * depth >= k) {
-                CHECK(false, "gl_gemv_slice(%lld, %lld) = %lld, then %lld slices of %lld",
-                      (long long)k, (long long)want, (long long)depth, (long long)count,
-                      (long long)gl_gemv_slice(k, count));
-                bad = 1;
-                break;
-            }
+                (count - 1) * depth >= k)
+                bad_k = k, bad_want = want;
         }
-    CHECK(!bad, "slice depths consistent");
+    CHECK(bad_k == 0, "gl_gemv_slice(%lld, %lld) = %lld: its count of slices gives another depth",
+          (long long)bad_k, (long long)bad_want, (long long)gl_gemv_slice(bad_k ? bad_k : 1, 2));
     /* A few columns of C, A transposed (its rows across K) */
     gl_problem cols = problem(4096, 8, 4096, 4096, 8, 0);
     cols.trans_a = true;
