@@ -335,7 +335,8 @@ static void test_engine_gemv(void)
                 bad_k = k, bad_want = want;
         }
     CHECK(bad_k == 0, "gl_gemv_slice(%lld, %lld) = %lld: its count of slices gives another depth",
-          (long long)bad_k, (long long)bad_want, (long long)gl_gemv_slice(bad_k ? bad_k : 1, 2));
+          (long long)bad_k, (long long)bad_want,
+          (long long)(bad_k ? gl_gemv_slice(bad_k, bad_want) : 0));
     /* A few columns of C, A transposed (its rows across K) */
     gl_problem cols = problem(4096, 8, 4096, 4096, 8, 0);
     cols.trans_a = true;

@@ -119,8 +119,8 @@ const gl_tile_params *gl_engine_tail_tiles(void);
 /* The depth of each of `splits` slices of K in the matrix-vector kernel:
  * whole rounds of its loads (64 k's: 8 warps x 8 rounds for one vector,
  * twice 8 x 4 for more), so that no warp ends a slice a k at a time, each
- * k a wait on memory. A count of slices is taken as ceil(k /
- * gl_gemv_slice(k, count)), for which this gives the same depth and a last
+ * k a wait on memory. plan.c takes ceil(k / gl_gemv_slice(k, wanted))
+ * slices, from whose count this gives the same depth again, and a last
  * slice that is not empty. */
 static inline GL_HOST_DEVICE int64_t gl_gemv_slice(int64_t k, int64_t splits)
 {
