@@ -278,6 +278,13 @@ static void expect_gemv(gl_problem p, bool can_copy, gemv_want w, const char *wh
           what, (int)plan.path, g->along_k, g->rows, g->vectors, (long long)g->rs,
           (long long)g->ks, (long long)g->sx, (long long)g->sxv, (long long)g->sy,
           (long long)g->syv, g->vec, plan.splits);
+    /* Across K, the slices are whole rounds of the kernel's loads (64 k's)
+     * and cover K, none empty; one slice is all of K. */
+    if (!g->along_k)
+        CHECK(plan.splits == 1 ? g->slice == p.k
+                               : g->slice % 64 == 0 && (int64_t)(plan.splits - 1) * g->slice < p.k &&
+                                     (int64_t)plan.splits * g->slice >= p.k,
+              "%s: %d slices of %d k's for K = %d", what, plan.splits, g->slice, p.k);
 }
 
 static void test_engine_gemv(void)
@@ -319,24 +326,27 @@ static void test_engine_gemv(void)
     expect_gemv(ta, true, (gemv_want){false, 4100, 5, 1, 4100, 5, 1, 1, 4100, true, 3},
                 "5 x 4100 x 300, A transposed: vectors strided along K, 4 slices of 75 "
                 "rounded up to 3 of 128");
+    /* The slices for every K from 64 to 20000 (in steps of 7) and 256 to
+     * 8192 rows: whole rounds of loads, covering K, none empty. */
+    int bad_k = 0, bad_rows = 0;
+    for (int rows = 256; rows <= 8192; rows *= 2)
+        for (int k = 64; k <= 20000; k += 7) {
+            const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+            const gl_problem q = problem(1, rows, k, k, rows, 0);
+            gl_engine_plan plan;
+            gl_engine_plan_for(&q, &w128, false, 132, true, &plan);
+            const int s = plan.splits, d = plan.gemv.slice;
+            if (plan.path != GL_PATH_GEMV || s < 1 || s > 64 ||
+                (s == 1 ? d != k
+                        : d % 64 || d < 64 || (int64_t)(s - 1) * d >= k || (int64_t)s * d < k))
+                bad_k = k, bad_rows = rows;
+        }
+    CHECK(bad_k == 0, "1 x %d x %d: its slices are not whole rounds covering K", bad_rows, bad_k);
     /* 24 blocks of 128 rows: 22 slices of 140 k's, rounded up to whole
      * rounds of loads, are 16 of 192 */
     expect_gemv(problem(1, 3072, 3072, 3072, 3072, 0), true,
                 (gemv_want){false, 3072, 1, 1, 3072, 1, 3072, 1, 3072, true, 16},
                 "1 x 3072 x 3072: slices of whole rounds");
-    /* The kernel recomputes the depth from the count plan.c settles on:
-     * the same depth, K covered, no slice empty. */
-    int64_t bad_k = 0, bad_want = 0;
-    for (int64_t k = 64; k <= 20000; k += 7)
-        for (int64_t want = 2; want <= 64 && want <= k / 64; ++want) {
-            const int64_t depth = gl_gemv_slice(k, want), count = (k - 1) / depth + 1;
-            if (depth % 64 || gl_gemv_slice(k, count) != depth || count * depth < k ||
-                (count - 1) * depth >= k)
-                bad_k = k, bad_want = want;
-        }
-    CHECK(bad_k == 0, "gl_gemv_slice(%lld, %lld) = %lld: its count of slices gives another depth",
-          (long long)bad_k, (long long)bad_want,
-          (long long)(bad_k ? gl_gemv_slice(bad_k, bad_want) : 0));
     /* A few columns of C, A transposed (its rows across K) */
     gl_problem cols = problem(4096, 8, 4096, 4096, 8, 0);
     cols.trans_a = true;

@@ -67,6 +67,7 @@ typedef struct gl_gemv {
     float *y;
     int64_t sy, syv;
     int rows, k, vectors;
+    int slice;    /* across k: the depth of K's slices (the last may be shorter) */
     float alpha, beta;
     bool along_k; /* ks == 1: the matrix's rows run along k (one vector only) */
     bool vec;     /* 16-byte loads of the matrix (and of x, along k) */
@@ -115,17 +116,6 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
 
 /* The tiles the plan for a call's tail_rows is made from: the fill tiles. */
 const gl_tile_params *gl_engine_tail_tiles(void);
-
-/* The depth of each of `splits` slices of K in the matrix-vector kernel:
- * whole rounds of its loads (64 k's: 8 warps x 8 rounds for one vector,
- * twice 8 x 4 for more), so that no warp ends a slice a k at a time, each
- * k a wait on memory. plan.c takes ceil(k / gl_gemv_slice(k, wanted))
- * slices, from whose count this gives the same depth again, and a last
- * slice that is not empty. */
-static inline GL_HOST_DEVICE int64_t gl_gemv_slice(int64_t k, int64_t splits)
-{
-    return ((k - 1) / splits + 1 + 63) / 64 * 64;
-}
 
 /* Queues the matrix-vector product g on x's stream; with splits > 1,
  * scratch (when not NULL) holds splits * g->vectors * g->rows floats.

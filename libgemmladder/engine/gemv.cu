@@ -89,13 +89,12 @@ __global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits,
     __shared__ float4 running[V][32]; /* without partial: the slices' sums so far */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int64_t r = ((int64_t)blockIdx.x * 32 + lane) * 4;
-    const int64_t slice = gl_gemv_slice(g.k, splits);
     const int z0 = partial ? blockIdx.y : 0, z1 = partial ? z0 + 1 : splits;
     if (!partial && warp == 0)
         for (int j = 0; j < V; ++j)
             running[j][lane] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int z = z0; z < z1; ++z) {
-        const int64_t k0 = z * slice, k1 = min(k0 + slice, (int64_t)g.k);
+        const int64_t k0 = (int64_t)z * g.slice, k1 = min(k0 + g.slice, (int64_t)g.k);
         float acc[V][4] = {};
         int64_t k = k0 + warp;
         /* ROUNDS rounds' loads issued together, then their math: 8 for one

@@ -323,10 +323,12 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
          * of each: read the matrix once instead. Where the matrix's rows
          * run across K, a block takes 128 of them; if those blocks cannot
          * keep four to an SM, K is cut into slices of at least 64 (at most
-         * 64 of them) that make at most four, each a whole number of the
-         * kernel's rounds of loads (gl_gemv_slice), summed in a fixed order: in
+         * 64 of them) that make at most four, summed in a fixed order: in
          * scratch, splits x vectors x rows floats, when the pool has it,
-         * else by each block in turn. */
+         * else by each block in turn. A slice is a whole number of the
+         * kernel's rounds of loads (64 k's: 8 warps x 8 rounds for one
+         * vector, twice 8 x 4 for more), so that no warp ends a slice a k
+         * at a time, each k a wait on memory. */
         plan->kernel = GL_VARIANT_AUTO;
         plan->tiles = (gl_tile_params){0};
         plan->path = GL_PATH_GEMV;
@@ -344,12 +346,13 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                 splits = p->k / 64;
             if (splits > 64)
                 splits = 64;
-            if (splits > 1)
-                splits = (p->k - 1) / gl_gemv_slice(p->k, splits) + 1;
-            if (splits > 1) {
-                plan->splits = (int)splits;
+            plan->gemv.slice = p->k;
+            if (splits > 1) { /* still 2 or more: K is 64 splits or more, so a depth of
+                                 K / splits rounded up by less than 64 stays under K */
+                plan->gemv.slice = (int)round_up((p->k - 1) / splits + 1, 64);
+                plan->splits = (int)((p->k - 1) / plan->gemv.slice + 1);
                 if (can_copy)
-                    plan->bytes = (size_t)splits * (size_t)plan->gemv.vectors *
+                    plan->bytes = (size_t)plan->splits * (size_t)plan->gemv.vectors *
                                   (size_t)plan->gemv.rows * sizeof(float);
             }
         }
