@@ -138,10 +138,12 @@ int main(void)
         const int tail = i < nfixed; /* tight and aligned: no draws for them */
         if (tail) {
             c.m = fixed[i].m, c.n = fixed[i].n, c.k = fixed[i].k;
-            if (strcmp(fixed[i].plan, "transposed") == 0 && c.layout == GL_ROW_MAJOR)
-                c.trans_a = GL_OP_N;
-            else if (strcmp(fixed[i].plan, "transposed") == 0)
-                c.trans_b = GL_OP_N; /* the row-major problem's A is B */
+            if (strcmp(fixed[i].plan, "transposed") == 0) { /* the row-major problem's A as stored */
+                if (c.layout == GL_ROW_MAJOR)
+                    c.trans_a = GL_OP_N;
+                else
+                    c.trans_b = GL_OP_N; /* the row-major problem's A is B */
+            }
         }
         c.lda = min_ld(&c, 'A') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));
         c.ldb = min_ld(&c, 'B') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));

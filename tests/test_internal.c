@@ -80,6 +80,15 @@ static void test_descriptors(void)
 
 /* What auto does with a problem (engine/plan.c). Pointers are only looked
  * at for their alignment. */
+/* Rung 8's tiles the engine's tests plan with: the sm_90 table's 128 x 128
+ * (medium and large classes) and the 64 x 64 of its small class. */
+static const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+static const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
+
+/* The library's kernels take a gl_problem as their parameters: the empty
+ * kernel of gemmladder-bench --overhead takes as many bytes. */
+_Static_assert(sizeof(gl_problem) == 96, "tools/gemmladder-bench.c: KERNEL_PARAM_BYTES");
+
 static gl_problem problem(int m, int n, int k, int64_t lda, int64_t ldb, uintptr_t a_offset)
 {
     return (gl_problem){m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)(0x100000 + a_offset), lda,
@@ -103,7 +112,6 @@ static void expect_plan(gl_problem p, const gl_tile_params *t, bool can_copy, gl
 
 static void test_engine_plan(void)
 {
-    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
     const gl_tile_params *t = &w128;
     expect_plan(problem(2048, 2048, 2048, 2048, 2048, 0), t, true, GL_PATH_INTERIOR, false, false,
                 "2048^3, aligned whole tiles");
@@ -140,7 +148,6 @@ static void test_engine_plan(void)
     /* Split-K: where the cost model (engine/plan.c) puts a split at under
      * nine tenths of the grid as it is; its tiles are the call's or 128 x
      * 128, unless pinned. */
-    const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
     const struct {
         gl_problem p;
         const gl_tile_params *t;
@@ -261,7 +268,6 @@ typedef struct gemv_want {
 
 static void expect_gemv(gl_problem p, bool can_copy, gemv_want w, const char *what)
 {
-    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
     gl_engine_plan plan;
     gl_engine_plan_for(&p, &w128, false, 132, can_copy, &plan);
     const gl_gemv *g = &plan.gemv;
@@ -331,8 +337,7 @@ static void test_engine_gemv(void)
     int bad_k = 0, bad_rows = 0;
     for (int rows = 256; rows <= 8192; rows *= 2)
         for (int k = 64; k <= 20000; k += 7) {
-            const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
-            const gl_problem q = problem(1, rows, k, k, rows, 0);
+                    const gl_problem q = problem(1, rows, k, k, rows, 0);
             gl_engine_plan plan;
             gl_engine_plan_for(&q, &w128, false, 132, true, &plan);
             const int s = plan.splits, d = plan.gemv.slice;
@@ -353,7 +358,6 @@ static void test_engine_gemv(void)
     expect_gemv(cols, true, (gemv_want){false, 4096, 8, 1, 4096, 8, 1, 8, 1, true, 16},
                 "4096 x 8 x 4096, A transposed: 8 columns of C");
     /* Not the matrix-vector path: B's rows along K with 8 rows of C, or 9 */
-    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
     gl_problem along = problem(8, 4096, 4096, 4096, 4096, 0);
     along.trans_b = true;
     gl_problem many = problem(9, 4096, 4096, 4096, 4096, 0);
@@ -371,8 +375,6 @@ static void test_engine_gemv(void)
  * x 128 tiles, two blocks an SM, 264 places on 132 SMs. */
 static void test_engine_tail(void)
 {
-    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
-    const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
     const struct {
         gl_problem p;
         const gl_tile_params *t;
@@ -426,7 +428,6 @@ static void test_engine_tail(void)
  * pass 256 MiB. */
 static void test_engine_transpose(void)
 {
-    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
     gl_problem trans_a = problem(4096, 4096, 4096, 4096, 4096, 0);
     trans_a.trans_a = true;
     const struct {
@@ -480,7 +481,6 @@ static void test_engine_transpose(void)
  * short_last_part). 128 x 128 tiles, two blocks an SM: 264 places. */
 static void test_engine_short_last_part(void)
 {
-    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
     const struct {
         gl_problem p;
         int splits, depth;

@@ -599,7 +599,7 @@ void br_print_usage(FILE *out)
         "                   only up to 1024^3 unless --slow-limit says otherwise.\n"
         "                   For scale, the same for two enqueues with no library\n"
         "                   around them: a cudaMemsetAsync of C, and an empty kernel\n"
-        "                   with a rung's 96 bytes of parameters.\n"
+        "                   with as many bytes of parameters as a rung's kernel.\n"
         "\n"
         "Coalescing evidence (rungs 1 and 2):\n"
         "  --ncu            runs Nsight Compute on this tool: ncu --clock-control\n"

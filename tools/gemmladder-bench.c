@@ -438,14 +438,18 @@ enum { FLOOR_MEMSET = -1, FLOOR_EMPTY_KERNEL = -2 };
 
 /*
  * The launch floor: a kernel that does nothing, with as many bytes of
- * parameters as the library's kernels take (a gl_problem, 96 bytes),
+ * parameters as the library's kernels take (a gl_problem, KERNEL_PARAM_BYTES),
  * written in PTX, which the driver compiles for this GPU when it loads it.
  * Loaded and launched through the driver's own entry points, fetched
  * through the runtime as the library fetches cuPointerGetAttributes, so
  * the tool needs no link to libcuda.
  */
-static const char empty_kernel_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n"
-                                       ".visible .entry empty(.param .align 8 .b8 p[96]) { ret; }\n";
+#define KERNEL_PARAM_BYTES 96 /* sizeof(gl_problem): test_internal.c checks it */
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+static const char empty_kernel_ptx[] =
+    ".version 7.0\n.target sm_50\n.address_size 64\n"
+    ".visible .entry empty(.param .align 8 .b8 p[" STRINGIFY(KERNEL_PARAM_BYTES) "]) { ret; }\n";
 
 typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                               unsigned, unsigned, CUstream, void **, void **);
@@ -503,7 +507,7 @@ static int overhead_call(gl_handle_t h, const empty_kernel *e, int v, br_shape s
                                    (cudaStream_t)stream) == cudaSuccess;
         if (!e->module)
             return 0;
-        unsigned char params[96] = {0};
+        unsigned char params[KERNEL_PARAM_BYTES] = {0};
         void *args[] = {params};
         return e->launch(e->function, 1, 1, 1, 32, 1, 1, 0, (CUstream)stream, args, NULL) ==
                CUDA_SUCCESS;
@@ -549,9 +553,10 @@ static int run_overhead(const br_options *o)
         return rc;
     printf("host time per call, the GPU kept busy by a %dx%dx%d cuBLAS product queued first: "
            "median of %d samples of %d calls; for scale, a cudaMemsetAsync of C and an empty "
-           "kernel with 96 bytes of parameters are one enqueue each, with no library around "
+           "kernel with %d bytes of parameters are one enqueue each, with no library around "
            "them\n\n",
-           OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, o->repeats, OVERHEAD_CALLS);
+           OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, o->repeats, OVERHEAD_CALLS,
+           KERNEL_PARAM_BYTES);
     uint64_t rng = o->seed_given ? o->seed : (uint64_t)time(NULL);
     float *busy[3];
     for (int i = 0; i < 3; ++i)
