@@ -120,6 +120,9 @@ static void test_behind_a_kernel(gl_handle_t h)
         {2000, 2000, 100, GL_PATH_EDGE_WINDOWS, 0, "edge windows"},
         {127, 2048, 4096, GL_PATH_SPLIT_K, 1, "A copied, then split-K"},
         {4112, 4120, 1016, GL_PATH_EDGE_WINDOWS, 1 | 4, "A copied transposed"},
+        {128, 128, 128, GL_PATH_INTERIOR, 0, "aligned whole tiles"},
+        {129, 128, 128, GL_PATH_RUNG, 0, "edge tiles read in place"},
+        {4096, 4096, 129, GL_PATH_PACKED, 1 | 2, "both copied into whole tiles"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int64_t m = cases[i].m, n = cases[i].n, k = cases[i].k;

@@ -75,6 +75,10 @@ static const shape shapes[] = {
      * (33 x 32): auto runs rung 6's kernel, whatever its table's tiles; K
      * ends inside a slice. */
     {2112, 2048, 60, 1},
+    /* C's rows off 16 bytes (N odd, where the form leaves ldc = N) and K of
+     * 512 or less, on 33 x 33 tiles of 64 x 64: auto runs rung 6's kernel
+     * whatever the operands' alignment. */
+    {2049, 2049, 300, 1},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

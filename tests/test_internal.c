@@ -220,7 +220,9 @@ static void test_engine_plan(void)
     }
     /* A short K runs on rung 6's kernel, whatever the call's tiles, where
      * its grid gives every SM eight 64 x 64 tiles (8 x 132 = 1056), unless
-     * pinned. */
+     * pinned; so, where C's rows are off 16 bytes (here ldc = N), whatever
+     * the operands' alignment, does a K of 256 or less, or of 1024 or less
+     * where the tiles' grid leaves a quarter of its places empty. */
     const struct {
         int m, n, k;
         bool pinned;
@@ -230,7 +232,18 @@ static void test_engine_plan(void)
                    {4096, 4096, 68, false, GL_VARIANT_WARPTILE},
                    {4096, 4096, 64, true, GL_VARIANT_WARPTILE},
                    {2112, 2048, 64, false, GL_VARIANT_VECTORIZED}, /* 33 x 32 = 1056 tiles */
-                   {2048, 2048, 64, false, GL_VARIANT_WARPTILE}};  /* 1024 */
+                   {2048, 2048, 64, false, GL_VARIANT_WARPTILE},   /* 1024 */
+                   {4097, 4097, 128, false, GL_VARIANT_VECTORIZED},
+                   {4097, 4097, 256, false, GL_VARIANT_VECTORIZED},
+                   {4097, 4097, 260, false, GL_VARIANT_WARPTILE}, /* 1089 blocks, 1320 places */
+                   {4097, 4097, 128, true, GL_VARIANT_WARPTILE},
+                   {3001, 3001, 1024, false, GL_VARIANT_VECTORIZED}, /* 576 blocks, 792 */
+                   {3001, 3001, 1028, false, GL_VARIANT_WARPTILE},
+                   {8191, 8191, 512, false, GL_VARIANT_WARPTILE}, /* 4096 blocks, 4224 */
+                   {4096, 4097, 128, false, GL_VARIANT_VECTORIZED},  /* B and C off */
+                   {4096, 4096, 129, false, GL_VARIANT_WARPTILE},    /* A off, C not */
+                   {2049, 2049, 128, false, GL_VARIANT_VECTORIZED},  /* 33 x 33 tiles */
+                   {2047, 2047, 128, false, GL_VARIANT_WARPTILE}};   /* 32 x 32 */
     for (size_t i = 0; i < sizeof short_k / sizeof short_k[0]; ++i) {
         gl_engine_plan plan;
         const gl_problem q =

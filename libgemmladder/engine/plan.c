@@ -26,6 +26,16 @@ static int64_t resident(const gl_tile_params *t)
     return gl_tiles_resident(GL_KIND_WARPTILE, t, gl_arch_smem_limit(0));
 }
 
+/* Whether the grid of tiles t leaves a quarter or more of its rounds'
+ * places empty (its last round short of full): 3001^2 on 128 x 128 tiles,
+ * 576 blocks in three rounds of 264 places, leaves 27%. */
+static bool grid_wastes(const gl_problem *p, const gl_tile_params *t, int sms)
+{
+    const int64_t slots = sms * resident(t), tiles = tile_count(p, t->bm, t->bn);
+    const int64_t places = ((tiles - 1) / slots + 1) * slots;
+    return 4 * (places - tiles) >= places;
+}
+
 /* Whether a split's `parts` products of C (m rows, gl_split_ld(n) floats
  * apart) fit in the 64 MiB of scratch a split may take. */
 static bool parts_fit(const gl_problem *p, int64_t parts)
@@ -375,10 +385,24 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * mostly to its first loads and its stores of C, which an SM overlaps
      * across more small blocks than big ones (4096 x 4096 x 64: 112% of
      * cuBLAS against 108% on 128 x 128 tiles; 4096 x 4096 x 32: 123% against
-     * 115%; H100, 2026-11-25). */
+     * 115%; H100, 2026-11-25). And where C's rows are off 16 bytes, so
+     * that it is stored a float at a time, on the same grids, whatever the
+     * operands' alignment: storing C is then a large part of a block's
+     * time, and an SM's five small blocks overlap one's stores with the
+     * others' math, where rung 8's two end together. For a K of 256 or
+     * less (4097 x 4097 x 128: 92.6% of cuBLAS against 74.9%; 3001 x 3001
+     * x 128: 92.9% against 67.6%), and up to 1024 where the call's tiles
+     * are 64 x 64 or leave a quarter of their grid's places empty (3001 x
+     * 3001 x 1024: 88.2% against 80.2%); but not where rung 8's grid fills
+     * its places (8191 x 8191 x 512: 78.0% against 81.6%; 4097 x 4097 x
+     * 768: 88.6% against 91.1%; H100, 2026-11-26). */
     const int64_t blocks_64 = tile_count(p, 64, 64);
-    const bool short_k = p->k <= 64 && blocks_64 >= 8 * (int64_t)sms;
-    const bool rung6 = !pinned && a_ok && b_ok && ((t->bm == 64 && t->bn == 64) || short_k) &&
+    const bool many_64 = blocks_64 >= 8 * (int64_t)sms;
+    const bool short_k = p->k <= 64 && many_64;
+    const bool c_singles = !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
+                           (p->k <= 256 || (t->bm == 64 && t->bn == 64) || grid_wastes(p, t, sms));
+    const bool rung6 = !pinned && ((a_ok && b_ok && ((t->bm == 64 && t->bn == 64) || short_k)) ||
+                                   c_singles) &&
                        blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
     /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
      * products go to scratch and a second kernel adds them up in order.
@@ -395,12 +419,15 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         plan->kernel = GL_VARIANT_VECTORIZED;
         plan->tiles = rung6_tiles[0];
         plan->path = GL_PATH_RUNG;
-        plan->aligned = true;
-        plan->why = short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
-                              "rung 6's kernel, whose small blocks overlap their first loads and "
-                              "their stores of C"
-                            : "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which "
-                              "fits more blocks on an SM than rung 8's";
+        plan->aligned = a_ok && b_ok;
+        plan->why = c_singles ? "C stored a float at a time, a short K, eight or more 64 x 64 tiles "
+                                "for each SM: rung 6's kernel, whose small blocks overlap their "
+                                "stores of C with the others' math"
+                    : short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
+                                "rung 6's kernel, whose small blocks overlap their first loads and "
+                                "their stores of C"
+                              : "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which "
+                                "fits more blocks on an SM than rung 8's";
         return;
     }
     const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&

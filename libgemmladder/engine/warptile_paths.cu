@@ -1,9 +1,11 @@
 /*
- * warptile_paths.cu - auto's launcher: rung 8's kernels, run on the path the
- * plan chose (engine.h): the rung's own (its kernel for whole tiles, for
- * whole tiles and for padded copies of the operands; its tested ones
- * otherwise), and, for edge windows, rung 8's kernel instantiated here with
- * an edge policy of the engine's. No part of the kernel is written again.
+ * warptile_paths.cu - auto's launcher: rung 8's kernel, run on the path the
+ * plan chose (engine.h), instantiated here with edge policies of the
+ * engine's: K in parts (one but for split-K; copies without tests for whole
+ * tiles, and for padded copies of the operands, tested ones otherwise) and
+ * edge windows. Each waits for the kernel before it in the stream. Operands
+ * read a float at a time run on the rung's own launch. No part of the kernel
+ * is written again.
  */
 #define GL_WARPTILE_KERNEL_ONLY
 #include "kernels/08_warptile.cu"
@@ -38,18 +40,21 @@ struct window_edges {
 };
 
 /*
- * Split-K (plan.c): the grid's z is the part of K. Block (x, y, z) computes
- * its tile of the product over part z, a run of K whose depth is a multiple
- * of 32 (so the operands' alignment holds): gl_split_depth's, or the plan's
- * where the last part is short (p.part_depth), into slice z of scratch (the
- * problem the launcher passes has c = the scratch, ldc = gl_split_ld(n),
- * alpha 1, beta 0). TESTED: with rung 8's tested copies; else, where the
- * operands (or their padded copies) hold whole tiles and every part's depth
- * is a multiple of the slice's, with copies that test nothing, as rung 8's
- * kernel for whole tiles.
+ * K in parts (plan.c): the grid's z is the part of K. Block (x, y, z)
+ * computes its tile of the product over part z, a run of K whose depth is a
+ * multiple of 32 (so the operands' alignment holds): gl_split_depth's, or
+ * the plan's where the last part is short (p.part_depth). Split-K's launcher
+ * passes a problem with c = the scratch, ldc = gl_split_ld(n), alpha 1,
+ * beta 0, for its parts' products. One part is the whole product: auto
+ * runs every product on operands read 16 bytes at a time this way, so that
+ * it is launched behind the kernel before it, as its other kernels are.
+ * TESTED: with rung 8's tested copies; else, where the operands (or their
+ * padded copies) hold whole tiles and every part's depth is a multiple of
+ * the slice's, with copies that test nothing, as rung 8's kernel for whole
+ * tiles.
  */
 template <bool TESTED>
-struct split_k_edges : plain_edges<TESTED> {
+struct k_parts_edges : plain_edges<TESTED> {
     __device__ static gl_problem part(const gl_problem &p)
     {
         gl_wait_for_previous_grid();
@@ -100,11 +105,11 @@ GL_WARPTILE_TEMPLATE cudaError_t prepare_edges()
      launch_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                         \
      prepare_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
 #define GL_WINDOWS_ROW(...) GL_ENGINE_ROW(window_edges, __VA_ARGS__)
-#define GL_SPLIT_ROW(...) GL_ENGINE_ROW(split_k_edges<true>, __VA_ARGS__)
-#define GL_SPLIT_WHOLE_ROW(...) GL_ENGINE_ROW(split_k_edges<false>, __VA_ARGS__)
+#define GL_PARTS_ROW(...) GL_ENGINE_ROW(k_parts_edges<true>, __VA_ARGS__)
+#define GL_PARTS_WHOLE_ROW(...) GL_ENGINE_ROW(k_parts_edges<false>, __VA_ARGS__)
 const engine_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_WINDOWS_ROW)};
-const engine_config split_k[] = {GL_WARPTILE_CONFIGS(GL_SPLIT_ROW)};
-const engine_config split_k_whole[] = {GL_WARPTILE_CONFIGS(GL_SPLIT_WHOLE_ROW)};
+const engine_config k_parts[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ROW)};
+const engine_config k_parts_whole[] = {GL_WARPTILE_CONFIGS(GL_PARTS_WHOLE_ROW)};
 
 /* Table's kernel for tiles t. */
 template <size_t N>
@@ -124,7 +129,7 @@ int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const g
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
     into_w.part_depth = plan->part_depth;
-    const int rc = launch_engine(plan->whole ? split_k_whole : split_k, &into_w, &plan->tiles,
+    const int rc = launch_engine(plan->whole ? k_parts_whole : k_parts, &into_w, &plan->tiles,
                                  plan->splits, x);
     return rc ? rc : gl_engine_add_parts(w, plan->splits, p, x);
 }
@@ -144,10 +149,13 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
                          x);
     case GL_PATH_EDGE_WINDOWS:
         return launch_engine(edge_windows, p, t, 1, x);
-    case GL_PATH_PACKED:
-        return gl_launch_warptile_whole(p, t, x);
-    default: /* GL_PATH_INTERIOR, GL_PATH_RUNG: the rung's launcher picks its kernel */
-        return gl_launch_warptile(p, t, x);
+    case GL_PATH_INTERIOR:
+    case GL_PATH_PACKED: /* whole tiles: K in one part, copies without tests */
+        return launch_engine(k_parts_whole, p, t, 1, x);
+    default: /* GL_PATH_RUNG: K in one part with rung 8's tested copies, or, for
+                an operand read a float at a time, rung 8's own launch */
+        return gl_a_vec4_ok(p) && gl_b_vec4_ok(p) ? launch_engine(k_parts, p, t, 1, x)
+                                                  : gl_launch_warptile(p, t, x);
     }
 }
 
@@ -203,7 +211,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
 
 extern "C" cudaError_t gl_prepare_auto(void)
 {
-    for (const auto *table : {&edge_windows, &split_k, &split_k_whole})
+    for (const auto *table : {&edge_windows, &k_parts, &k_parts_whole})
         for (const engine_config &c : *table)
             if (const cudaError_t err = c.prepare())
                 return err;

@@ -443,24 +443,14 @@ GL_WARPTILE_TEMPLATE auto kernel_for(copies c)
                                : warptile_kernel<plain_edges<true>, false, GL_WARPTILE_ARGS>;
 }
 
-GL_WARPTILE_TEMPLATE int launch_copies(const gl_problem *p, copies c, cudaStream_t stream)
-{
-    kernel_for<GL_WARPTILE_ARGS>(c)
-        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
-    return cudaGetLastError();
-}
-
 GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
 {
     const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
     const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
-    return launch_copies<GL_WARPTILE_ARGS>(
-        p, !aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY, stream);
-}
-
-GL_WARPTILE_TEMPLATE int launch_whole(const gl_problem *p, cudaStream_t stream)
-{
-    return launch_copies<GL_WARPTILE_ARGS>(p, WHOLE_TILES, stream);
+    const copies c = !aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY;
+    kernel_for<GL_WARPTILE_ARGS>(c)
+        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
+    return cudaGetLastError();
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare()
@@ -478,23 +468,12 @@ GL_WARPTILE_TEMPLATE cudaError_t prepare()
      prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
 const gl_compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 #undef GL_COMPILED
-#define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
-    {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
-     launch_whole<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>, nullptr},
-const gl_compiled_config whole_tiles[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
-#undef GL_COMPILED
 
 } // namespace
 
 extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
     return gl_launch_config(configs, p, t, x->stream);
-}
-
-extern "C" int gl_launch_warptile_whole(const gl_problem *p, const gl_tile_params *t,
-                                        const gl_exec *x)
-{
-    return gl_launch_config(whole_tiles, p, t, x->stream);
 }
 
 extern "C" cudaError_t gl_prepare_warptile(void) { return gl_prepare_configs(configs); }

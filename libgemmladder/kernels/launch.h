@@ -125,10 +125,6 @@ int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t, const gl_e
 int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 
-/* Rung 8's kernel without tests, for operands that cover whole tiles
- * whatever m, n and k say (the engine's padded copies). */
-int gl_launch_warptile_whole(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-
 cudaError_t gl_prepare_vectorized(void);
 cudaError_t gl_prepare_warptile(void);
 cudaError_t gl_prepare_auto(void);
