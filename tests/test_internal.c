@@ -251,7 +251,8 @@ static void test_engine_plan(void)
         gl_engine_plan_for(&q, t, short_k[i].pinned, 132, true, &plan);
         CHECK(plan.kernel == short_k[i].kernel &&
                   (plan.kernel == GL_VARIANT_WARPTILE ? gl_tile_params_equal(&plan.tiles, t)
-                                                      : plan.tiles.bm == 64 && plan.tiles.wm == 0),
+                                                      : plan.tiles.bm == 64 && plan.tiles.wm == 0) &&
+                  strlen(plan.why) < sizeof ((gl_plan *)0)->why,
               "%d x %d x %d%s: kernel %d (want %d)", short_k[i].m, short_k[i].n, short_k[i].k,
               short_k[i].pinned ? " pinned" : "", (int)plan.kernel, (int)short_k[i].kernel);
     }

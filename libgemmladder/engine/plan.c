@@ -390,12 +390,12 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * operands' alignment: storing C is then a large part of a block's
      * time, and an SM's five small blocks overlap one's stores with the
      * others' math, where rung 8's two end together. For a K of 256 or
-     * less (4097 x 4097 x 128: 92.6% of cuBLAS against 74.9%; 3001 x 3001
-     * x 128: 92.9% against 67.6%), and up to 1024 where the call's tiles
+     * less (4097 x 4097 x 128: 93% of cuBLAS against 75%; 3001 x 3001 x
+     * 128: 93-94% against 67-68%), and up to 1024 where the call's tiles
      * are 64 x 64 or leave a quarter of their grid's places empty (3001 x
-     * 3001 x 1024: 88.2% against 80.2%); but not where rung 8's grid fills
-     * its places (8191 x 8191 x 512: 78.0% against 81.6%; 4097 x 4097 x
-     * 768: 88.6% against 91.1%; H100, 2026-11-26). */
+     * 3001 x 1024: 88-89% against 82%); but not where rung 8's grid fills
+     * its places (8191 x 8191 x 512: 78-79% against 81-82%; 4097 x 4097 x
+     * 768: 88-89% against 91-92%; H100, 2026-11-26, docs/engine.md). */
     const int64_t blocks_64 = tile_count(p, 64, 64);
     const bool many_64 = blocks_64 >= 8 * (int64_t)sms;
     const bool short_k = p->k <= 64 && many_64;
@@ -420,9 +420,9 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         plan->tiles = rung6_tiles[0];
         plan->path = GL_PATH_RUNG;
         plan->aligned = a_ok && b_ok;
-        plan->why = c_singles ? "C stored a float at a time, a short K, eight or more 64 x 64 tiles "
-                                "for each SM: rung 6's kernel, whose small blocks overlap their "
-                                "stores of C with the others' math"
+        plan->why = c_singles ? "C stored a float at a time, K of 1024 or less, 8 or more 64 x 64 "
+                                "tiles an SM: rung 6's kernel, whose small blocks overlap their "
+                                "stores with the others' math"
                     : short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
                                 "rung 6's kernel, whose small blocks overlap their first loads and "
                                 "their stores of C"

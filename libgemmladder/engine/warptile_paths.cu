@@ -46,8 +46,9 @@ struct window_edges {
  * the plan's where the last part is short (p.part_depth). Split-K's launcher
  * passes a problem with c = the scratch, ldc = gl_split_ld(n), alpha 1,
  * beta 0, for its parts' products. One part is the whole product: auto
- * runs every product on operands read 16 bytes at a time this way, so that
- * it is launched behind the kernel before it, as its other kernels are.
+ * runs its interior, packed and tested in-place products on rung 8's
+ * kernel this way, so that they are launched behind the kernel before, as
+ * its other kernels are.
  * TESTED: with rung 8's tested copies; else, where the operands (or their
  * padded copies) hold whole tiles and every part's depth is a multiple of
  * the slice's, with copies that test nothing, as rung 8's kernel for whole
