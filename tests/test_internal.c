@@ -117,8 +117,8 @@ static void test_engine_plan(void)
                 "2048^3, aligned whole tiles");
     expect_plan(problem(2000, 2000, 1000, 1000, 2000, 0), t, true, GL_PATH_EDGE_WINDOWS, false,
                 false, "2000 x 2000 x 1000: rows on 32 bytes, extents multiples of 4");
-    expect_plan(problem(1000, 1000, 1000, 1001, 1000, 0), t, true, GL_PATH_RUNG, false, false,
-                "1000^3 with A unaligned: copying does not pay");
+    expect_plan(problem(1000, 1000, 1000, 1001, 1000, 0), t, true, GL_PATH_SPLIT_K, true, true,
+                "1000^3 with A unaligned: both copied (K padded) for the split that pays");
     expect_plan(problem(2048, 2048, 2048, 2049, 2048, 0), t, true, GL_PATH_PACKED, true, false,
                 "2048^3 with A unaligned: A copied");
     expect_plan(problem(4097, 4097, 4097, 4097, 4097, 0), t, true, GL_PATH_PACKED, true, true,
@@ -135,8 +135,10 @@ static void test_engine_plan(void)
                 "4096 x 4096 x 4100: rows on 16 bytes only, copied");
     expect_plan(problem(2000, 1000, 500, 500, 1000, 16), t, true, GL_PATH_EDGE_WINDOWS, false,
                 false, "2000 x 1000 x 500, A on 16 bytes only: copying A does not pay");
-    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 4), t, true, GL_PATH_RUNG, false, false,
-                "1024^3, A 4 bytes off: copying does not pay at 1024^3");
+    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 4), t, true, GL_PATH_SPLIT_K, true, false,
+                "1024^3, A 4 bytes off: A copied for the split that pays");
+    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 4), t, false, GL_PATH_RUNG, false, false,
+                "1024^3, A 4 bytes off, without scratch: read in place");
     expect_plan(problem(64, 64, 64, 64, 64, 0), t, true, GL_PATH_RUNG, false, false,
                 "64^3: smaller than a tile, too small to copy");
     expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_SPLIT_K, false, true,
@@ -173,7 +175,9 @@ static void test_engine_plan(void)
         /* K = 1000: four parts, 256 deep but the last (232), not three of 352 */
         {problem(1000, 1000, 1000, 1000, 1000, 0), &w64, true, false, 4, 128, false},
         {problem(4096, 4096, 4096, 4096, 4096, 0), t, true, false, 1, 0, false}, /* enough blocks */
-        {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, false, 1, 0, false}, /* A not in groups */
+        /* A not in groups: copied (whole tiles, K padded to 32784), then
+         * split as when aligned */
+        {problem(1024, 1024, 32768, 32769, 1024, 0), t, true, false, 5, 128, true},
         /* 4 blocks: 64 parts (the most) make 256 */
         {problem(256, 256, 65536, 65536, 256, 0), &w64, true, false, 64, 128, true},
         /* one block, 64 parts, at most */
@@ -206,7 +210,7 @@ static void test_engine_plan(void)
     } kernels[] = {{1024, 1024, false, GL_VARIANT_VECTORIZED}, {1000, 1000, false, GL_VARIANT_VECTORIZED},
                    {512, 512, false, GL_VARIANT_WARPTILE},     {1024, 1024, true, GL_VARIANT_WARPTILE},
                    {728, 728, false, GL_VARIANT_VECTORIZED},   {704, 704, false, GL_VARIANT_WARPTILE},
-                   {1024, 1023, false, GL_VARIANT_WARPTILE}}; /* B's rows off 16 bytes */
+                   {1024, 1023, false, GL_VARIANT_VECTORIZED}}; /* B's rows off 16 bytes, K 256 */
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; ++i) {
         gl_engine_plan plan;
         const gl_problem q = problem(kernels[i].m, kernels[i].n, 256, 256, kernels[i].n, 0);
@@ -221,8 +225,10 @@ static void test_engine_plan(void)
     /* A short K runs on rung 6's kernel, whatever the call's tiles, where
      * its grid gives every SM eight 64 x 64 tiles (8 x 132 = 1056), unless
      * pinned; so, where C's rows are off 16 bytes (here ldc = N), whatever
-     * the operands' alignment, does a K of 256 or less, or of 1024 or less
-     * where the tiles' grid leaves a quarter of its places empty. */
+     * the operands' alignment, does a K of 384 or less, or of 1024 or less
+     * where the tiles' grid leaves a quarter of its places empty; and so
+     * does an operand read a float at a time in place, for a short K (the
+     * engine's in_place). */
     const struct {
         int m, n, k;
         bool pinned;
@@ -234,8 +240,8 @@ static void test_engine_plan(void)
                    {2112, 2048, 64, false, GL_VARIANT_VECTORIZED}, /* 33 x 32 = 1056 tiles */
                    {2048, 2048, 64, false, GL_VARIANT_WARPTILE},   /* 1024 */
                    {4097, 4097, 128, false, GL_VARIANT_VECTORIZED},
-                   {4097, 4097, 256, false, GL_VARIANT_VECTORIZED},
-                   {4097, 4097, 260, false, GL_VARIANT_WARPTILE}, /* 1089 blocks, 1320 places */
+                   {4097, 4097, 384, false, GL_VARIANT_VECTORIZED},
+                   {4097, 4097, 388, false, GL_VARIANT_WARPTILE}, /* 1089 blocks, 1320 places */
                    {4097, 4097, 128, true, GL_VARIANT_WARPTILE},
                    {3001, 3001, 1024, false, GL_VARIANT_VECTORIZED}, /* 576 blocks, 792 */
                    {3001, 3001, 1028, false, GL_VARIANT_WARPTILE},
@@ -243,7 +249,14 @@ static void test_engine_plan(void)
                    {4096, 4097, 128, false, GL_VARIANT_VECTORIZED},  /* B and C off */
                    {4096, 4096, 129, false, GL_VARIANT_WARPTILE},    /* A off, C not */
                    {2049, 2049, 128, false, GL_VARIANT_VECTORIZED},  /* 33 x 33 tiles */
-                   {2047, 2047, 128, false, GL_VARIANT_WARPTILE}};   /* 32 x 32 */
+                   /* B read a float at a time, in place: rung 6's kernel for a
+                    * K of 128 or less, of 384 or less from one 64 x 64 tile an
+                    * SM, of 1024 or less from four (528), whatever C */
+                   {83, 1749, 77, false, GL_VARIANT_VECTORIZED},     /* 2 x 28 */
+                   {108, 2217, 223, false, GL_VARIANT_WARPTILE},     /* 2 x 35 */
+                   {1407, 1407, 384, false, GL_VARIANT_VECTORIZED},  /* 22 x 22 */
+                   {1407, 1407, 400, false, GL_VARIANT_WARPTILE},
+                   {4289, 703, 705, false, GL_VARIANT_VECTORIZED}};  /* 68 x 11 */
     for (size_t i = 0; i < sizeof short_k / sizeof short_k[0]; ++i) {
         gl_engine_plan plan;
         const gl_problem q =

@@ -106,6 +106,47 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
 static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
 
+/* Rung 6's kernel on its 64 x 64 tiles, for the reason `why`. */
+static void take_rung6(bool aligned, const char *why, gl_engine_plan *plan)
+{
+    plan->kernel = GL_VARIANT_VECTORIZED;
+    plan->tiles = rung6_tiles[0];
+    plan->path = GL_PATH_RUNG;
+    plan->aligned = aligned;
+    plan->why = why;
+}
+
+/*
+ * Operands as they are, without copies. Where one is read a float at a
+ * time: rung 6's kernel for a K of 128 or less, of 384 or less where its
+ * grid of 64 x 64 blocks has one for each SM, and of 1024 or less where it
+ * has four; its copy reads the tiles inside the matrices without tests,
+ * and an SM holds more of its smaller blocks. Otherwise rung 8's, whose
+ * double buffer hides the latency that few blocks leave over a longer K,
+ * and whose warp tiles compute more per second (H100, 2026-11-26,
+ * docs/engine.md: 4843 x 711 x 244, 6.9 blocks an SM: 84% of cuBLAS
+ * against 66%; 83 x 1749 x 77, 0.2: 135% against 117%; 2321 x 69 x 378
+ * with A transposed, 0.6: 83% against 94%; 4289 x 704 x 705, 5.7: 86%
+ * against 75%; 710 x 1861 x 739, 2.7: 81% against 82%; 4097^3: 83-85%
+ * against 89%). Tiles pinned on the handle stay.
+ */
+static void in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bool b_ok,
+                     bool pinned, int sms, gl_engine_plan *plan)
+{
+    const int64_t blocks_64 = tile_count(p, 64, 64);
+    if (!pinned && !(a_ok && b_ok) &&
+        (p->k <= 128 || (p->k <= 384 && blocks_64 >= sms) ||
+         (p->k <= 1024 && blocks_64 >= 4 * (int64_t)sms)) &&
+        rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64) {
+        take_rung6(false,
+                   "an operand read a float at a time, its copy not paying, K short for the 64 x 64 "
+                   "tiles an SM: rung 6's kernel, which reads its inner tiles untested",
+                   plan);
+        return;
+    }
+    choose_path(p, t, a_ok, b_ok, false, plan);
+}
+
 /* C of a few rows or columns as a matrix times vectors: the other operand
  * is the matrix, its rows those of the y's. by_rows: C's rows are the y's
  * (op(B) is the matrix), else C's columns (op(A) is). */
@@ -191,10 +232,11 @@ static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTI
  * most 64 MiB of scratch) that the model above puts at under nine tenths of
  * the unsplit time. Returns the parts (1: no split); *t becomes the tiles.
  * The parts tried give each SM one to eight blocks. */
-static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms)
+static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms,
+                       double first)
 {
     const int64_t resident_t = resident(*t);
-    double best = 0.9 * tile_cost(p, *t, resident_t, 1, sms);
+    double best = 0.9 * tile_cost(p, *t, resident_t, 1, sms) - first;
     int best_parts = 1;
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
     const int64_t most_parts = (p->k + 255) / 256 < 64 ? (p->k + 255) / 256 : 64;
@@ -389,18 +431,19 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * that it is stored a float at a time, on the same grids, whatever the
      * operands' alignment: storing C is then a large part of a block's
      * time, and an SM's five small blocks overlap one's stores with the
-     * others' math, where rung 8's two end together. For a K of 256 or
+     * others' math, where rung 8's two end together. For a K of 384 or
      * less (4097 x 4097 x 128: 93% of cuBLAS against 75%; 3001 x 3001 x
-     * 128: 93-94% against 67-68%), and up to 1024 where the call's tiles
-     * are 64 x 64 or leave a quarter of their grid's places empty (3001 x
-     * 3001 x 1024: 88-89% against 82%); but not where rung 8's grid fills
+     * 128: 93-94% against 67-68%; 4097 x 4097 x 384: 89% against 88%), and
+     * up to 1024 where the call's tiles are 64 x 64 or leave a quarter of
+     * their grid's places empty (3001 x 3001 x 1024: 88-89% against 82%);
+     * but not where rung 8's grid fills
      * its places (8191 x 8191 x 512: 78-79% against 81-82%; 4097 x 4097 x
      * 768: 88-89% against 91-92%; H100, 2026-11-26, docs/engine.md). */
     const int64_t blocks_64 = tile_count(p, 64, 64);
     const bool many_64 = blocks_64 >= 8 * (int64_t)sms;
     const bool short_k = p->k <= 64 && many_64;
     const bool c_singles = !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
-                           (p->k <= 256 || (t->bm == 64 && t->bn == 64) || grid_wastes(p, t, sms));
+                           (p->k <= 384 || (t->bm == 64 && t->bn == 64) || grid_wastes(p, t, sms));
     const bool rung6 = !pinned && ((a_ok && b_ok && ((t->bm == 64 && t->bn == 64) || short_k)) ||
                                    c_singles) &&
                        blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
@@ -409,25 +452,23 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * Operands read in groups only, for now. */
     if (can_copy && a_ok && b_ok && !(rung6 && blocks_64 >= 2 * (int64_t)sms && p->k < 4096)) {
         const gl_tile_params *split_tiles = t;
-        const int parts = split_parts(p, &split_tiles, pinned, sms);
+        const int parts = split_parts(p, &split_tiles, pinned, sms, 0.0);
         if (parts > 1) {
             take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
             return;
         }
     }
     if (rung6) {
-        plan->kernel = GL_VARIANT_VECTORIZED;
-        plan->tiles = rung6_tiles[0];
-        plan->path = GL_PATH_RUNG;
-        plan->aligned = a_ok && b_ok;
-        plan->why = c_singles ? "C stored a float at a time, K of 1024 or less, 8 or more 64 x 64 "
-                                "tiles an SM: rung 6's kernel, whose small blocks overlap their "
-                                "stores with the others' math"
-                    : short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
-                                "rung 6's kernel, whose small blocks overlap their first loads and "
-                                "their stores of C"
-                              : "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which "
-                                "fits more blocks on an SM than rung 8's";
+        take_rung6(a_ok && b_ok,
+                   c_singles ? "C stored a float at a time, K of 1024 or less, 8 or more 64 x 64 "
+                               "tiles an SM: rung 6's kernel, whose small blocks overlap their "
+                               "stores with the others' math"
+                   : short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
+                               "rung 6's kernel, whose small blocks overlap their first loads and "
+                               "their stores of C"
+                             : "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which "
+                               "fits more blocks on an SM than rung 8's",
+                   plan);
         return;
     }
     const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
@@ -436,11 +477,28 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * windows; on 16 bytes only, each load touches more sectors than the
      * copy costs (4096 x 4096 x 4100: 2.7% slower in place, docs/engine.md). */
     if (!can_copy || (windows && on_sectors(p->a, p->lda) && on_sectors(p->b, p->ldb))) {
-        choose_path(p, t, a_ok, b_ok, false, plan);
+        in_place(p, t, a_ok, b_ok, pinned, sms, plan);
         return;
     }
     const int64_t k_pad = round_up(p->k, t->bk);
     const bool k_edge = k_pad != p->k; /* then both are copied, so K pads alike */
+    /* An operand read a float at a time where K's split would pay, its
+     * copies' traffic counted (each element read and written, 0.058 units
+     * a byte as in tile_cost): it is copied whatever copy_pays says, since
+     * the split needs operands read in groups and the grid unsplit leaves
+     * SMs idle (204 x 74 x 2187: 8 blocks of 64 x 64 for 132 SMs; but not
+     * 7303 x 54 x 1245, whose copy of A is most of the time;
+     * docs/engine.md). */
+    bool split_copies = false;
+    if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
+        gl_problem padded = *p;
+        padded.k = (int)k_pad;
+        const bool copy_a = !a_ok || k_edge, copy_b = !b_ok || k_edge;
+        const double copied = (double)k_pad * (double)((copy_a ? round_up(p->m, t->bm) : 0) +
+                                                       (copy_b ? round_up(p->n, t->bn) : 0));
+        const gl_tile_params *u = t;
+        split_copies = split_parts(&padded, &u, pinned, sms, 0.058 * 8.0 * copied) > 1;
+    }
     struct {
         gl_engine_copy *copy;
         bool ok, k_rows; /* read in groups; stored rows run along K (A transposed, B not) */
@@ -463,18 +521,18 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     for (int i = 0; i < 2; ++i) {
         const int64_t x_pad = round_up(ops[i].x, ops[i].bx);
         if (x_pad > INT32_MAX || k_pad > INT32_MAX) { /* the kernels' int indices */
-            choose_path(p, t, a_ok, b_ok, false, plan);
+            in_place(p, t, a_ok, b_ok, pinned, sms, plan);
             return;
         }
         gl_engine_copy c = padded_copy(ops[i].k_rows, x_pad, k_pad, bytes);
-        c.made = want[i] && copy_pays(p, (int64_t)c.rows * c.cols);
+        c.made = want[i] && (split_copies || copy_pays(p, (int64_t)c.rows * c.cols));
         *ops[i].copy = c.made ? c : (gl_engine_copy){0};
         bytes += copy_bytes(&c);
         whole = whole && (c.made || !short_of_tiles[i]);
     }
     if (bytes == 0 || (k_edge && !whole)) { /* K padded in one operand only would not match */
         plan->a.made = plan->b.made = false;
-        choose_path(p, t, a_ok, b_ok, false, plan);
+        in_place(p, t, a_ok, b_ok, pinned, sms, plan);
         return;
     }
     plan->bytes = bytes;
@@ -488,7 +546,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
-    const int parts = split_parts(&copied, &split_tiles, pinned, sms);
+    const int parts = split_parts(&copied, &split_tiles, pinned, sms, 0.0);
     if (parts > 1)
         take_split(p, split_tiles, parts, bytes, sms, plan);
 }
