@@ -233,10 +233,10 @@ static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTI
  * the unsplit time. Returns the parts (1: no split); *t becomes the tiles.
  * The parts tried give each SM one to eight blocks. */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms,
-                       double first)
+                       double unsplit_scale, double first)
 {
     const int64_t resident_t = resident(*t);
-    double best = 0.9 * tile_cost(p, *t, resident_t, 1, sms) - first;
+    double best = 0.9 * unsplit_scale * tile_cost(p, *t, resident_t, 1, sms) - first;
     int best_parts = 1;
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
     const int64_t most_parts = (p->k + 255) / 256 < 64 ? (p->k + 255) / 256 : 64;
@@ -452,7 +452,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * Operands read in groups only, for now. */
     if (can_copy && a_ok && b_ok && !(rung6 && blocks_64 >= 2 * (int64_t)sms && p->k < 4096)) {
         const gl_tile_params *split_tiles = t;
-        const int parts = split_parts(p, &split_tiles, pinned, sms, 0.0);
+        const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0);
         if (parts > 1) {
             take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
             return;
@@ -482,13 +482,17 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     }
     const int64_t k_pad = round_up(p->k, t->bk);
     const bool k_edge = k_pad != p->k; /* then both are copied, so K pads alike */
-    /* An operand read a float at a time where K's split would pay, its
-     * copies' traffic counted (each element read and written, 0.058 units
-     * a byte as in tile_cost): it is copied whatever copy_pays says, since
-     * the split needs operands read in groups and the grid unsplit leaves
-     * SMs idle (204 x 74 x 2187: 8 blocks of 64 x 64 for 132 SMs; but not
-     * 7303 x 54 x 1245, whose copy of A is most of the time;
-     * docs/engine.md). */
+    /* An operand read a float at a time where K's split would pay: it is
+     * copied whatever copy_pays says, since the split needs operands read
+     * in groups and the grid unsplit leaves SMs idle (204 x 74 x 2187: 8
+     * blocks of 64 x 64 for 132 SMs). The split is weighed against the
+     * kernel that would run instead, a float per load, taken as 15%
+     * slower than split_parts's model (rung 8 ran 4096 x 4096 x 4097 at
+     * 0.91 of 4096^3), and pays for the copies' traffic, each element read
+     * and written at 2 TB/s (0.087 units a byte: the copy reads a float at
+     * a time), so that a big operand's copy does not buy a small gain
+     * (7303 x 54 x 1245 and 5551 x 134 x 4077 ran 15 and 7 points slower
+     * so; docs/engine.md). */
     bool split_copies = false;
     if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
         gl_problem padded = *p;
@@ -497,7 +501,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const double copied = (double)k_pad * (double)((copy_a ? round_up(p->m, t->bm) : 0) +
                                                        (copy_b ? round_up(p->n, t->bn) : 0));
         const gl_tile_params *u = t;
-        split_copies = split_parts(&padded, &u, pinned, sms, 0.058 * 8.0 * copied) > 1;
+        split_copies = split_parts(&padded, &u, pinned, sms, 1.15, 0.087 * 8.0 * copied) > 1;
     }
     struct {
         gl_engine_copy *copy;
@@ -546,7 +550,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
-    const int parts = split_parts(&copied, &split_tiles, pinned, sms, 0.0);
+    const int parts = split_parts(&copied, &split_tiles, pinned, sms, 1.0, 0.0);
     if (parts > 1)
         take_split(p, split_tiles, parts, bytes, sms, plan);
 }
