@@ -76,14 +76,15 @@ static const shape shapes[] = {
      * ends inside a slice. */
     {2112, 2048, 60, 1},
     /* C's rows off 16 bytes (N odd, where the form leaves ldc = N) and K of
-     * 512 or less, on 33 x 33 tiles of 64 x 64: auto runs rung 6's kernel
+     * 384 or less, on 33 x 33 tiles of 64 x 64: auto runs rung 6's kernel
      * whatever the operands' alignment. */
     {2049, 2049, 300, 1},
-    /* B's rows of 1407 floats read a float at a time, in place, on 26 x 22
-     * tiles of 64 x 64 (four an SM or more): rung 6's kernel too. Operands
-     * read a float at a time on few tiles with a long K are copied and
-     * split: {33, 37, 4097} and {1025, 1023, 1027} above. */
-    {1601, 1407, 300, 1},
+    /* B's rows read a float at a time, in place: rung 6's kernel too, for a
+     * K of 384 or less on a 64 x 64 tile an SM (26 x 22 tiles), and of up
+     * to 1024 on four (68 x 11). Operands read a float at a time on few
+     * tiles with a long K are copied and split: {33, 37, 4097} and {1025,
+     * 1023, 1027} above. */
+    {1601, 1407, 300, 1}, {4289, 703, 705, 1},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

@@ -147,6 +147,19 @@ static void test_engine_plan(void)
                 "127 x 4096 x 4096: A copied into whole tiles, then K split");
     expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, false, GL_PATH_RUNG, false, false,
                 "127 x 4096 x 4096 without scratch: aligned, read in place with tests");
+    /* Operands read a float at a time, copied for a split only where it
+     * pays against their own kernel (taken 15% slower than the model's)
+     * after the copies' traffic: */
+    expect_plan(problem(660, 1442, 2855, 2855, 1442, 0), &w64, true, GL_PATH_SPLIT_K, true, true,
+                "660 x 1442 x 2855: splits only for the 15%");
+    expect_plan(problem(441, 3487, 2727, 2727, 3487, 0), &w64, true, GL_PATH_RUNG, false, false,
+                "441 x 3487 x 2727: the copies cost more than the split saves");
+    expect_plan(problem(187, 5292, 5171, 5171, 5292, 0), &w64, true, GL_PATH_RUNG, false, false,
+                "187 x 5292 x 5171: B's copy costs more than the split saves");
+    expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64, true, GL_PATH_RUNG, false, false,
+                "7303 x 54 x 1245: A's copy costs more than the split saves");
+    expect_plan(problem(5551, 134, 4077, 4077, 134, 0), &w64, true, GL_PATH_RUNG, false, false,
+                "5551 x 134 x 4077: the same");
     /* Split-K: where the cost model (engine/plan.c) puts a split at under
      * nine tenths of the grid as it is; its tiles are the call's or 128 x
      * 128, unless pinned. */
@@ -253,10 +266,13 @@ static void test_engine_plan(void)
                     * K of 128 or less, of 384 or less from one 64 x 64 tile an
                     * SM, of 1024 or less from four (528), whatever C */
                    {83, 1749, 77, false, GL_VARIANT_VECTORIZED},     /* 2 x 28 */
-                   {108, 2217, 223, false, GL_VARIANT_WARPTILE},     /* 2 x 35 */
+                   {83, 1749, 77, true, GL_VARIANT_WARPTILE},
+                   {108, 2217, 130, false, GL_VARIANT_WARPTILE},     /* 2 x 35 */
+                   {108, 2217, 223, false, GL_VARIANT_WARPTILE},
                    {1407, 1407, 384, false, GL_VARIANT_VECTORIZED},  /* 22 x 22 */
                    {1407, 1407, 400, false, GL_VARIANT_WARPTILE},
-                   {4289, 703, 705, false, GL_VARIANT_VECTORIZED}};  /* 68 x 11 */
+                   {4289, 703, 705, false, GL_VARIANT_VECTORIZED},   /* 68 x 11 */
+                   {4289, 703, 1028, false, GL_VARIANT_WARPTILE}};
     for (size_t i = 0; i < sizeof short_k / sizeof short_k[0]; ++i) {
         gl_engine_plan plan;
         const gl_problem q =
@@ -265,9 +281,20 @@ static void test_engine_plan(void)
         CHECK(plan.kernel == short_k[i].kernel &&
                   (plan.kernel == GL_VARIANT_WARPTILE ? gl_tile_params_equal(&plan.tiles, t)
                                                       : plan.tiles.bm == 64 && plan.tiles.wm == 0) &&
+                  (plan.kernel == GL_VARIANT_WARPTILE || /* rung 6 reads them as they are */
+                   plan.aligned == (gl_a_vec4_ok(&q) && gl_b_vec4_ok(&q))) &&
                   strlen(plan.why) < sizeof ((gl_plan *)0)->why,
               "%d x %d x %d%s: kernel %d (want %d)", short_k[i].m, short_k[i].n, short_k[i].k,
               short_k[i].pinned ? " pinned" : "", (int)plan.kernel, (int)short_k[i].kernel);
+    }
+    /* C's rule on the call's 64 x 64 tiles: up to a K of 1024, whatever
+     * the grid leaves empty. */
+    for (int k = 512; k <= 1028; k += 516) {
+        gl_engine_plan plan;
+        const gl_problem q = problem(4097, 4097, k, k, 4097, 0);
+        gl_engine_plan_for(&q, &w64, false, 132, true, &plan);
+        CHECK(plan.kernel == (k <= 1024 ? GL_VARIANT_VECTORIZED : GL_VARIANT_WARPTILE),
+              "4097 x 4097 x %d on 64 x 64 tiles: kernel %d", k, (int)plan.kernel);
     }
     /* The cost rule at the limits of the kernels' sizes. */
     gl_engine_plan plan;

@@ -12,21 +12,23 @@
  *     grid of large ones would leave most SMs idle in its last round
  *     (tile_rules.c, gl_fill_tiles);
  *   - rung 6's kernel for 64 x 64 tiles (the table's or the fill tiles)
- *     when their grid fills every SM: with one buffer per block instead of
- *     two, an SM holds more blocks, and rung 8's double buffer has no
- *     latency left to hide;
+ *     when their grid fills every SM, and for a short K on a grid of many
+ *     64 x 64 tiles, or where C or an operand is stored or read a float at
+ *     a time: with one buffer per block instead of two, an SM holds more
+ *     blocks, and rung 8's double buffer has no latency left to hide;
  *   - interior kernels: when both operands are aligned and whole tiles,
  *     copies without any test;
  *   - edge windows: when every extent is a multiple of 4 and every row
  *     starts on 32 bytes, blocks at the far edge of C compute the tile that
  *     ends at the edge and store only their own part, and the ragged part
  *     of K is read first, so every copy but the first slice's is untested;
- *   - packing: for a product big enough to repay it, operands that cannot
- *     be read in 16-byte groups (rows off 16 bytes, or an extent along
- *     them not a multiple of 4) copied into scratch memory from the
- *     handle's pool, aligned and padded with zeros to whole tiles, then the
- *     interior kernel. Aligned operands are read in place: rung 8's tested
- *     copies cost less than a copy.
+ *   - packing: for a product big enough to repay it, or one that split-K
+ *     would speed up, operands that cannot be read in 16-byte groups (rows
+ *     off 16 bytes, or an extent along them not a multiple of 4) copied
+ *     into scratch memory from the handle's pool, aligned and padded with
+ *     zeros to whole tiles, then the interior kernel or the split. Aligned
+ *     operands are read in place: rung 8's tested copies cost less than a
+ *     copy.
  *
  * The choice between them is made on the host, from the problem alone
  * (gl_engine_plan), so that gl_sgemm_plan can say what a call would do.
@@ -130,9 +132,11 @@ int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl
 #ifdef __cplusplus
 }
 
-/* The engine's kernels (the matrix-vector kernels, rung 8's kernel on
- * split-K's parts and on edge windows, the kernels that add up what the
- * kernel before them left in scratch, and the operand copies) are launched
+/* The engine's kernels (the matrix-vector kernels, rung 8's kernel on K's
+ * parts, one for a product that is not split, and on edge windows, the
+ * kernels that add up what the kernel before them left in scratch, and the
+ * operand copies; not rung 6's kernel, nor rung 8's for operands read a
+ * float at a time, which their rungs' launchers start) are launched
  * as programmatic dependent launches on sm_90 and newer: the GPU starts
  * setting a kernel up while the kernel before it in the stream (the call's
  * own first kernel, or whatever the caller queued last) still runs its last

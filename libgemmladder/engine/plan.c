@@ -29,7 +29,7 @@ static int64_t resident(const gl_tile_params *t)
 /* Whether the grid of tiles t leaves a quarter or more of its rounds'
  * places empty (its last round short of full): 3001^2 on 128 x 128 tiles,
  * 576 blocks in three rounds of 264 places, leaves 27%. */
-static bool grid_wastes(const gl_problem *p, const gl_tile_params *t, int sms)
+static bool wastes_a_quarter(const gl_problem *p, const gl_tile_params *t, int sms)
 {
     const int64_t slots = sms * resident(t), tiles = tile_count(p, t->bm, t->bn);
     const int64_t places = ((tiles - 1) / slots + 1) * slots;
@@ -107,12 +107,12 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
 static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
 
 /* Rung 6's kernel on its 64 x 64 tiles, for the reason `why`. */
-static void take_rung6(bool aligned, const char *why, gl_engine_plan *plan)
+static void take_rung6(const gl_problem *p, const char *why, gl_engine_plan *plan)
 {
     plan->kernel = GL_VARIANT_VECTORIZED;
     plan->tiles = rung6_tiles[0];
     plan->path = GL_PATH_RUNG;
-    plan->aligned = aligned;
+    plan->aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
     plan->why = why;
 }
 
@@ -125,8 +125,8 @@ static void take_rung6(bool aligned, const char *why, gl_engine_plan *plan)
  * double buffer hides the latency that few blocks leave over a longer K,
  * and whose warp tiles compute more per second (H100, 2026-11-26,
  * docs/engine.md: 4843 x 711 x 244, 6.9 blocks an SM: 84% of cuBLAS
- * against 66%; 83 x 1749 x 77, 0.2: 135% against 117%; 2321 x 69 x 378
- * with A transposed, 0.6: 83% against 94%; 4289 x 704 x 705, 5.7: 86%
+ * against 66%; 83 x 1749 x 77, 0.4: 135% against 117%; 2321 x 69 x 378
+ * with A transposed, 0.6: 82% against 93%; 4289 x 704 x 705, 5.7: 86%
  * against 75%; 710 x 1861 x 739, 2.7: 81% against 82%; 4097^3: 83-85%
  * against 89%). Tiles pinned on the handle stay.
  */
@@ -138,8 +138,8 @@ static void in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bo
         (p->k <= 128 || (p->k <= 384 && blocks_64 >= sms) ||
          (p->k <= 1024 && blocks_64 >= 4 * (int64_t)sms)) &&
         rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64) {
-        take_rung6(false,
-                   "an operand read a float at a time, its copy not paying, K short for the 64 x 64 "
+        take_rung6(p,
+                   "an operand read a float at a time and not copied, K short for the 64 x 64 "
                    "tiles an SM: rung 6's kernel, which reads its inner tiles untested",
                    plan);
         return;
@@ -233,13 +233,13 @@ static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTI
  * the unsplit time. Returns the parts (1: no split); *t becomes the tiles.
  * The parts tried give each SM one to eight blocks. */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms,
-                       double unsplit_scale, double first)
+                       double unsplit_scale, double copy_cost)
 {
     const int64_t resident_t = resident(*t);
-    double best = 0.9 * unsplit_scale * tile_cost(p, *t, resident_t, 1, sms) - first;
+    double best = 0.9 * unsplit_scale * tile_cost(p, *t, resident_t, 1, sms) - copy_cost;
     int best_parts = 1;
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
-    const int64_t most_parts = (p->k + 255) / 256 < 64 ? (p->k + 255) / 256 : 64;
+    const int64_t most_parts = ((int64_t)p->k + 255) / 256 < 64 ? ((int64_t)p->k + 255) / 256 : 64;
     for (int c = 0; c < (pinned ? 1 : 3); ++c) {
         const gl_tile_params *u = candidates[c];
         const int64_t tiles = tile_count(p, u->bm, u->bn);
@@ -251,7 +251,7 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
                 parts = most_parts;
             if (parts < 2)
                 continue;
-            /* as many parts as K fills at the kernel's depth (split_k_edges) */
+            /* as many parts as K fills at the kernel's depth (k_parts_edges) */
             parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
             if (parts == tried || !parts_fit(p, parts))
                 continue;
@@ -415,8 +415,9 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * rung 6's kernel, whose blocks need half the shared memory (one slice,
      * not two), so more of them share an SM, and whose copies wait on
      * memory that the other blocks' math covers. With fewer blocks than
-     * SMs, rung 8's double buffer is what hides it; and for operands read a
-     * float at a time rung 8's copies are the cheaper (docs/engine.md).
+     * SMs, rung 8's double buffer is what hides it (docs/engine.md).
+     * Operands read a float at a time have rules of their own (in_place,
+     * and the copies for a split below).
      * Split-K is asked first where this grid gives some SMs a single block
      * (1024^3: 95% of cuBLAS split, 92% here; 1024 x 1024 x 32768: 81%
      * against 65%), or where K is long enough for deep parts (16384 x 128
@@ -442,14 +443,15 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     const int64_t blocks_64 = tile_count(p, 64, 64);
     const bool many_64 = blocks_64 >= 8 * (int64_t)sms;
     const bool short_k = p->k <= 64 && many_64;
-    const bool c_singles = !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
-                           (p->k <= 384 || (t->bm == 64 && t->bn == 64) || grid_wastes(p, t, sms));
+    const bool c_unaligned = !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
+                           (p->k <= 384 || (t->bm == 64 && t->bn == 64) || wastes_a_quarter(p, t, sms));
     const bool rung6 = !pinned && ((a_ok && b_ok && ((t->bm == 64 && t->bn == 64) || short_k)) ||
-                                   c_singles) &&
+                                   c_unaligned) &&
                        blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
     /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
      * products go to scratch and a second kernel adds them up in order.
-     * Operands read in groups only, for now. */
+     * Operands read in groups only; the others are copied first where the
+     * split pays (split_copies, below). */
     if (can_copy && a_ok && b_ok && !(rung6 && blocks_64 >= 2 * (int64_t)sms && p->k < 4096)) {
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0);
@@ -459,8 +461,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         }
     }
     if (rung6) {
-        take_rung6(a_ok && b_ok,
-                   c_singles ? "C stored a float at a time, K of 1024 or less, 8 or more 64 x 64 "
+        take_rung6(p,
+                   c_unaligned ? "C stored a float at a time, K of 1024 or less, 8 or more 64 x 64 "
                                "tiles an SM: rung 6's kernel, whose small blocks overlap their "
                                "stores with the others' math"
                    : short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
@@ -492,7 +494,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * and written at 2 TB/s (0.087 units a byte: the copy reads a float at
      * a time), so that a big operand's copy does not buy a small gain
      * (7303 x 54 x 1245 and 5551 x 134 x 4077 ran 15 and 7 points slower
-     * so; docs/engine.md). */
+     * so; docs/engine.md). The copies are held to 256 MiB of scratch, as
+     * A's transposed copy is. */
     bool split_copies = false;
     if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
         gl_problem padded = *p;
@@ -501,7 +504,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const double copied = (double)k_pad * (double)((copy_a ? round_up(p->m, t->bm) : 0) +
                                                        (copy_b ? round_up(p->n, t->bn) : 0));
         const gl_tile_params *u = t;
-        split_copies = split_parts(&padded, &u, pinned, sms, 1.15, 0.087 * 8.0 * copied) > 1;
+        split_copies = copied * sizeof(float) <= 256.0 * 1024 * 1024 &&
+                       split_parts(&padded, &u, pinned, sms, 1.15, 0.087 * 8.0 * copied) > 1;
     }
     struct {
         gl_engine_copy *copy;
@@ -525,6 +529,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     for (int i = 0; i < 2; ++i) {
         const int64_t x_pad = round_up(ops[i].x, ops[i].bx);
         if (x_pad > INT32_MAX || k_pad > INT32_MAX) { /* the kernels' int indices */
+            plan->a.made = plan->b.made = false; /* A's, if B's failed here */
             in_place(p, t, a_ok, b_ok, pinned, sms, plan);
             return;
         }

@@ -60,7 +60,9 @@ struct k_parts_edges : plain_edges<TESTED> {
     {
         gl_wait_for_previous_grid();
         const int parts = gridDim.z, z = blockIdx.z;
-        const int depth = p.part_depth > 0 ? p.part_depth : gl_split_depth(p.k, parts);
+        const int depth = p.part_depth > 0 ? p.part_depth
+                          : parts == 1      ? p.k /* gl_split_depth would round K past INT_MAX */
+                                            : gl_split_depth(p.k, parts);
         const int k0 = z * depth;
         gl_problem q = p;
         q.k = min(depth, p.k - k0);
@@ -155,8 +157,7 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
         return launch_engine(k_parts_whole, p, t, 1, x);
     default: /* GL_PATH_RUNG: K in one part with rung 8's tested copies, or, for
                 an operand read a float at a time, rung 8's own launch */
-        return gl_a_vec4_ok(p) && gl_b_vec4_ok(p) ? launch_engine(k_parts, p, t, 1, x)
-                                                  : gl_launch_warptile(p, t, x);
+        return plan->aligned ? launch_engine(k_parts, p, t, 1, x) : gl_launch_warptile(p, t, x);
     }
 }
 
