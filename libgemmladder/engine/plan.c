@@ -491,10 +491,10 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * kernel that would run instead, a float per load, taken as 15%
      * slower than split_parts's model (rung 8 ran 4096 x 4096 x 4097 at
      * 0.91 of 4096^3), and pays for the copies' traffic, each element read
-     * and written at 2 TB/s (0.087 units a byte: the copy reads a float at
-     * a time), so that a big operand's copy does not buy a small gain
-     * (7303 x 54 x 1245 and 5551 x 134 x 4077 ran 15 and 7 points slower
-     * so; docs/engine.md). The copies are held to 256 MiB of scratch, as
+     * and written at a conservative 2 TB/s (0.087 units a byte; the copy
+     * kernel moved 2.5-2.8 TB/s on big operands), so that a big operand's
+     * copy does not buy a small gain (7303 x 54 x 1245 and 5551 x 134 x
+     * 4077 ran 15 and 7 points slower so; docs/engine.md). The copies are held to 256 MiB of scratch, as
      * A's transposed copy is. */
     bool split_copies = false;
     if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
