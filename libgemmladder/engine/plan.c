@@ -239,7 +239,7 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
     double best = 0.9 * unsplit_scale * tile_cost(p, *t, resident_t, 1, sms) - copy_cost;
     int best_parts = 1;
     const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
-    const int64_t most_parts = ((int64_t)p->k + 255) / 256 < 64 ? ((int64_t)p->k + 255) / 256 : 64;
+    const int64_t by_k = ((int64_t)p->k + 255) / 256, most_parts = by_k < 64 ? by_k : 64;
     for (int c = 0; c < (pinned ? 1 : 3); ++c) {
         const gl_tile_params *u = candidates[c];
         const int64_t tiles = tile_count(p, u->bm, u->bn);
@@ -437,14 +437,15 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * 128: 93-94% against 67-68%; 4097 x 4097 x 384: 89% against 88%), and
      * up to 1024 where the call's tiles are 64 x 64 or leave a quarter of
      * their grid's places empty (3001 x 3001 x 1024: 88-89% against 82%);
-     * but not where rung 8's grid fills
-     * its places (8191 x 8191 x 512: 78-79% against 81-82%; 4097 x 4097 x
-     * 768: 88-89% against 91-92%; H100, 2026-11-26, docs/engine.md). */
+     * but not where rung 8's grid fills its places (8191 x 8191 x 512:
+     * 78-79% against 81-82%; 4097 x 4097 x 768: 88-89% against 91-92%;
+     * H100, 2026-11-26, docs/engine.md). */
     const int64_t blocks_64 = tile_count(p, 64, 64);
     const bool many_64 = blocks_64 >= 8 * (int64_t)sms;
     const bool short_k = p->k <= 64 && many_64;
-    const bool c_unaligned = !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
-                           (p->k <= 384 || (t->bm == 64 && t->bn == 64) || wastes_a_quarter(p, t, sms));
+    const bool c_unaligned =
+        !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
+        (p->k <= 384 || (t->bm == 64 && t->bn == 64) || wastes_a_quarter(p, t, sms));
     const bool rung6 = !pinned && ((a_ok && b_ok && ((t->bm == 64 && t->bn == 64) || short_k)) ||
                                    c_unaligned) &&
                        blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
@@ -494,8 +495,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * and written at a conservative 2 TB/s (0.087 units a byte; the copy
      * kernel moved 2.5-2.8 TB/s on big operands), so that a big operand's
      * copy does not buy a small gain (7303 x 54 x 1245 and 5551 x 134 x
-     * 4077 ran 15 and 7 points slower so; docs/engine.md). The copies are held to 256 MiB of scratch, as
-     * A's transposed copy is. */
+     * 4077 ran 15 and 7 points slower so; docs/engine.md). The copies are
+     * held to 256 MiB of scratch, as A's transposed copy is. */
     bool split_copies = false;
     if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
         gl_problem padded = *p;
