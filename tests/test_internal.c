@@ -173,6 +173,9 @@ static void test_engine_plan(void)
         /* 32 blocks: 8 parts make 256, two an SM; A's 127 rows copied into
          * 128, so the parts read whole tiles */
         {problem(127, 4096, 4096, 4096, 4096, 0), t, true, false, 8, 128, true},
+        /* operands read a float at a time, copied for a split on 128 x 128
+         * tiles and padded to them, not to the call's 64 x 64: whole */
+        {problem(1025, 1023, 1027, 1027, 1023, 0), &w64, true, false, 3, 128, true},
         /* 64 blocks of 128 x 128 in 4 parts, two an SM, over 256 blocks of
          * 64 x 64 (two an SM, 8 warps); and a fifth, short, on the 8
          * places left (short_last_part) */

@@ -69,6 +69,15 @@ static gl_engine_copy padded_copy(bool k_rows, int64_t x_pad, int64_t k_pad, siz
 /* The copy's extent along C. */
 static int64_t padded_extent(const gl_engine_copy *c, bool k_rows) { return k_rows ? c->cols : c->rows; }
 
+/* Floats that copies of A (copy_a) and B (copy_b) take, padded to tiles u
+ * and K to k_pad. */
+static double copied_floats(const gl_problem *p, int64_t k_pad, bool copy_a, bool copy_b,
+                            const gl_tile_params *u)
+{
+    return (double)k_pad * (double)((copy_a ? round_up(p->m, u->bm) : 0) +
+                                    (copy_b ? round_up(p->n, u->bn) : 0));
+}
+
 /* Scratch a copy takes: whole 256-byte blocks, so the next starts aligned. */
 static size_t copy_bytes(const gl_engine_copy *c)
 {
@@ -496,23 +505,28 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * kernel moved 2.5-2.8 TB/s on big operands), so that a big operand's
      * copy does not buy a small gain (7303 x 54 x 1245 and 5551 x 134 x
      * 4077 ran 15 and 7 points slower so; docs/engine.md). The copies are
-     * held to 256 MiB of scratch, as A's transposed copy is. */
+     * held to 256 MiB of scratch, as A's transposed copy is. They are
+     * padded to the split's tiles, so that its parts read whole tiles. */
     bool split_copies = false;
+    const gl_tile_params *pad = t; /* the tiles the copies are padded to */
     if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
         gl_problem padded = *p;
         padded.k = (int)k_pad;
         const bool copy_a = !a_ok || k_edge, copy_b = !b_ok || k_edge;
-        const double copied = (double)k_pad * (double)((copy_a ? round_up(p->m, t->bm) : 0) +
-                                                       (copy_b ? round_up(p->n, t->bn) : 0));
         const gl_tile_params *u = t;
-        split_copies = copied * sizeof(float) <= 256.0 * 1024 * 1024 &&
-                       split_parts(&padded, &u, pinned, sms, 1.15, 0.087 * 8.0 * copied) > 1;
+        split_copies =
+            split_parts(&padded, &u, pinned, sms, 1.15,
+                        0.087 * 8.0 * copied_floats(p, k_pad, copy_a, copy_b, t)) > 1 &&
+            copied_floats(p, k_pad, copy_a, copy_b, u) * sizeof(float) <= 256.0 * 1024 * 1024;
+        if (split_copies)
+            pad = u;
     }
     struct {
         gl_engine_copy *copy;
         bool ok, k_rows; /* read in groups; stored rows run along K (A transposed, B not) */
         int64_t x, bx;
-    } ops[2] = {{&plan->a, a_ok, p->trans_a, p->m, t->bm}, {&plan->b, b_ok, !p->trans_b, p->n, t->bn}};
+    } ops[2] = {{&plan->a, a_ok, p->trans_a, p->m, pad->bm},
+                {&plan->b, b_ok, !p->trans_b, p->n, pad->bn}};
     /* An operand is copied when it cannot be read in groups, or when edge
      * windows would read it in place but its rows are off 32 bytes and it
      * is short of whole tiles; an operand read in groups is otherwise read
