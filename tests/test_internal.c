@@ -78,8 +78,6 @@ static void test_descriptors(void)
           "auto runs rung 8's kernel with its rows and fill tiles");
 }
 
-/* What auto does with a problem (engine/plan.c). Pointers are only looked
- * at for their alignment. */
 /* Rung 8's tiles the engine's tests plan with: the sm_90 table's 128 x 128
  * (medium and large classes) and the 64 x 64 of its small class. */
 static const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
@@ -89,6 +87,8 @@ static const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
  * kernel of gemmladder-bench --overhead takes as many bytes. */
 _Static_assert(sizeof(gl_problem) == 96, "tools/gemmladder-bench.c: KERNEL_PARAM_BYTES");
 
+/* What auto does with a problem (engine/plan.c). Pointers are only looked
+ * at for their alignment. */
 static gl_problem problem(int m, int n, int k, int64_t lda, int64_t ldb, uintptr_t a_offset)
 {
     return (gl_problem){m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)(0x100000 + a_offset), lda,
@@ -323,6 +323,16 @@ typedef struct gemv_want {
     int splits;
 } gemv_want;
 
+/* Across K, a matrix-vector plan's slices are whole rounds of the kernel's
+ * loads (64 k's), cover K, and none is empty; one slice is all of K. */
+static bool slices_cover_k(const gl_engine_plan *plan, int k)
+{
+    const int s = plan->splits, d = plan->gemv.slice;
+    return s >= 1 && s <= 64 &&
+           (s == 1 ? d == k
+                   : d % 64 == 0 && d >= 64 && (int64_t)(s - 1) * d < k && (int64_t)s * d >= k);
+}
+
 static void expect_gemv(gl_problem p, bool can_copy, gemv_want w, const char *what)
 {
     gl_engine_plan plan;
@@ -341,13 +351,9 @@ static void expect_gemv(gl_problem p, bool can_copy, gemv_want w, const char *wh
           what, (int)plan.path, g->along_k, g->rows, g->vectors, (long long)g->rs,
           (long long)g->ks, (long long)g->sx, (long long)g->sxv, (long long)g->sy,
           (long long)g->syv, g->vec, plan.splits);
-    /* Across K, the slices are whole rounds of the kernel's loads (64 k's)
-     * and cover K, none empty; one slice is all of K. */
     if (!g->along_k)
-        CHECK(plan.splits == 1 ? g->slice == p.k
-                               : g->slice % 64 == 0 && (int64_t)(plan.splits - 1) * g->slice < p.k &&
-                                     (int64_t)plan.splits * g->slice >= p.k,
-              "%s: %d slices of %d k's for K = %d", what, plan.splits, g->slice, p.k);
+        CHECK(slices_cover_k(&plan, p.k), "%s: %d slices of %d k's for K = %d", what, plan.splits,
+              g->slice, p.k);
 }
 
 static void test_engine_gemv(void)
@@ -394,13 +400,10 @@ static void test_engine_gemv(void)
     int bad_k = 0, bad_rows = 0;
     for (int rows = 256; rows <= 8192; rows *= 2)
         for (int k = 64; k <= 20000; k += 7) {
-                    const gl_problem q = problem(1, rows, k, k, rows, 0);
+            const gl_problem q = problem(1, rows, k, k, rows, 0);
             gl_engine_plan plan;
             gl_engine_plan_for(&q, &w128, false, 132, true, &plan);
-            const int s = plan.splits, d = plan.gemv.slice;
-            if (plan.path != GL_PATH_GEMV || s < 1 || s > 64 ||
-                (s == 1 ? d != k
-                        : d % 64 || d < 64 || (int64_t)(s - 1) * d >= k || (int64_t)s * d < k))
+            if (plan.path != GL_PATH_GEMV || !slices_cover_k(&plan, k))
                 bad_k = k, bad_rows = rows;
         }
     CHECK(bad_k == 0, "1 x %d x %d: its slices are not whole rounds covering K", bad_rows, bad_k);

@@ -567,6 +567,10 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * of 4 that reaches into the padding, and store only inside C. */
     if (!(a_ok || plan->a.made) || !(b_ok || plan->b.made))
         return;
+    /* The split is asked again on the copies: it must now beat rung 8's
+     * kernel on them, not the float-per-load kernel that split_copies
+     * weighed it against (2050 x 2052 x 1001 is copied for a split, then
+     * runs packed unsplit). */
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
