@@ -129,8 +129,8 @@ static void test_engine_plan(void)
                 "4096 x 127 x 4096: the thin B copied, then K split");
     expect_plan(problem(32768, 127, 1024, 1024, 127, 0), t, true, GL_PATH_PACKED, false, true,
                 "32768 x 127 x 1024: the thin B copied, enough tiles not to split");
-    expect_plan(problem(2050, 2052, 1001, 1001, 2052, 0), t, true, GL_PATH_PACKED, true, true,
-                "2050 x 2052 x 1001: K padded in both");
+    expect_plan(problem(3807, 2881, 1501, 1501, 2881, 0), t, true, GL_PATH_PACKED, true, true,
+                "3807 x 2881 x 1501: copied for a split, K padded in both, then not split");
     expect_plan(problem(4096, 4096, 4100, 4100, 4096, 0), t, true, GL_PATH_PACKED, true, true,
                 "4096 x 4096 x 4100: rows on 16 bytes only, copied");
     expect_plan(problem(2000, 1000, 500, 500, 1000, 16), t, true, GL_PATH_EDGE_WINDOWS, false,
@@ -289,6 +289,38 @@ static void test_engine_plan(void)
                   strlen(plan.why) < sizeof ((gl_plan *)0)->why,
               "%d x %d x %d%s: kernel %d (want %d)", short_k[i].m, short_k[i].n, short_k[i].k,
               short_k[i].pinned ? " pinned" : "", (int)plan.kernel, (int)short_k[i].kernel);
+    }
+    /* Copies made where rung 6's kernel would read the operands in place
+     * (A read a float at a time, a K it takes): rung 6 where split-K's
+     * model puts its grid of 64 x 64 tiles under the copies and rung 8's
+     * grid of the call's larger tiles; the copies on the call's 64 x 64
+     * tiles, or pinned ones. */
+    const struct {
+        int m, n, k;
+        const gl_tile_params *t;
+        bool pinned;
+        gl_variant_t kernel;
+    } copies_or_rung6[] = {
+        {4843, 2716, 101, &w128, false, GL_VARIANT_VECTORIZED}, /* 3.2 rounds of 128 x 128 */
+        {1356, 1985, 669, &w128, false, GL_VARIANT_VECTORIZED}, /* 0.67 */
+        {5088, 1351, 662, &w128, false, GL_VARIANT_VECTORIZED}, /* the copies' traffic decides */
+        {5852, 2140, 293, &w128, false, GL_VARIANT_WARPTILE},   /* 2.96 */
+        {4843, 2716, 101, &w128, true, GL_VARIANT_WARPTILE},
+        {1982, 2424, 746, &w64, false, GL_VARIANT_WARPTILE}};
+    for (size_t i = 0; i < sizeof copies_or_rung6 / sizeof copies_or_rung6[0]; ++i) {
+        gl_engine_plan plan;
+        const int m = copies_or_rung6[i].m, n = copies_or_rung6[i].n, k = copies_or_rung6[i].k;
+        const gl_problem q = problem(m, n, k, k, n, 0);
+        gl_engine_plan_for(&q, copies_or_rung6[i].t, copies_or_rung6[i].pinned, 132, true, &plan);
+        const bool rung6 = copies_or_rung6[i].kernel == GL_VARIANT_VECTORIZED;
+        CHECK(plan.kernel == copies_or_rung6[i].kernel &&
+                  (rung6 ? plan.path == GL_PATH_RUNG && plan.bytes == 0 && !plan.a.made &&
+                               !plan.b.made && plan.k == k && plan.splits == 1
+                         : plan.path == GL_PATH_PACKED && plan.a.made && plan.b.made),
+              "%d x %d x %d on %d x %d tiles%s: kernel %d path %d (want %d)", m, n, k,
+              copies_or_rung6[i].t->bm, copies_or_rung6[i].t->bn,
+              copies_or_rung6[i].pinned ? " pinned" : "", (int)plan.kernel, (int)plan.path,
+              (int)copies_or_rung6[i].kernel);
     }
     /* C's rule on the call's 64 x 64 tiles: up to a K of 1024, whatever
      * the grid leaves empty. */

@@ -115,6 +115,13 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
 static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
 
+/* Blocks of rung 6's kernel on its tiles that one SM holds, as resident()
+ * counts rung 8's. */
+static int64_t rung6_resident(void)
+{
+    return gl_tiles_resident(GL_KIND_VECTORIZED, &rung6_tiles[0], gl_arch_smem_limit(0));
+}
+
 /* Rung 6's kernel on its 64 x 64 tiles, for the reason `why`. */
 static void take_rung6(const gl_problem *p, const char *why, gl_engine_plan *plan)
 {
@@ -126,8 +133,8 @@ static void take_rung6(const gl_problem *p, const char *why, gl_engine_plan *pla
 }
 
 /*
- * Operands as they are, without copies. Where one is read a float at a
- * time: rung 6's kernel for a K of 128 or less, of 384 or less where its
+ * Whether operands read in place, one of them a float at a time, run on
+ * rung 6's kernel: for a K of 128 or less, of 384 or less where its
  * grid of 64 x 64 blocks has one for each SM, and of 1024 or less where it
  * has four; its copy reads the tiles inside the matrices without tests,
  * and an SM holds more of its smaller blocks. Otherwise rung 8's, whose
@@ -139,14 +146,21 @@ static void take_rung6(const gl_problem *p, const char *why, gl_engine_plan *pla
  * against 75%; 710 x 1861 x 739, 2.7: 81% against 82%; 4097^3: 83-85%
  * against 89%). Tiles pinned on the handle stay.
  */
+static bool rung6_in_place(const gl_problem *p, bool a_ok, bool b_ok, bool pinned, int sms)
+{
+    const int64_t blocks_64 = tile_count(p, 64, 64);
+    return !pinned && !(a_ok && b_ok) &&
+           (p->k <= 128 || (p->k <= 384 && blocks_64 >= sms) ||
+            (p->k <= 1024 && blocks_64 >= 4 * (int64_t)sms)) &&
+           rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
+}
+
+/* Operands as they are, without copies: rung 6's kernel where
+ * rung6_in_place says so, else rung 8's path for them (choose_path). */
 static void in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bool b_ok,
                      bool pinned, int sms, gl_engine_plan *plan)
 {
-    const int64_t blocks_64 = tile_count(p, 64, 64);
-    if (!pinned && !(a_ok && b_ok) &&
-        (p->k <= 128 || (p->k <= 384 && blocks_64 >= sms) ||
-         (p->k <= 1024 && blocks_64 >= 4 * (int64_t)sms)) &&
-        rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64) {
+    if (rung6_in_place(p, a_ok, b_ok, pinned, sms)) {
         take_rung6(p,
                    "an operand read a float at a time and not copied, K short for the 64 x 64 "
                    "tiles an SM: rung 6's kernel, which reads its inner tiles untested",
@@ -203,6 +217,13 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
  * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
  * so a byte costs 0.058 units and 3 microseconds 522,000.
  */
+#define LAUNCH_UNITS 522000.0 /* a launch's 3 microseconds */
+
+/* Copying `floats` of an operand: each read and written once, at a
+ * conservative 2 TB/s (the copy kernel moved 2.5-2.8 TB/s on big operands):
+ * 0.087 units a byte. */
+static double copy_units(double floats) { return 0.087 * 8.0 * floats; }
+
 /* A round of b blocks of `warps` warps each on one SM, in tiles' work at full
  * speed. */
 static double round_work(int64_t b, int64_t warps)
@@ -223,7 +244,7 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
     const double speed = (int64_t)t->bm * t->bn >= 128 * 128 ? 1.0 : 0.82;
     double cost = work * t->bm * t->bn * (double)depth / speed;
     if (parts > 1)
-        cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + 522000.0;
+        cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + LAUNCH_UNITS;
     return cost;
 }
 
@@ -373,10 +394,17 @@ static size_t pad_for_split(const gl_problem *p, const gl_tile_params *t, gl_eng
     return bytes;
 }
 
+/* Rung 8's kernel on tiles t, on the operands as they are: the plan before
+ * any choice. */
+static void start_plan(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *plan)
+{
+    *plan = (gl_engine_plan){.kernel = GL_VARIANT_WARPTILE, .tiles = *t, .k = p->k, .splits = 1};
+}
+
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan)
 {
-    *plan = (gl_engine_plan){.kernel = GL_VARIANT_WARPTILE, .tiles = *t, .k = p->k, .splits = 1};
+    start_plan(p, t, plan);
     const bool by_rows = p->m < p->n; /* C's rows are the fewer */
     const bool fits = gemv_fits(p, by_rows);
     if (fits || gemv_fits(p, !by_rows)) {
@@ -500,10 +528,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * blocks of 64 x 64 for 132 SMs). The split is weighed against the
      * kernel that would run instead, a float per load, taken as 15%
      * slower than split_parts's model (rung 8 ran 4096 x 4096 x 4097 at
-     * 0.91 of 4096^3), and pays for the copies' traffic, each element read
-     * and written at a conservative 2 TB/s (0.087 units a byte; the copy
-     * kernel moved 2.5-2.8 TB/s on big operands), so that a big operand's
-     * copy does not buy a small gain (7303 x 54 x 1245 and 5551 x 134 x
+     * 0.91 of 4096^3), and pays for the copies' traffic (copy_units), so
+     * that a big operand's copy does not buy a small gain (7303 x 54 x 1245 and 5551 x 134 x
      * 4077 ran 15 and 7 points slower so; docs/engine.md). The copies are
      * held to 256 MiB of scratch, as A's transposed copy is. They are
      * padded to the split's tiles, so that its parts read whole tiles. */
@@ -516,7 +542,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const gl_tile_params *u = t;
         split_copies =
             split_parts(&padded, &u, pinned, sms, 1.15,
-                        0.087 * 8.0 * copied_floats(p, k_pad, copy_a, copy_b, t)) > 1 &&
+                        copy_units(copied_floats(p, k_pad, copy_a, copy_b, t))) > 1 &&
             copied_floats(p, k_pad, copy_a, copy_b, u) * sizeof(float) <= 256.0 * 1024 * 1024;
         if (split_copies)
             pad = u;
@@ -569,14 +595,34 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         return;
     /* The split is asked again on the copies: it must now beat rung 8's
      * kernel on them, not the float-per-load kernel that split_copies
-     * weighed it against (2050 x 2052 x 1001 is copied for a split, then
+     * weighed it against (3807 x 2881 x 1501 is copied for a split, then
      * runs packed unsplit). */
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
     const int parts = split_parts(&copied, &split_tiles, pinned, sms, 1.0, 0.0);
-    if (parts > 1)
+    if (parts > 1) {
         take_split(p, split_tiles, parts, bytes, sms, plan);
+        return;
+    }
+    /* Copies made for a K that rung 6's kernel would take in place
+     * (in_place), on tiles larger than its own: the copies and rung 8's
+     * kernel on them against rung 6's kernel, both in split-K's model. At
+     * such a K the copies cost little; what decides is how full each
+     * grid's last round is (4843 x 2716 x 101: 836 tiles of 128 x 128 make
+     * 3.2 rounds of 264, 3268 of 64 x 64 make 4.95 of 660; 92% of cuBLAS in
+     * place against 79% copied, where 5852 x 2140 x 293, 2.96 rounds
+     * against 4.7, ran 96% copied against 84% in place; H100, 2026-11-26,
+     * docs/engine.md). On the same tiles, rung 8's kernel on the copies is
+     * the faster (1982 x 2424 x 746 TT on 64 x 64: 195 against 199 us). */
+    if ((int64_t)t->bm * t->bn > (int64_t)rung6_tiles[0].bm * rung6_tiles[0].bn &&
+        rung6_in_place(p, a_ok, b_ok, pinned, sms) &&
+        tile_cost(p, &rung6_tiles[0], rung6_resident(), 1, sms) <
+            tile_cost(&copied, t, resident(t), 1, sms) + copy_units(bytes / sizeof(float)) +
+                LAUNCH_UNITS) {
+        start_plan(p, t, plan);
+        in_place(p, t, a_ok, b_ok, pinned, sms, plan);
+    }
 }
 
 /*
@@ -622,7 +668,7 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
     const double cut = tile_cost(&above, t, slots / sms, 1, sms) +
                        tile_cost(&tail, tail_tiles, resident(tail_tiles),
                                  split ? tail_plan->splits : 1, sms) +
-                       522000.0;
+                       LAUNCH_UNITS;
     if (cut > 0.97 * whole)
         return 0;
     return tail.m;
