@@ -79,8 +79,10 @@ static void test_descriptors(void)
 }
 
 /* Rung 8's tiles the engine's tests plan with: the sm_90 table's 128 x 128
- * (medium and large classes) and the 64 x 64 of its small class. */
+ * (medium and large classes) and 64 x 64 x 32 (small), and the fill tiles,
+ * 64 x 64 x 16 (configs.h). */
 static const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
+static const gl_tile_params w64_32 = {64, 64, 32, 8, 4, 32, 32, 1, 128};
 static const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
 
 /* The library's kernels take a gl_problem as their parameters: the empty
@@ -152,13 +154,11 @@ static void test_engine_plan(void)
      * after the copies' traffic: */
     expect_plan(problem(660, 1442, 2855, 2855, 1442, 0), &w64, true, GL_PATH_SPLIT_K, true, true,
                 "660 x 1442 x 2855: splits only for the 15%");
-    expect_plan(problem(441, 3487, 2727, 2727, 3487, 0), &w64, true, GL_PATH_RUNG, false, false,
-                "441 x 3487 x 2727: the copies cost more than the split saves");
-    expect_plan(problem(187, 5292, 5171, 5171, 5292, 0), &w64, true, GL_PATH_RUNG, false, false,
+    expect_plan(problem(187, 5292, 5171, 5171, 5292, 0), &w64_32, true, GL_PATH_RUNG, false, false,
                 "187 x 5292 x 5171: B's copy costs more than the split saves");
-    expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64, true, GL_PATH_RUNG, false, false,
+    expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64_32, true, GL_PATH_RUNG, false, false,
                 "7303 x 54 x 1245: A's copy costs more than the split saves");
-    expect_plan(problem(5551, 134, 4077, 4077, 134, 0), &w64, true, GL_PATH_RUNG, false, false,
+    expect_plan(problem(5551, 134, 4077, 4077, 134, 0), &w64_32, true, GL_PATH_RUNG, false, false,
                 "5551 x 134 x 4077: the same");
     /* Split-K: where the cost model (engine/plan.c) puts a split at under
      * nine tenths of the grid as it is; its tiles are the call's or 128 x
@@ -321,6 +321,18 @@ static void test_engine_plan(void)
               copies_or_rung6[i].t->bm, copies_or_rung6[i].t->bn,
               copies_or_rung6[i].pinned ? " pinned" : "", (int)plan.kernel, (int)plan.path,
               (int)copies_or_rung6[i].kernel);
+    }
+    /* An operand read a float at a time, in place, on the fill tiles (rung
+     * 6's own shape) at any K: rung 6's kernel; on the table's 64 x 64 x
+     * 32, rung 8's. */
+    for (int fill = 0; fill < 2; ++fill) {
+        gl_engine_plan plan;
+        const gl_problem q = problem(7303, 54, 1245, 1245, 54, 0);
+        gl_engine_plan_for(&q, fill ? &w64 : &w64_32, false, 132, true, &plan);
+        CHECK(plan.kernel == (fill ? GL_VARIANT_VECTORIZED : GL_VARIANT_WARPTILE) &&
+                  plan.path == GL_PATH_RUNG && plan.bytes == 0,
+              "7303 x 54 x 1245 (A off) on 64 x 64 x %d tiles: kernel %d path %d", fill ? 16 : 32,
+              (int)plan.kernel, (int)plan.path);
     }
     /* C's rule on the call's 64 x 64 tiles: up to a K of 1024, whatever
      * the grid leaves empty. */

@@ -111,6 +111,13 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
     }
 }
 
+/* Rung 8's default tiles, 128 x 128, and its fill tiles, 64 x 64 with five
+ * blocks to an SM (configs.h): the split's candidates besides the call's. */
+#define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
+static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
+static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTILE_TILES)};
+
 /* Rung 6's tiles: its kernel's first configuration, 64 x 64 (configs.h). */
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
 static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
@@ -144,14 +151,22 @@ static void take_rung6(const gl_problem *p, const char *why, gl_engine_plan *pla
  * against 66%; 83 x 1749 x 77, 0.4: 135% against 117%; 2321 x 69 x 378
  * with A transposed, 0.6: 82% against 93%; 4289 x 704 x 705, 5.7: 86%
  * against 75%; 710 x 1861 x 739, 2.7: 81% against 82%; 4097^3: 83-85%
- * against 89%). Tiles pinned on the handle stay.
+ * against 89%). And at any K where the call's tiles are the fill tiles,
+ * rung 6's own shape, 64 x 64 x 16: there rung 8's kernel, a test on each
+ * load, ran slower (6949 x 515 x 5576: 1.28 against 1.42 ms; 6807 x 672 x
+ * 3774: 0.98 against 1.05; 922 x 4276 x 4706: 1.09 against 1.14), where on
+ * the table's 64 x 64 x 32 it was the faster (7303 x 54 x 1245: 53 against
+ * 62 us; 2321 x 69 x 378, A transposed: 18 against 21; H100, 2026-11-26
+ * 05:27 UTC). Tiles pinned on the handle stay.
  */
-static bool rung6_in_place(const gl_problem *p, bool a_ok, bool b_ok, bool pinned, int sms)
+static bool rung6_in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bool b_ok,
+                           bool pinned, int sms)
 {
     const int64_t blocks_64 = tile_count(p, 64, 64);
     return !pinned && !(a_ok && b_ok) &&
            (p->k <= 128 || (p->k <= 384 && blocks_64 >= sms) ||
-            (p->k <= 1024 && blocks_64 >= 4 * (int64_t)sms)) &&
+            (p->k <= 1024 && blocks_64 >= 4 * (int64_t)sms) ||
+            gl_tile_params_equal(t, &warptile_fill[0])) &&
            rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
 }
 
@@ -160,7 +175,7 @@ static bool rung6_in_place(const gl_problem *p, bool a_ok, bool b_ok, bool pinne
 static void in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bool b_ok,
                      bool pinned, int sms, gl_engine_plan *plan)
 {
-    if (rung6_in_place(p, a_ok, b_ok, pinned, sms)) {
+    if (rung6_in_place(p, t, a_ok, b_ok, pinned, sms)) {
         take_rung6(p,
                    "an operand read a float at a time and not copied, K short for the 64 x 64 "
                    "tiles an SM: rung 6's kernel, which reads its inner tiles untested",
@@ -247,13 +262,6 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
         cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + LAUNCH_UNITS;
     return cost;
 }
-
-/* Rung 8's default tiles, 128 x 128, and its fill tiles, 64 x 64 with five
- * blocks to an SM (configs.h): the split's candidates besides the call's. */
-#define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
-    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
-static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
-static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTILE_TILES)};
 
 /* Split-K for aligned operands whose grid of tiles leaves the GPU short of
  * blocks: the tiles (the call's, or, unless pinned, 128 x 128 or the fill
@@ -616,7 +624,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * docs/engine.md). On the same tiles, rung 8's kernel on the copies is
      * the faster (1982 x 2424 x 746 TT on 64 x 64: 195 against 199 us). */
     if ((int64_t)t->bm * t->bn > (int64_t)rung6_tiles[0].bm * rung6_tiles[0].bn &&
-        rung6_in_place(p, a_ok, b_ok, pinned, sms) &&
+        rung6_in_place(p, t, a_ok, b_ok, pinned, sms) &&
         tile_cost(p, &rung6_tiles[0], rung6_resident(), 1, sms) <
             tile_cost(&copied, t, resident(t), 1, sms) + copy_units(bytes / sizeof(float)) +
                 LAUNCH_UNITS) {
