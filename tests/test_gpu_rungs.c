@@ -52,8 +52,10 @@ static const shape shapes[] = {
      * thin B. */
     {1537, 1539, 800, 2}, {2050, 2052, 1001, 2}, {3000, 127, 1536, 2},
     /* Where such copies and rung 8's 128 x 128 tiles cost more, in split-K's
-     * model, than rung 6's kernel in place on 64 x 64 tiles: rung 6 runs. */
-    {1356, 1985, 669, 1},
+     * model, than rung 6's kernel in place on 64 x 64 tiles: rung 6 runs;
+     * and B read a float at a time on the fill tiles (an H100's), where
+     * rung 6's kernel runs at any K. */
+    {1356, 1985, 669, 1}, {417, 4881, 1069, 1},
     /* C of one row or one column: auto's matrix-vector path, the matrix's
      * rows along K (a warp a row) or across it (blocks of 128, K in slices
      * where those are too few: 1 x 129 x 640 makes 10 slices), rows that end
