@@ -506,9 +506,22 @@ static void test_engine_tail(void)
          "5000 x 3000 x 1000: K short"},
         {problem(5000, 3000, 7000, 7000, 3000, 0), &w64, false, 0, GL_PATH_RUNG,
          "5000 x 3000 x 7000 on 64 x 64 tiles (rung 6's kernel)"},
-        /* the rows above would be copied (A's rows of 7001 floats) */
-        {problem(5000, 3000, 7000, 7001, 3000, 0), &w128, false, 0, GL_PATH_PACKED,
+        /* the rows above copied (A's rows of 7001 floats), or read in
+         * place with tests (N not a multiple of 4; both transposed, so that
+         * the operands' rows, M and K long, are read in groups): 45 x 13 =
+         * 585 tiles, two rounds and 57 blocks; 40 rows of tiles above */
+        {problem(5000, 3000, 7000, 7001, 3000, 0), &w128, false, 776, GL_PATH_PACKED,
          "5000 x 3000 x 7000, A unaligned"},
+        {(gl_problem){5760, 1541, 1792, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000, 5760, true,
+                      (const float *)(uintptr_t)0x200000, 1792, true, (float *)(uintptr_t)0x300000,
+                      1541, 0},
+         &w128, false, 5760 - 40 * 128, GL_PATH_RUNG, "5760 x 1541 x 1792, both transposed"},
+        /* none where the rows above would not run as the whole: copied
+         * whole (A's rows of 1214 floats), read in place above */
+        {(gl_problem){1214, 5028, 6491, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000, 1214, true,
+                      (const float *)(uintptr_t)0x200000, 5028, false, (float *)(uintptr_t)0x300000,
+                      5028, 0},
+         &w128, false, 0, GL_PATH_PACKED, "1214 x 5028 x 6491, A transposed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gl_engine_plan plan, tail_plan;

@@ -283,12 +283,13 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
         const int64_t tiles = tile_count(p, u->bm, u->bn);
         const int64_t per_sm_blocks = c == 0 ? resident_t : resident(u);
         int64_t tried = 1;
-        for (int64_t per_sm = 1; per_sm <= 8; ++per_sm) {
+        /* from the first count of blocks an SM that makes two parts */
+        for (int64_t per_sm = (2 * tiles - 1) / sms + 1; per_sm <= 8; ++per_sm) {
             int64_t parts = per_sm * sms / tiles;
             if (parts > most_parts)
                 parts = most_parts;
             if (parts < 2)
-                continue;
+                break; /* K too short for two */
             /* as many parts as K fills at the kernel's depth (k_parts_edges) */
             parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
             if (parts == tried || !parts_fit(p, parts))
@@ -668,15 +669,23 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
     if (tile_count(&tail, fill->bm, fill->bn) < sms) /* too few to spread */
         return 0;
     /* The model above, with the tail as planned (on the fill tiles, or
-     * split), and its launch. */
+     * split), and its launch; the tail is planned only where the rows
+     * above and a launch leave it room. */
+    const double whole = tile_cost(p, t, slots / sms, 1, sms);
+    const double rest = tile_cost(&above, t, slots / sms, 1, sms) + LAUNCH_UNITS;
+    if (rest > 0.97 * whole)
+        return 0;
     gl_engine_plan_for(&tail, fill, false, sms, can_copy, tail_plan);
     const bool split = tail_plan->path == GL_PATH_SPLIT_K;
+    /* Copies the tail makes of its own: B's again, where the rows above
+     * copy it too. */
+    const size_t tail_bytes = copy_bytes(&tail_plan->a) + copy_bytes(&tail_plan->b);
+    const double tail_copies =
+        tail_bytes > 0 ? copy_units((double)(tail_bytes / sizeof(float))) + LAUNCH_UNITS : 0.0;
     const gl_tile_params *tail_tiles = split ? &tail_plan->tiles : fill;
-    const double whole = tile_cost(p, t, slots / sms, 1, sms);
-    const double cut = tile_cost(&above, t, slots / sms, 1, sms) +
+    const double cut = rest + tail_copies +
                        tile_cost(&tail, tail_tiles, resident(tail_tiles),
-                                 split ? tail_plan->splits : 1, sms) +
-                       LAUNCH_UNITS;
+                                 split ? tail_plan->splits : 1, sms);
     if (cut > 0.97 * whole)
         return 0;
     return tail.m;
@@ -712,27 +721,51 @@ static void transpose_a(const gl_problem *p, bool can_copy, gl_engine_plan *plan
                       "transposed, whose slices are read as whole rows";
 }
 
+/* Whether the rows above a product's last round, planned as `top`, may
+ * run cut from the rest (the whole product planned as `whole`): on rung 8's
+ * kernel unsplit, where they read aligned operands in place, or copy what
+ * the whole would copy and read it alike (1214 x 5028 x 6491 with A
+ * transposed: copied whole, its top 768 rows would read A in place a float
+ * at a time, 13% slower than the whole uncut; H100, 2026-11-26). */
+static bool top_may_cut(const gl_engine_plan *top, const gl_engine_plan *whole)
+{
+    if (top->kernel != GL_VARIANT_WARPTILE || top->path == GL_PATH_SPLIT_K)
+        return false;
+    const bool in_place = top->aligned && !top->a.made && !top->b.made;
+    const bool as_whole = whole->kernel == GL_VARIANT_WARPTILE &&
+                          whole->path != GL_PATH_SPLIT_K && top->aligned == whole->aligned &&
+                          top->a.made == whole->a.made && top->b.made == whole->b.made;
+    return in_place || as_whole;
+}
+
 void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                          bool can_copy, gl_engine_plan *plan, gl_engine_plan *tail_plan)
 {
+    gl_engine_plan_for(p, t, pinned, sms, can_copy, plan);
     const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy, tail_plan);
     if (tail > 0) {
+        const gl_engine_plan whole = *plan;
         gl_problem top = *p;
         top.m -= tail;
         gl_engine_plan_for(&top, t, pinned, sms, can_copy, plan);
-        if (plan->kernel == GL_VARIANT_WARPTILE && plan->bytes == 0 &&
-            (plan->path == GL_PATH_INTERIOR || plan->path == GL_PATH_EDGE_WINDOWS)) {
+        if (top_may_cut(plan, &whole)) {
             plan->tail_rows = tail;
-            plan->why = plan->path == GL_PATH_INTERIOR
-                            ? "aligned whole tiles: copies without tests; the rows of the grid's "
-                              "last round run after, as a product of their own that fills the SMs"
-                            : "extents are multiples of 4: edge windows inside C; the rows of the "
-                              "grid's last round run after, as a product of their own that fills "
-                              "the SMs";
+            plan->why =
+                plan->path == GL_PATH_INTERIOR
+                    ? "aligned whole tiles: copies without tests; the rows of the grid's last "
+                      "round run after, as a product of their own that fills the SMs"
+                : plan->path == GL_PATH_EDGE_WINDOWS
+                    ? "extents are multiples of 4: edge windows inside C; the rows of the "
+                      "grid's last round run after, as a product of their own that fills the SMs"
+                : plan->path == GL_PATH_PACKED
+                    ? "operands copied into aligned whole tiles; the rows of the grid's last "
+                      "round run after, as a product of their own that fills the SMs"
+                    : "edge tiles read in place with rung 8's tests; the rows of the grid's last "
+                      "round run after, as a product of their own that fills the SMs";
             return;
         }
+        *plan = whole;
     }
-    gl_engine_plan_for(p, t, pinned, sms, can_copy, plan);
     transpose_a(p, can_copy, plan);
 }
 
