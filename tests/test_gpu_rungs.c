@@ -51,6 +51,9 @@ static const shape shapes[] = {
      * (GL_PATH_PACKED): both (edges in M and N; in M, N and K), or only the
      * thin B. */
     {1537, 1539, 800, 2}, {2050, 2052, 1001, 2}, {3000, 127, 1536, 2},
+    /* Copied, and on an H100 its grid's last round (the last 905 rows)
+     * runs after, split along K on copies of its own. */
+    {3977, 1283, 1029, 2},
     /* Where such copies and rung 8's 128 x 128 tiles cost more, in split-K's
      * model, than rung 6's kernel in place on 64 x 64 tiles: rung 6 runs;
      * and B read a float at a time on the fill tiles (an H100's), where
