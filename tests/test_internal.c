@@ -217,6 +217,22 @@ static void test_engine_plan(void)
               splits[i].p.n, splits[i].p.k, (int)plan.path, plan.splits, splits[i].parts,
               plan.whole, splits[i].whole);
     }
+    /* Split-K's thin tiles: 128 x 32 for C of 256 columns or fewer, 32 x
+     * 128 for 32 rows or fewer, not for 33 */
+    const struct {
+        int m, n, k, bm, bn;
+    } thin[] = {{5618, 71, 1402, 128, 32}, {2165, 77, 601, 128, 32}, {32, 4096, 4096, 32, 128},
+                {33, 4096, 4096, 64, 64}, {91, 2885, 3636, 128, 128}};
+    for (size_t i = 0; i < sizeof thin / sizeof thin[0]; ++i) {
+        gl_engine_plan plan;
+        const gl_problem q = problem(thin[i].m, thin[i].n, thin[i].k, thin[i].k, thin[i].n, 0);
+        gl_engine_plan_for(&q, &w64, false, 132, true, &plan);
+        CHECK(plan.path == GL_PATH_SPLIT_K && plan.tiles.bm == thin[i].bm &&
+                  plan.tiles.bn == thin[i].bn,
+              "%d x %d x %d: path %d on %d x %d tiles (want split-K on %d x %d)", thin[i].m,
+              thin[i].n, thin[i].k, (int)plan.path, plan.tiles.bm, plan.tiles.bn, thin[i].bm,
+              thin[i].bn);
+    }
     /* 64 x 64 tiles run on rung 6's kernel where their grid fills the SMs,
      * unless pinned. */
     const struct {

@@ -111,12 +111,14 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
     }
 }
 
-/* Rung 8's default tiles, 128 x 128, and its fill tiles, 64 x 64 with five
- * blocks to an SM (configs.h): the split's candidates besides the call's. */
+/* Rung 8's default tiles, 128 x 128, its fill tiles, 64 x 64 with five
+ * blocks to an SM, and its thin tiles, 128 x 32 and 32 x 128 (configs.h):
+ * the split's candidates besides the call's. */
 #define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
 static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
 static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTILE_TILES)};
+static const gl_tile_params warptile_thin[] = {GL_WARPTILE_THIN_CONFIGS(GL_WARPTILE_TILES)};
 
 /* Rung 6's tiles: its kernel's first configuration, 64 x 64 (configs.h). */
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
@@ -264,22 +266,33 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
 }
 
 /* Split-K for aligned operands whose grid of tiles leaves the GPU short of
- * blocks: the tiles (the call's, or, unless pinned, 128 x 128 or the fill
- * tiles) and parts (at most one for each 256 of K, rounded up, so that 1000
+ * blocks: the tiles (the call's, or, unless pinned, 128 x 128, the fill
+ * tiles, 128 x 32 where C has 256 columns or fewer, or 32 x 128 where it
+ * has 32 rows or fewer) and parts (at most one for each 256 of K, rounded up, so that 1000
  * makes four, 256 deep but the last; at most 64 of them; their products at
  * most 64 MiB of scratch) that the model above puts at under nine tenths of
  * the unsplit time. Returns the parts (1: no split); *t becomes the tiles.
  * The parts tried give each SM one to eight blocks. */
+/* The thin tiles waste less of C's few columns or rows (71 columns: 96 of
+ * 128 x 32's, 128 of 64 x 64's). 32 x 128 only for one row of them: with
+ * more, each row of tiles reads all of B again, its blocks far apart in the
+ * launch order (69 x 7545 x 2923 with A transposed ran 14% slower on them
+ * than on 64 x 64), where 128 x 32's blocks that share A's rows start
+ * together (H100, 2026-11-26, docs/engine.md). */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms,
                        double unsplit_scale, double copy_cost)
 {
     const int64_t resident_t = resident(*t);
     double best = 0.9 * unsplit_scale * tile_cost(p, *t, resident_t, 1, sms) - copy_cost;
     int best_parts = 1;
-    const gl_tile_params *candidates[3] = {*t, &warptile_tiles[0], &warptile_fill[0]};
+    const gl_tile_params *candidates[5] = {*t, &warptile_tiles[0], &warptile_fill[0],
+                                           p->n <= 256 ? &warptile_thin[0] : NULL,
+                                           p->m <= 32 ? &warptile_thin[1] : NULL};
     const int64_t by_k = ((int64_t)p->k + 255) / 256, most_parts = by_k < 64 ? by_k : 64;
-    for (int c = 0; c < (pinned ? 1 : 3); ++c) {
+    for (int c = 0; c < (pinned ? 1 : 5); ++c) {
         const gl_tile_params *u = candidates[c];
+        if (!u)
+            continue;
         const int64_t tiles = tile_count(p, u->bm, u->bn);
         const int64_t per_sm_blocks = c == 0 ? resident_t : resident(u);
         int64_t tried = 1;

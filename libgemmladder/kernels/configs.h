@@ -74,13 +74,22 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(64, 64, 16, 32, 32, 1, 8, 4, 128)        \
     X(256, 128, 16, 64, 64, 4, 8, 4, 256)      \
     X(64, 64, 32, 32, 32, 1, 8, 4, 128)        \
-    X(64, 64, 16, 32, 16, 1, 4, 4, 256)
+    X(64, 64, 16, 32, 16, 1, 4, 4, 256)        \
+    X(128, 32, 16, 32, 32, 1, 8, 4, 128)       \
+    X(32, 128, 16, 32, 32, 1, 4, 8, 128)
 
 /* Auto: the tiles a call runs instead of its table's when those would
  * leave most SMs idle in the grid's last round of blocks (tile_rules.c,
  * gl_fill_tiles; docs/engine.md): small tiles, five blocks to an SM. An
  * entry of the warptile list above. */
 #define GL_WARPTILE_FILL_CONFIG(X) X(64, 64, 16, 32, 32, 1, 8, 4, 128)
+
+/* Auto: tiles for C of few columns (128 x 32) or few rows (32 x 128), which
+ * split-K may take where they waste less of their tiles than the others
+ * (engine/plan.c, split_parts). Entries of the warptile list above. */
+#define GL_WARPTILE_THIN_CONFIGS(X) \
+    X(128, 32, 16, 32, 32, 1, 8, 4, 128) \
+    X(32, 128, 16, 32, 32, 1, 4, 8, 128)
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
