@@ -29,7 +29,7 @@
  * it, and gl_version() returns the same numbers from the compiled library.  */
 
 #define GL_VERSION_MAJOR 1
-#define GL_VERSION_MINOR 1
+#define GL_VERSION_MINOR 2
 #define GL_VERSION_PATCH 0
 
 /* ABI version: the N in the SONAME libgemmladder.so.N. It changes only when a
@@ -290,10 +290,13 @@ typedef enum gl_tiles_origin {
     GL_TILES_OVERRIDE = 2, /* a row of the loaded override table */
     GL_TILES_PINNED = 3,   /* pinned on the handle with gl_set_tiles */
     GL_TILES_DEFAULT = 4,  /* no row applies: the rung's first configuration */
-    GL_TILES_FILL = 5      /* auto: the row (or default) named by the other
+    GL_TILES_FILL = 5,     /* auto: the row (or default) named by the other
                               fields would leave most SMs idle in the grid's
                               last round of blocks: small fill tiles run
                               instead (docs/engine.md) */
+    GL_TILES_THIN = 6      /* auto (gl_sgemm_plan): split-K's thin tiles,
+                              128 x 32 or 32 x 128, for C of few columns or
+                              rows (docs/engine.md) */
 } gl_tiles_origin_t;
 
 /* One tile configuration. Fields a rung does not use are 0. Before passing
@@ -426,7 +429,8 @@ typedef struct gl_plan {
                               cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV. Split-K
                               may pick its own: origin GL_TILES_DEFAULT for
                               the variant's first configuration,
-                              GL_TILES_FILL for its fill tiles */
+                              GL_TILES_FILL for its fill tiles,
+                              GL_TILES_THIN for its thin tiles */
     char why[160];         /* one sentence: why this path */
     int32_t reserved[16];  /* zero */
 } gl_plan;

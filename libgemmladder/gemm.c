@@ -373,7 +373,8 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
                 gl_describe_tiles(&out->tiles, &plan.tiles,
                                   c.d->fill && gl_tile_params_equal(&plan.tiles, c.d->fill)
                                       ? GL_TILES_FILL
-                                      : GL_TILES_DEFAULT);
+                                  : gl_engine_thin_tiles(&plan.tiles) ? GL_TILES_THIN
+                                                                      : GL_TILES_DEFAULT);
             out->splits = plan.splits;
             out->path = plan.path;
             out->aligned = plan.aligned;

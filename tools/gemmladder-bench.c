@@ -159,8 +159,9 @@ static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
                                 NULL, f.lda, NULL, f.ldb, NULL, f.ldc, &p) != GL_STATUS_SUCCESS)
         return;
     static const char *const origins[] = {"fixed", "built-in", "override", "pinned", "default",
-                                          "fill"};
-    const int known = p.tiles.origin >= 0 && p.tiles.origin <= 5;
+                                          "fill",  "thin"};
+    const int known =
+        p.tiles.origin >= 0 && p.tiles.origin < (int)(sizeof origins / sizeof origins[0]);
     char parts[32] = "";
     if (p.splits > 1)
         snprintf(parts, sizeof parts, ", K in %d %s", p.splits,

@@ -119,6 +119,9 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
 /* The tiles the plan for a call's tail_rows is made from: the fill tiles. */
 const gl_tile_params *gl_engine_tail_tiles(void);
 
+/* Whether t are split-K's thin tiles (configs.h, GL_WARPTILE_THIN_CONFIGS). */
+bool gl_engine_thin_tiles(const gl_tile_params *t);
+
 /* Queues the matrix-vector product g on x's stream; with splits > 1,
  * scratch (when not NULL) holds splits * g->vectors * g->rows floats.
  * Returns a cudaError_t. */

@@ -783,3 +783,11 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
 }
 
 const gl_tile_params *gl_engine_tail_tiles(void) { return &warptile_fill[0]; }
+
+bool gl_engine_thin_tiles(const gl_tile_params *t)
+{
+    for (size_t i = 0; i < sizeof warptile_thin / sizeof warptile_thin[0]; ++i)
+        if (gl_tile_params_equal(t, &warptile_thin[i]))
+            return true;
+    return false;
+}

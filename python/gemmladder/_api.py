@@ -35,6 +35,7 @@ class TilesOrigin(enum.IntEnum):
     PINNED = 3
     DEFAULT = 4
     FILL = 5
+    THIN = 6
 
 
 class Path(enum.IntEnum):
