@@ -163,6 +163,28 @@ static void test_auto_launches(gl_handle_t h)
     }
 }
 
+/* gl_sgemm_plan's origin of the tiles split-K picks for itself: its thin
+ * tiles for C of few columns (128 x 32) or rows (32 x 128). */
+static void test_thin_origin(gl_handle_t h)
+{
+    const struct {
+        int64_t m, n, k;
+        int bm, bn;
+    } cases[] = {{1000, 72, 2000, 128, 32}, {32, 1024, 4096, 32, 128}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gl_plan plan = {.size = sizeof plan};
+        CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, R, N, N, cases[i].m, cases[i].n,
+                                      cases[i].k, NULL, cases[i].k, NULL, cases[i].n, NULL,
+                                      cases[i].n, &plan),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK(plan.path == GL_PATH_SPLIT_K && plan.tiles.origin == GL_TILES_THIN &&
+                  plan.tiles.bm == cases[i].bm && plan.tiles.bn == cases[i].bn,
+              "auto, %lld x %lld x %lld: path %d, %d x %d tiles of origin %d", (long long)cases[i].m,
+              (long long)cases[i].n, (long long)cases[i].k, (int)plan.path, (int)plan.tiles.bm,
+              (int)plan.tiles.bn, (int)plan.tiles.origin);
+    }
+}
+
 /* The checks after the handle: where pointers lie and how big their
  * allocations are. */
 static void test_pointer_checks(gl_handle_t h)
@@ -231,6 +253,7 @@ int main(void)
         test_normalised_problem(h);
         test_slicing(h);
         test_auto_launches(h);
+    test_thin_origin(h);
         test_pointer_checks(h);
         test_query_and_pins(h);
         gl_handle_destroy(h);
