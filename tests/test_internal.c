@@ -151,15 +151,31 @@ static void test_engine_plan(void)
                 "127 x 4096 x 4096 without scratch: aligned, read in place with tests");
     /* Operands read a float at a time, copied for a split only where it
      * pays against their own kernel (taken 15% slower than the model's)
-     * after the copies' traffic: */
+     * after the copies' traffic, and against a split in place: */
     expect_plan(problem(660, 1442, 2855, 2855, 1442, 0), &w64, true, GL_PATH_SPLIT_K, true, true,
                 "660 x 1442 x 2855: splits only for the 15%");
-    expect_plan(problem(187, 5292, 5171, 5171, 5292, 0), &w64_32, true, GL_PATH_RUNG, false, false,
-                "187 x 5292 x 5171: B's copy costs more than the split saves");
-    expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64_32, true, GL_PATH_RUNG, false, false,
-                "7303 x 54 x 1245: A's copy costs more than the split saves");
-    expect_plan(problem(5551, 134, 4077, 4077, 134, 0), &w64_32, true, GL_PATH_RUNG, false, false,
-                "5551 x 134 x 4077: the same");
+    expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64_32, false, GL_PATH_RUNG, false, false,
+                "7303 x 54 x 1245 without scratch: in place, unsplit");
+    /* ... else split in place, a float per load, where the copies cost more
+     * than they save */
+    const struct {
+        int m, n, k;
+    } split_in_place[] = {{187, 5292, 5171}, {7303, 54, 1245}, {5551, 134, 4077}, {25, 3971, 7238}};
+    for (size_t i = 0; i < sizeof split_in_place / sizeof split_in_place[0]; ++i) {
+        gl_engine_plan plan;
+        const int m = split_in_place[i].m, n = split_in_place[i].n, k = split_in_place[i].k;
+        gl_engine_plan_for(&(gl_problem){m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
+                                         k, false, (const float *)(uintptr_t)0x200000, n, false,
+                                         (float *)(uintptr_t)0x300000, n, 0},
+                           &w64_32, false, 132, true, &plan);
+        CHECK(plan.kernel == GL_VARIANT_WARPTILE && plan.path == GL_PATH_SPLIT_K &&
+                  plan.splits > 1 && !plan.aligned && !plan.whole && plan.part_depth == 0 &&
+                  !plan.a.made && !plan.b.made && plan.parts_offset == 0 &&
+                  plan.bytes == (size_t)plan.splits * (size_t)m * (size_t)gl_split_ld(n) *
+                                    sizeof(float),
+              "%d x %d x %d: path %d, %d parts, aligned %d, copies %d %d (want split in place)",
+              m, n, k, (int)plan.path, plan.splits, plan.aligned, plan.a.made, plan.b.made);
+    }
     /* Split-K: where the cost model (engine/plan.c) puts a split at under
      * nine tenths of the grid as it is; its tiles are the call's or 128 x
      * 128, unless pinned. */
@@ -340,14 +356,15 @@ static void test_engine_plan(void)
     }
     /* An operand read a float at a time, in place, on the fill tiles (rung
      * 6's own shape) at any K: rung 6's kernel; on the table's 64 x 64 x
-     * 32, rung 8's. */
+     * 32, rung 8's (here split, after copies). */
     for (int fill = 0; fill < 2; ++fill) {
         gl_engine_plan plan;
-        const gl_problem q = problem(7303, 54, 1245, 1245, 54, 0);
+        const gl_problem q = problem(6949, 515, 5576, 5576, 515, 0);
         gl_engine_plan_for(&q, fill ? &w64 : &w64_32, false, 132, true, &plan);
-        CHECK(plan.kernel == (fill ? GL_VARIANT_VECTORIZED : GL_VARIANT_WARPTILE) &&
-                  plan.path == GL_PATH_RUNG && plan.bytes == 0,
-              "7303 x 54 x 1245 (A off) on 64 x 64 x %d tiles: kernel %d path %d", fill ? 16 : 32,
+        CHECK(fill ? plan.kernel == GL_VARIANT_VECTORIZED && plan.path == GL_PATH_RUNG &&
+                         plan.bytes == 0
+                   : plan.kernel == GL_VARIANT_WARPTILE,
+              "6949 x 515 x 5576 (B off) on 64 x 64 x %d tiles: kernel %d path %d", fill ? 16 : 32,
               (int)plan.kernel, (int)plan.path);
     }
     /* C's rule on the call's 64 x 64 tiles: up to a K of 1024, whatever

@@ -280,7 +280,7 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
  * than on 64 x 64), where 128 x 32's blocks that share A's rows start
  * together (H100, 2026-11-26, docs/engine.md). */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms,
-                       double unsplit_scale, double copy_cost)
+                       double unsplit_scale, double copy_cost, double *split_cost)
 {
     const int64_t resident_t = resident(*t);
     double best = 0.9 * unsplit_scale * tile_cost(p, *t, resident_t, 1, sms) - copy_cost;
@@ -313,6 +313,8 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
                 best = cost, best_parts = (int)parts, *t = u;
         }
     }
+    if (split_cost)
+        *split_cost = best;
     return best_parts;
 }
 
@@ -366,13 +368,15 @@ static void take_split(const gl_problem *p, const gl_tile_params *t, int parts, 
 {
     const int64_t m = plan->a.made ? padded_extent(&plan->a, p->trans_a) : p->m;
     const int64_t n = plan->b.made ? padded_extent(&plan->b, !p->trans_b) : p->n;
-    plan->whole = m % t->bm == 0 && n % t->bn == 0 && plan->k % t->bk == 0;
+    /* operands read in groups, as they are or copied: else each part reads
+     * a float per load, with tests */
+    plan->aligned = (plan->a.made || gl_a_vec4_ok(p)) && (plan->b.made || gl_b_vec4_ok(p));
+    plan->whole = plan->aligned && m % t->bm == 0 && n % t->bn == 0 && plan->k % t->bk == 0;
     plan->part_depth = plan->whole ? short_last_part(p, plan->k, t, parts, sms) : 0;
     if (plan->part_depth > 0)
         ++parts;
     plan->tiles = *t;
     plan->path = GL_PATH_SPLIT_K;
-    plan->aligned = true;
     plan->splits = parts;
     plan->parts_offset = offset;
     plan->bytes = offset + (size_t)parts * (size_t)p->m * (size_t)gl_split_ld(p->n) * sizeof(float);
@@ -389,7 +393,10 @@ static void take_split(const gl_problem *p, const gl_tile_params *t, int parts, 
         "last short for places left; whole tiles, no tests",
         "an operand copied into aligned tiles, then K cut into parts summed in a fixed order, "
         "the last short for places left; whole tiles, no tests"};
-    plan->why = plan->part_depth > 0 ? why_short[offset > 0] : why[offset > 0][plan->whole];
+    plan->why = !plan->aligned        ? "too few tiles for the GPU and a long K: K cut into parts "
+                                        "summed in a fixed order, an operand read a float at a time"
+                : plan->part_depth > 0 ? why_short[offset > 0]
+                                       : why[offset > 0][plan->whole];
 }
 
 /* Before a split on tiles t whose parts would test their copies because
@@ -514,7 +521,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * split pays (split_copies, below). */
     if (can_copy && a_ok && b_ok && !(rung6 && blocks_64 >= 2 * (int64_t)sms && p->k < 4096)) {
         const gl_tile_params *split_tiles = t;
-        const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0);
+        const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
         if (parts > 1) {
             take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
             return;
@@ -556,6 +563,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * held to 256 MiB of scratch, as A's transposed copy is. They are
      * padded to the split's tiles, so that its parts read whole tiles. */
     bool split_copies = false;
+    double copies_cost = 0.0; /* of that split, in the model, and of the copies */
     const gl_tile_params *pad = t; /* the tiles the copies are padded to */
     if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
         gl_problem padded = *p;
@@ -564,10 +572,28 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         const gl_tile_params *u = t;
         split_copies =
             split_parts(&padded, &u, pinned, sms, 1.15,
-                        copy_units(copied_floats(p, k_pad, copy_a, copy_b, t))) > 1 &&
+                        copy_units(copied_floats(p, k_pad, copy_a, copy_b, t)), &copies_cost) > 1 &&
             copied_floats(p, k_pad, copy_a, copy_b, u) * sizeof(float) <= 256.0 * 1024 * 1024;
-        if (split_copies)
+        if (split_copies) {
             pad = u;
+            copies_cost += copy_units(copied_floats(p, k_pad, copy_a, copy_b, u));
+        }
+    }
+    /* Or split in place: the parts on rung 8's kernel for any alignment, a
+     * float per load (taken 15% slower, as above), no copies, where the
+     * model puts that under the copies and their split. A thin product of
+     * a long K so reads its big operand once, where copying it first reads
+     * and writes it again (25 x 3971 x 7238: B's copy, 115 MB, then 16
+     * parts on 32 x 128 tiles, 44% of cuBLAS; H100, 2026-11-26,
+     * docs/engine.md). */
+    if (can_copy && !(a_ok && b_ok)) {
+        const gl_tile_params *v = t;
+        double in_place_cost = 0.0;
+        const int parts = split_parts(p, &v, pinned, sms, 1.0, 0.0, &in_place_cost);
+        if (parts > 1 && (!split_copies || 1.15 * in_place_cost < copies_cost)) {
+            take_split(p, v, parts, 0, sms, plan);
+            return;
+        }
     }
     struct {
         gl_engine_copy *copy;
@@ -622,7 +648,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
-    const int parts = split_parts(&copied, &split_tiles, pinned, sms, 1.0, 0.0);
+    const int parts = split_parts(&copied, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
     if (parts > 1) {
         take_split(p, split_tiles, parts, bytes, sms, plan);
         return;

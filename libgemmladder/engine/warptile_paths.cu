@@ -86,33 +86,35 @@ struct engine_config {
 
 #define GL_WARPTILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS
 #define GL_WARPTILE_TEMPLATE                                                                    \
-    template <class Edges, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN,  \
-              int THREADS>
+    template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER,    \
+              int TM, int TN, int THREADS>
 
 GL_WARPTILE_TEMPLATE int launch_edges(const gl_problem *p, int parts, const gl_exec *x)
 {
     dim3 grid = gl_tile_grid(p, BM, BN);
     grid.z = (unsigned)parts;
-    return gl_launch_dependent(warptile_kernel<Edges, true, GL_WARPTILE_ARGS>, grid, THREADS,
+    return gl_launch_dependent(warptile_kernel<Edges, ALIGNED, GL_WARPTILE_ARGS>, grid, THREADS,
                                GL_WARPTILE_SMEM(BM, BN, BK), x, *p);
 }
 
 GL_WARPTILE_TEMPLATE cudaError_t prepare_edges()
 {
-    return gl_allow_shared_memory(warptile_kernel<Edges, true, GL_WARPTILE_ARGS>,
+    return gl_allow_shared_memory(warptile_kernel<Edges, ALIGNED, GL_WARPTILE_ARGS>,
                                   GL_WARPTILE_SMEM(BM, BN, BK));
 }
 
-#define GL_ENGINE_ROW(EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                      \
+#define GL_ENGINE_ROW(EDGES, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)             \
     {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
-     launch_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                         \
-     prepare_edges<EDGES, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
-#define GL_WINDOWS_ROW(...) GL_ENGINE_ROW(window_edges, __VA_ARGS__)
-#define GL_PARTS_ROW(...) GL_ENGINE_ROW(k_parts_edges<true>, __VA_ARGS__)
-#define GL_PARTS_WHOLE_ROW(...) GL_ENGINE_ROW(k_parts_edges<false>, __VA_ARGS__)
+     launch_edges<EDGES, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                \
+     prepare_edges<EDGES, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
+#define GL_WINDOWS_ROW(...) GL_ENGINE_ROW(window_edges, true, __VA_ARGS__)
+#define GL_PARTS_ROW(...) GL_ENGINE_ROW(k_parts_edges<true>, true, __VA_ARGS__)
+#define GL_PARTS_WHOLE_ROW(...) GL_ENGINE_ROW(k_parts_edges<false>, true, __VA_ARGS__)
+#define GL_PARTS_ANY_ROW(...) GL_ENGINE_ROW(k_parts_edges<true>, false, __VA_ARGS__)
 const engine_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_WINDOWS_ROW)};
 const engine_config k_parts[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ROW)};
 const engine_config k_parts_whole[] = {GL_WARPTILE_CONFIGS(GL_PARTS_WHOLE_ROW)};
+const engine_config k_parts_any[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ANY_ROW)}; /* a float per load */
 
 /* Table's kernel for tiles t. */
 template <size_t N>
@@ -126,14 +128,16 @@ int launch_engine(const engine_config (&table)[N], const gl_problem *p, const gl
 }
 
 /* The plan's parts' products into scratch w (whole: with copies that test
- * nothing), then C from their sum. */
+ * nothing; not aligned: a float per load), then C from their sum. */
 int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
 {
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
     into_w.part_depth = plan->part_depth;
-    const int rc = launch_engine(plan->whole ? k_parts_whole : k_parts, &into_w, &plan->tiles,
-                                 plan->splits, x);
+    const int rc = launch_engine(!plan->aligned ? k_parts_any
+                                 : plan->whole  ? k_parts_whole
+                                                : k_parts,
+                                 &into_w, &plan->tiles, plan->splits, x);
     return rc ? rc : gl_engine_add_parts(w, plan->splits, p, x);
 }
 
@@ -213,7 +217,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, cons
 
 extern "C" cudaError_t gl_prepare_auto(void)
 {
-    for (const auto *table : {&edge_windows, &k_parts, &k_parts_whole})
+    for (const auto *table : {&edge_windows, &k_parts, &k_parts_whole, &k_parts_any})
         for (const engine_config &c : *table)
             if (const cudaError_t err = c.prepare())
                 return err;
