@@ -424,7 +424,10 @@ typedef struct gl_plan {
                               slices); 1: not cut */
     int64_t scratch_bytes; /* scratch memory auto takes: its copies of the
                               operands, and the sums of K's parts
-                              (GL_PATH_SPLIT_K, GL_PATH_GEMV) */
+                              (GL_PATH_SPLIT_K, GL_PATH_GEMV); the most at
+                              once, where the last round's rows run after
+                              (they take theirs when the rows above have
+                              freed theirs) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for
                               cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV. Split-K
                               may pick its own: origin GL_TILES_DEFAULT for

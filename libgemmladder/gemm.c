@@ -380,7 +380,10 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             out->aligned = plan.aligned;
             out->copies =
                 (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0) | (plan.a.transposed ? 4 : 0);
-            out->scratch_bytes = (int64_t)plan.bytes;
+            /* the rows above the last round free theirs before the tail takes its own */
+            out->scratch_bytes = (int64_t)(plan.tail_rows > 0 && tail_plan.bytes > plan.bytes
+                                               ? tail_plan.bytes
+                                               : plan.bytes);
             why = plan.why;
         } else {
             out->path = GL_PATH_RUNG;

@@ -253,7 +253,7 @@ int main(void)
         test_normalised_problem(h);
         test_slicing(h);
         test_auto_launches(h);
-    test_thin_origin(h);
+        test_thin_origin(h);
         test_pointer_checks(h);
         test_query_and_pins(h);
         gl_handle_destroy(h);

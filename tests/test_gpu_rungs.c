@@ -80,10 +80,11 @@ static const shape shapes[] = {
     {100, 96, 4096, 1}, {40, 40, 16384, 0}, {200, 200, 1000, 0}, {128, 128, 4096, 0},
     {2048, 127, 4096, 2}, {127, 2048, 4096, 2},
     /* On the thin tiles: 128 x 32 for C of few columns, 32 x 128 for a few
-     * rows; aligned, and copied first (K or N odd). */
+     * rows; aligned, and with an operand read a float at a time (K odd),
+     * split in place. */
     {1000, 72, 2000, 0}, {1000, 70, 2001, 0}, {32, 1024, 4096, 0}, {20, 1000, 3001, 0},
     /* An operand read a float at a time, split in place (its parts on rung
-     * 8's kernel for any alignment): the last two and these. */
+     * 8's kernel for any alignment) on other tiles. */
     {731, 54, 1245, 0}, {187, 529, 5171, 0}, {300, 300, 5001, 0},
     /* A short K on eight 64 x 64 tiles or more for each of an H100's SMs
      * (33 x 32): auto runs rung 6's kernel, whatever its table's tiles; K

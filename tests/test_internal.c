@@ -363,9 +363,60 @@ static void test_engine_plan(void)
         gl_engine_plan_for(&q, fill ? &w64 : &w64_32, false, 132, true, &plan);
         CHECK(fill ? plan.kernel == GL_VARIANT_VECTORIZED && plan.path == GL_PATH_RUNG &&
                          plan.bytes == 0
-                   : plan.kernel == GL_VARIANT_WARPTILE,
+                   : plan.kernel == GL_VARIANT_WARPTILE && plan.path == GL_PATH_SPLIT_K &&
+                         plan.b.made,
               "6949 x 515 x 5576 (B off) on 64 x 64 x %d tiles: kernel %d path %d", fill ? 16 : 32,
               (int)plan.kernel, (int)plan.path);
+    }
+    /* Copies hold whole tiles of the tiles the plan runs (for the rows
+     * above a last round cut off, their rows), whichever tiles they were
+     * padded for: a kernel reading whole tiles untested must not read past
+     * them (1077 x 197 x 269, both transposed, on 64 x 64 x 32
+     * tiles: B once padded only to the 128 x 32 split's 32 columns, then run
+     * packed on 64 x 64). A sweep of shapes, layouts and tiles. */
+    {
+        const gl_tile_params *tiles[] = {&w128, &w64, &w64_32};
+        uint64_t seed = 12345;
+        int bad = 0, copied = 0;
+        for (int i = 0; i < 30000; ++i) {
+            int v[3];
+            for (int j = 0; j < 3; ++j) { /* log-uniform 1 .. 8192 */
+                seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+                v[j] = (int)(1 << (seed >> 60 & 15) % 14);
+                v[j] += (int)((seed >> 20) % (uint64_t)v[j]);
+            }
+            const bool ta = seed >> 8 & 1, tb = seed >> 9 & 1;
+            const int m = v[0], n = v[1], k = v[2];
+            const gl_problem q = {m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
+                                  ta ? m : k, ta, (const float *)(uintptr_t)0x200000,
+                                  tb ? k : n, tb, (float *)(uintptr_t)0x300000, n, 0};
+            gl_engine_plan plan, tail;
+            gl_engine_plan_call(&q, tiles[i % 3], false, 132, true, &plan, &tail);
+            if (plan.kernel != GL_VARIANT_WARPTILE || (!plan.a.made && !plan.b.made) ||
+                plan.a.transposed)
+                continue;
+            ++copied;
+            const int64_t a_x = ta ? plan.a.cols : plan.a.rows;
+            const int64_t b_x = tb ? plan.b.rows : plan.b.cols;
+            if ((plan.a.made && a_x % plan.tiles.bm) || (plan.b.made && b_x % plan.tiles.bn) ||
+                (plan.a.made && a_x < m - plan.tail_rows) || (plan.b.made && b_x < n)) {
+                if (bad++ < 5)
+                    CHECK(false, "%d x %d x %d (trans %d %d): copies %lld, %lld along C for %d x %d "
+                                 "tiles",
+                          m, n, k, ta, tb, (long long)(plan.a.made ? a_x : 0),
+                          (long long)(plan.b.made ? b_x : 0), plan.tiles.bm, plan.tiles.bn);
+            }
+        }
+        CHECK(bad == 0 && copied > 1000, "copies of whole tiles: %d of %d plans with copies wrong",
+              bad, copied);
+        gl_engine_plan plan, tail;
+        const gl_problem q = {1077, 197, 269, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
+                              1077, true, (const float *)(uintptr_t)0x200000, 269, true,
+                              (float *)(uintptr_t)0x300000, 197, 0};
+        gl_engine_plan_call(&q, &w64_32, false, 132, true, &plan, &tail);
+        CHECK(!plan.b.made || plan.b.rows % plan.tiles.bn == 0,
+              "1077 x 197 x 269 TT: B's copy %d rows for %d-wide tiles", plan.b.rows,
+              plan.tiles.bn);
     }
     /* C's rule on the call's 64 x 64 tiles: up to a K of 1024, whatever
      * the grid leaves empty. */
@@ -565,8 +616,14 @@ static void test_engine_tail(void)
               cases[i].tail, (int)plan.path, (int)cases[i].path);
         if (plan.tail_rows > 0) { /* the rest: planned on the 64 x 64 fill tiles */
             const gl_tile_params *tt = gl_engine_tail_tiles();
-            CHECK(tt->bm == 64 && tt->bn == 64 && tail_plan.tail_rows == 0,
-                  "%s: the tail on %d x %d tiles", cases[i].what, tt->bm, tt->bn);
+            CHECK(tt->bm == 64 && tt->bn == 64 &&
+                      (tail_plan.kernel == GL_VARIANT_VECTORIZED ||
+                       (tail_plan.kernel == GL_VARIANT_WARPTILE &&
+                        (tail_plan.path == GL_PATH_SPLIT_K ||
+                         gl_tile_params_equal(&tail_plan.tiles, tt)))),
+                  "%s: the tail on kernel %d, path %d, %d x %d tiles", cases[i].what,
+                  (int)tail_plan.kernel, (int)tail_plan.path, tail_plan.tiles.bm,
+                  tail_plan.tiles.bn);
         }
     }
 }

@@ -26,9 +26,10 @@
  *     would speed up, operands that cannot be read in 16-byte groups (rows
  *     off 16 bytes, or an extent along them not a multiple of 4) copied
  *     into scratch memory from the handle's pool, aligned and padded with
- *     zeros to whole tiles, then the interior kernel or the split. Aligned
- *     operands are read in place: rung 8's tested copies cost less than a
- *     copy.
+ *     zeros to whole tiles, then the interior kernel or the split; or the
+ *     split in place, its parts a float per load, where the copies cost
+ *     more than they save. Aligned operands are read in place: rung 8's
+ *     tested copies cost less than a copy.
  *
  * The choice between them is made on the host, from the problem alone
  * (gl_engine_plan), so that gl_sgemm_plan can say what a call would do.
@@ -139,7 +140,7 @@ int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl
  * parts, one for a product that is not split, and on edge windows, the
  * kernels that add up what the kernel before them left in scratch, and the
  * operand copies; not rung 6's kernel, nor rung 8's for operands read a
- * float at a time, which their rungs' launchers start) are launched
+ * float at a time unsplit, which their rungs' launchers start) are launched
  * as programmatic dependent launches on sm_90 and newer: the GPU starts
  * setting a kernel up while the kernel before it in the stream (the call's
  * own first kernel, or whatever the caller queued last) still runs its last

@@ -179,8 +179,11 @@ static void in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bo
 {
     if (rung6_in_place(p, t, a_ok, b_ok, pinned, sms)) {
         take_rung6(p,
-                   "an operand read a float at a time and not copied, K short for the 64 x 64 "
-                   "tiles an SM: rung 6's kernel, which reads its inner tiles untested",
+                   gl_tile_params_equal(t, &warptile_fill[0])
+                       ? "an operand read a float at a time and not copied, on the fill tiles: "
+                         "rung 6's kernel on the same tiles, which reads its inner tiles untested"
+                       : "an operand read a float at a time and not copied, K short for the 64 x "
+                         "64 tiles an SM: rung 6's kernel, which reads its inner tiles untested",
                    plan);
         return;
     }
@@ -265,8 +268,7 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
     return cost;
 }
 
-/* Split-K for aligned operands whose grid of tiles leaves the GPU short of
- * blocks: the tiles (the call's, or, unless pinned, 128 x 128, the fill
+/* Split-K for a grid of tiles that leaves the GPU short of blocks: the tiles (the call's, or, unless pinned, 128 x 128, the fill
  * tiles, 128 x 32 where C has 256 columns or fewer, or 32 x 128 where it
  * has 32 rows or fewer) and parts (at most one for each 256 of K, rounded up, so that 1000
  * makes four, 256 deep but the last; at most 64 of them; their products at
@@ -517,8 +519,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                        blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
     /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
      * products go to scratch and a second kernel adds them up in order.
-     * Operands read in groups only; the others are copied first where the
-     * split pays (split_copies, below). */
+     * Here operands read in groups; the others are split below, copied
+     * first or in place, whichever the model puts cheaper. */
     if (can_copy && a_ok && b_ok && !(rung6 && blocks_64 >= 2 * (int64_t)sms && p->k < 4096)) {
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
@@ -586,7 +588,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * and writes it again (25 x 3971 x 7238: B's copy, 115 MB, then 16
      * parts on 32 x 128 tiles, 44% of cuBLAS; H100, 2026-11-26,
      * docs/engine.md). */
-    if (can_copy && !(a_ok && b_ok)) {
+    if (!(a_ok && b_ok)) { /* with scratch: the case without returned above */
         const gl_tile_params *v = t;
         double in_place_cost = 0.0;
         const int parts = split_parts(p, &v, pinned, sms, 1.0, 0.0, &in_place_cost);
@@ -595,12 +597,17 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
             return;
         }
     }
+    /* The copies are padded to whole tiles of the split's tiles and of the
+     * call's (every tile extent is a power of two, configs.h), for the split
+     * may yet not be taken on them (below), and rung 8's kernel then reads
+     * them on the call's tiles, without tests: padded to a thin tile's 32
+     * columns only, a 64 x 64 tile read past the copy's end. */
     struct {
         gl_engine_copy *copy;
         bool ok, k_rows; /* read in groups; stored rows run along K (A transposed, B not) */
         int64_t x, bx;
-    } ops[2] = {{&plan->a, a_ok, p->trans_a, p->m, pad->bm},
-                {&plan->b, b_ok, !p->trans_b, p->n, pad->bn}};
+    } ops[2] = {{&plan->a, a_ok, p->trans_a, p->m, pad->bm > t->bm ? pad->bm : t->bm},
+                {&plan->b, b_ok, !p->trans_b, p->n, pad->bn > t->bn ? pad->bn : t->bn}};
     /* An operand is copied when it cannot be read in groups, or when edge
      * windows would read it in place but its rows are off 32 bytes and it
      * is short of whole tiles; an operand read in groups is otherwise read

@@ -4,8 +4,9 @@
  * engine's: K in parts (one but for split-K; copies without tests for whole
  * tiles, and for padded copies of the operands, tested ones otherwise) and
  * edge windows. Each waits for the kernel before it in the stream. Operands
- * read a float at a time run on the rung's own launch. No part of the kernel
- * is written again.
+ * read a float at a time run on the rung's own launch, unsplit, and on the
+ * parts' policy with the kernel for any alignment, split. No part of the
+ * kernel is written again.
  */
 #define GL_WARPTILE_KERNEL_ONLY
 #include "kernels/08_warptile.cu"
