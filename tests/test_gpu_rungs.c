@@ -86,6 +86,10 @@ static const shape shapes[] = {
     /* An operand read a float at a time, split in place (its parts on rung
      * 8's kernel for any alignment) on other tiles. */
     {731, 54, 1245, 0}, {187, 529, 5171, 0}, {300, 300, 5001, 0},
+    /* Both transposed, on an H100: copied for a split on thin tiles that
+     * is then not taken, so run packed on 64 x 64 tiles, which the copies
+     * must fill (engine/plan.c pads them to both). */
+    {1077, 197, 269, 0},
     /* A short K on eight 64 x 64 tiles or more for each of an H100's SMs
      * (33 x 32): auto runs rung 6's kernel, whatever its table's tiles; K
      * ends inside a slice. */
