@@ -268,19 +268,25 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
     return cost;
 }
 
-/* Split-K for a grid of tiles that leaves the GPU short of blocks: the tiles (the call's, or, unless pinned, 128 x 128, the fill
- * tiles, 128 x 32 where C has 256 columns or fewer, or 32 x 128 where it
- * has 32 rows or fewer) and parts (at most one for each 256 of K, rounded up, so that 1000
- * makes four, 256 deep but the last; at most 64 of them; their products at
- * most 64 MiB of scratch) that the model above puts at under nine tenths of
- * the unsplit time. Returns the parts (1: no split); *t becomes the tiles.
- * The parts tried give each SM one to eight blocks. */
-/* The thin tiles waste less of C's few columns or rows (71 columns: 96 of
+/*
+ * Split-K for a grid of tiles that leaves the GPU short of blocks: the
+ * tiles (the call's, or, unless pinned, 128 x 128, the fill tiles, 128 x 32
+ * where C has 256 columns or fewer, or 32 x 128 where it has 32 rows or
+ * fewer) and parts (at most one for each 256 of K, rounded up, so that
+ * 1000 makes four, 256 deep but the last; at most 64 of them; their
+ * products at most 64 MiB of scratch) that the model above puts at under
+ * nine tenths of the unsplit time, scaled by unsplit_scale and less
+ * copy_cost. Returns the parts (1: no split); *t becomes the tiles and
+ * *split_cost (when asked, and a split found) its cost. The parts tried
+ * give each SM one to eight blocks.
+ *
+ * The thin tiles waste less of C's few columns or rows (71 columns: 96 of
  * 128 x 32's, 128 of 64 x 64's). 32 x 128 only for one row of them: with
  * more, each row of tiles reads all of B again, its blocks far apart in the
  * launch order (69 x 7545 x 2923 with A transposed ran 14% slower on them
  * than on 64 x 64), where 128 x 32's blocks that share A's rows start
- * together (H100, 2026-11-26, docs/engine.md). */
+ * together (H100, 2026-11-26, docs/engine.md).
+ */
 static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms,
                        double unsplit_scale, double copy_cost, double *split_cost)
 {
@@ -560,10 +566,11 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * kernel that would run instead, a float per load, taken as 15%
      * slower than split_parts's model (rung 8 ran 4096 x 4096 x 4097 at
      * 0.91 of 4096^3), and pays for the copies' traffic (copy_units), so
-     * that a big operand's copy does not buy a small gain (7303 x 54 x 1245 and 5551 x 134 x
-     * 4077 ran 15 and 7 points slower so; docs/engine.md). The copies are
-     * held to 256 MiB of scratch, as A's transposed copy is. They are
-     * padded to the split's tiles, so that its parts read whole tiles. */
+     * that a big operand's copy does not buy a small gain (7303 x 54 x
+     * 1245 and 5551 x 134 x 4077 ran 15 and 7 points slower so;
+     * docs/engine.md). The copies are held to 256 MiB of scratch, as A's
+     * transposed copy is. They are padded to the split's tiles, so that
+     * its parts read whole tiles. */
     bool split_copies = false;
     double copies_cost = 0.0; /* of that split, in the model, and of the copies */
     const gl_tile_params *pad = t; /* the tiles the copies are padded to */
