@@ -133,6 +133,8 @@ static void test_engine_plan(void)
                 "32768 x 127 x 1024: the thin B copied, enough tiles not to split");
     expect_plan(problem(3807, 2881, 1501, 1501, 2881, 0), t, true, GL_PATH_PACKED, true, true,
                 "3807 x 2881 x 1501: copied for a split, K padded in both, then not split");
+    expect_plan(problem(2050, 2052, 1001, 1001, 2052, 0), &w64, true, GL_PATH_PACKED, true, true,
+                "2050 x 2052 x 1001 on the fill tiles: K padded in both");
     expect_plan(problem(4096, 4096, 4100, 4100, 4096, 0), t, true, GL_PATH_PACKED, true, true,
                 "4096 x 4096 x 4100: rows on 16 bytes only, copied");
     expect_plan(problem(2000, 1000, 500, 500, 1000, 16), t, true, GL_PATH_EDGE_WINDOWS, false,
@@ -156,6 +158,17 @@ static void test_engine_plan(void)
                 "660 x 1442 x 2855: splits only for the 15%");
     expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64_32, false, GL_PATH_RUNG, false, false,
                 "7303 x 54 x 1245 without scratch: in place, unsplit");
+    {
+        /* the copies cost more than the split saves: in place, here on the
+         * fill tiles, so on rung 6's kernel */
+        gl_engine_plan plan;
+        const gl_problem q = problem(441, 3487, 2727, 2727, 3487, 0);
+        gl_engine_plan_for(&q, &w64, false, 132, true, &plan);
+        CHECK(plan.kernel == GL_VARIANT_VECTORIZED && plan.path == GL_PATH_RUNG &&
+                  !plan.a.made && !plan.b.made && plan.bytes == 0,
+              "441 x 3487 x 2727: kernel %d path %d, copies %d %d (want rung 6 in place)",
+              (int)plan.kernel, (int)plan.path, plan.a.made, plan.b.made);
+    }
     /* ... else split in place, a float per load, where the copies cost more
      * than they save */
     const struct {

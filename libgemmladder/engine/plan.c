@@ -579,13 +579,14 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         padded.k = (int)k_pad;
         const bool copy_a = !a_ok || k_edge, copy_b = !b_ok || k_edge;
         const gl_tile_params *u = t;
-        split_copies =
-            split_parts(&padded, &u, pinned, sms, 1.15,
-                        copy_units(copied_floats(p, k_pad, copy_a, copy_b, t)), &copies_cost) > 1 &&
-            copied_floats(p, k_pad, copy_a, copy_b, u) * sizeof(float) <= 256.0 * 1024 * 1024;
+        const int parts = split_parts(&padded, &u, pinned, sms, 1.15,
+                                      copy_units(copied_floats(p, k_pad, copy_a, copy_b, t)),
+                                      &copies_cost);
+        const double floats = copied_floats(p, k_pad, copy_a, copy_b, u); /* on the split's tiles */
+        split_copies = parts > 1 && floats * sizeof(float) <= 256.0 * 1024 * 1024;
         if (split_copies) {
             pad = u;
-            copies_cost += copy_units(copied_floats(p, k_pad, copy_a, copy_b, u));
+            copies_cost += copy_units(floats);
         }
     }
     /* Or split in place: the parts on rung 8's kernel for any alignment, a
