@@ -290,10 +290,11 @@ typedef enum gl_tiles_origin {
     GL_TILES_OVERRIDE = 2, /* a row of the loaded override table */
     GL_TILES_PINNED = 3,   /* pinned on the handle with gl_set_tiles */
     GL_TILES_DEFAULT = 4,  /* no row applies: the rung's first configuration */
-    GL_TILES_FILL = 5,     /* auto: the row (or default) named by the other
-                              fields would leave most SMs idle in the grid's
-                              last round of blocks: small fill tiles run
-                              instead (docs/engine.md) */
+    GL_TILES_FILL = 5,     /* auto: the row (or default) would leave SMs
+                              idle in the grid's last round of blocks:
+                              smaller tiles run instead, 64 x 64, or, where
+                              the grid is one uneven round, 128 x 64 or
+                              64 x 128 (gl_sgemm_plan; docs/engine.md) */
     GL_TILES_THIN = 6      /* auto (gl_sgemm_plan): split-K's thin tiles,
                               128 x 32 or 32 x 128, for C of few columns or
                               rows (docs/engine.md) */

@@ -642,6 +642,41 @@ static void test_engine_tail(void)
     }
 }
 
+/* The call's tiles (gl_engine_call_tiles): 128 x 64 or 64 x 128 where the
+ * call's grid is one round with room left over and theirs runs faster in
+ * split-K's model; the call's own where the grid makes several rounds, the
+ * tiles are pinned, or the call's tiles would copy an operand for a split. */
+static void test_engine_call_tiles(void)
+{
+    const struct {
+        gl_problem p;
+        const gl_tile_params *t;
+        bool pinned;
+        int bm, bn; /* the tiles chosen */
+        const char *what;
+    } cases[] = {
+        /* 25 x 8 = 200 tiles of 128 x 128 for 264 places: 375 of 128 x 64 */
+        {problem(3193, 952, 920, 920, 952, 0), &w128, false, 128, 64, "3193 x 952 x 920"},
+        {problem(3193, 952, 920, 920, 952, 0), &w128, true, 128, 128, "3193 x 952 x 920, pinned"},
+        /* 6 x 32 = 192 tiles: 64 x 128's 12 x 32 = 384 */
+        {problem(752, 3984, 216, 216, 3984, 0), &w128, false, 128, 64, "752 x 3984 x 216"},
+        {problem(523, 5629, 3488, 3488, 5629, 0), &w128, false, 64, 128, "523 x 5629 x 3488"},
+        /* several rounds: the grid already spreads */
+        {problem(4096, 4096, 4096, 4096, 4096, 0), &w128, false, 128, 128, "4096^3"},
+        {problem(3480, 2344, 352, 352, 2344, 0), &w128, false, 128, 128, "3480 x 2344 x 352"},
+        /* K split on B's copy (its rows of 3209 floats) on 128 x 128 */
+        {problem(827, 3209, 4410, 4410, 3209, 0), &w128, false, 128, 128, "827 x 3209 x 4410"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const gl_tile_params *t =
+            gl_engine_call_tiles(&cases[i].p, cases[i].t, cases[i].pinned, 132, true);
+        CHECK(t->bm == cases[i].bm && t->bn == cases[i].bn &&
+                  (t == cases[i].t) == !gl_engine_half_tiles(t),
+              "%s: %d x %d tiles (want %d x %d)", cases[i].what, t->bm, t->bn, cases[i].bm,
+              cases[i].bn);
+    }
+}
+
 /* A copied into its transpose (gl_engine_plan_call's last step): for big
  * products (N of 3072 or more, M N K at least 2^34) that read aligned
  * operands in place, where A's rows run along K; never where A is already
@@ -749,6 +784,7 @@ int main(void)
     test_engine_plan();
     test_engine_gemv();
     test_engine_tail();
+    test_engine_call_tiles();
     test_engine_transpose();
     test_engine_short_last_part();
     return harness_finish("test_internal");

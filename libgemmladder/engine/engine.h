@@ -117,6 +117,16 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
 void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                          bool can_copy, gl_engine_plan *plan, gl_engine_plan *tail_plan);
 
+/* The tiles auto plans a call on (gl_engine_plan_call): the call's t, or,
+ * unless pinned, rung 8's 128 x 64 or 64 x 128 tiles (configs.h,
+ * GL_WARPTILE_HALF_CONFIGS) where t's grid is one round with room left
+ * over and theirs runs in less time. */
+const gl_tile_params *gl_engine_call_tiles(const gl_problem *p, const gl_tile_params *t,
+                                           bool pinned, int sms, bool can_copy);
+
+/* Whether t are those half tiles. */
+bool gl_engine_half_tiles(const gl_tile_params *t);
+
 /* The tiles the plan for a call's tail_rows is made from: the fill tiles. */
 const gl_tile_params *gl_engine_tail_tiles(void);
 

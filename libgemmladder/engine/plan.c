@@ -119,6 +119,7 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
 static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
 static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTILE_TILES)};
 static const gl_tile_params warptile_thin[] = {GL_WARPTILE_THIN_CONFIGS(GL_WARPTILE_TILES)};
+static const gl_tile_params warptile_half[] = {GL_WARPTILE_HALF_CONFIGS(GL_WARPTILE_TILES)};
 
 /* Rung 6's tiles: its kernel's first configuration, 64 x 64 (configs.h). */
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
@@ -261,7 +262,7 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
     const int64_t full = per_sm / resident, rest = per_sm % resident;
     const double work = (double)full * round_work(resident, warps) + round_work(rest, warps);
     const int64_t depth = parts > 1 ? gl_split_depth(p->k, (int)parts) : p->k;
-    const double speed = (int64_t)t->bm * t->bn >= 128 * 128 ? 1.0 : 0.82;
+    const double speed = (int64_t)t->bm * t->bn >= 128 * 64 ? 1.0 : 0.82;
     double cost = work * t->bm * t->bn * (double)depth / speed;
     if (parts > 1)
         cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + LAUNCH_UNITS;
@@ -823,7 +824,52 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
     transpose_a(p, can_copy, plan);
 }
 
+/*
+ * Rung 8's 128 x 64 and 64 x 128 tiles for a call whose grid of its own
+ * tiles makes a single round with room left over, so that some SMs run two
+ * blocks while others run one and wait: a grid of half tiles holds twice
+ * the blocks, which spread more evenly (3193 x 952 x 920: 200 tiles of
+ * 128 x 128 for 264 places, 146 us on 375 of 128 x 64 against 191; 52
+ * shapes whose plan this changes, drawn from 20,000 random ones: 1.10x
+ * faster on the geometric mean, up to 1.37x; H100, 2026-11-26,
+ * docs/engine.md). Where split-K's model (tile_cost; tiles of 128 x 64 and
+ * more compute as fast as 128 x 128, as the pinned tiles measured) puts
+ * their grid at under nine tenths of the call's, and it too is one round.
+ * Not where the call's tiles would copy an operand for a split: there the
+ * half tiles, unsplit, ran up to 10% slower (746 x 3577 x 916 with A
+ * transposed, 827 x 3209 x 4410).
+ */
+const gl_tile_params *gl_engine_call_tiles(const gl_problem *p, const gl_tile_params *t,
+                                           bool pinned, int sms, bool can_copy)
+{
+    if (pinned || tile_count(p, t->bm, t->bn) > sms * resident(t))
+        return t;
+    const gl_tile_params *best = t;
+    double best_cost = 0.9 * tile_cost(p, t, resident(t), 1, sms);
+    for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i) {
+        const gl_tile_params *h = &warptile_half[i];
+        const double cost = tile_cost(p, h, resident(h), 1, sms);
+        if (tile_count(p, h->bm, h->bn) <= sms * resident(h) && cost < best_cost)
+            best = h, best_cost = cost;
+    }
+    if (best != t) {
+        gl_engine_plan plan;
+        gl_engine_plan_for(p, t, false, sms, can_copy, &plan);
+        if (plan.path == GL_PATH_SPLIT_K && (plan.a.made || plan.b.made))
+            return t;
+    }
+    return best;
+}
+
 const gl_tile_params *gl_engine_tail_tiles(void) { return &warptile_fill[0]; }
+
+bool gl_engine_half_tiles(const gl_tile_params *t)
+{
+    for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i)
+        if (gl_tile_params_equal(t, &warptile_half[i]))
+            return true;
+    return false;
+}
 
 bool gl_engine_thin_tiles(const gl_tile_params *t)
 {

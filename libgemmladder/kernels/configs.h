@@ -91,6 +91,14 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(128, 32, 16, 32, 32, 1, 8, 4, 128) \
     X(32, 128, 16, 32, 32, 1, 4, 8, 128)
 
+/* Auto: tiles of half the default's area, 128 x 64 and 64 x 128, which the
+ * engine runs instead of the call's where their grid spreads more evenly
+ * over the SMs (engine/plan.c, gl_engine_call_tiles). Entries of the
+ * warptile list above. */
+#define GL_WARPTILE_HALF_CONFIGS(X)        \
+    X(128, 64, 16, 32, 64, 2, 4, 4, 128)   \
+    X(64, 128, 16, 32, 64, 2, 4, 4, 128)
+
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
  * for addresses and indices; small tiles still need about 88 in all. The
