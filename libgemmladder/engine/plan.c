@@ -829,9 +829,9 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
  * tiles makes a single round with room left over, so that some SMs run two
  * blocks while others run one and wait: a grid of half tiles holds twice
  * the blocks, which spread more evenly (3193 x 952 x 920: 200 tiles of
- * 128 x 128 for 264 places, 146 us on 375 of 128 x 64 against 191; 52
- * shapes whose plan this changes, drawn from 20,000 random ones: 1.10x
- * faster on the geometric mean, up to 1.37x; H100, 2026-11-26,
+ * 128 x 128 for 264 places, 145 us on 375 of 128 x 64 against 190; 52
+ * shapes whose plan this changes, drawn from 20,000 random ones: 1.11x
+ * faster on the geometric mean, up to 1.36x; H100, 2026-11-26,
  * docs/engine.md). Where split-K's model (tile_cost; tiles of 128 x 64 and
  * more compute as fast as 128 x 128, as the pinned tiles measured) puts
  * their grid at under nine tenths of the call's, and it too is one round.
