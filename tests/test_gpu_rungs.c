@@ -58,6 +58,9 @@ static const shape shapes[] = {
      * on 128 x 64 or 64 x 128 (gl_engine_call_tiles): copied (2107 x 1411 x
      * 727), on edge windows or in place, as the form has it. */
     {2107, 1411, 727, 2}, {3224, 796, 240, 1}, {1043, 2934, 716, 1},
+    /* Aligned, its grid of 64 x 64 tiles two blocks an SM: split, where
+     * rung 6's kernel ran before. */
+    {1824, 600, 1248, 1},
     /* Where such copies and rung 8's 128 x 128 tiles cost more, in split-K's
      * model, than rung 6's kernel in place on 64 x 64 tiles: rung 6 runs;
      * and B read a float at a time on the fill tiles (an H100's), where

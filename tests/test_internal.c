@@ -283,6 +283,28 @@ static void test_engine_plan(void)
               "%d x %d%s on 64 x 64 tiles: kernel %d (want %d)", kernels[i].m, kernels[i].n,
               kernels[i].pinned ? " pinned" : "", (int)plan.kernel, (int)kernels[i].kernel);
     }
+    /* Aligned operands whose grid of 64 x 64 tiles gives some SMs two
+     * blocks or fewer (under 264) are split where the model says so, but
+     * not in two parts on 128 x 128 tiles; with three or more blocks an SM
+     * they stay on rung 6's kernel. */
+    const struct {
+        int m, n, k;
+        bool trans_b;
+        gl_variant_t kernel;
+        int parts; /* 1: unsplit */
+    } band[] = {{1824, 600, 1248, false, GL_VARIANT_WARPTILE, 3}, /* 290 tiles */
+                {272, 5040, 2056, true, GL_VARIANT_VECTORIZED, 1}, /* two on 128 x 128 */
+                {2000, 1000, 1000, false, GL_VARIANT_VECTORIZED, 1}}; /* 512 tiles */
+    for (size_t i = 0; i < sizeof band / sizeof band[0]; ++i) {
+        gl_problem q = problem(band[i].m, band[i].n, band[i].k, band[i].k,
+                               band[i].trans_b ? band[i].k : band[i].n, 0);
+        q.trans_b = band[i].trans_b;
+        gl_engine_plan plan; /* on the sm_90 table's small tiles, 64 x 64 x 32 */
+        gl_engine_plan_for(&q, &w64_32, false, 132, true, &plan);
+        CHECK(plan.kernel == band[i].kernel && plan.splits == band[i].parts,
+              "%d x %d x %d: kernel %d in %d parts (want %d in %d)", band[i].m, band[i].n,
+              band[i].k, (int)plan.kernel, plan.splits, (int)band[i].kernel, band[i].parts);
+    }
     /* A short K runs on rung 6's kernel, whatever the call's tiles, where
      * its grid gives every SM eight 64 x 64 tiles (8 x 132 = 1056), unless
      * pinned; so, where C's rows are off 16 bytes (here ldc = N), whatever

@@ -493,11 +493,16 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * SMs, rung 8's double buffer is what hides it (docs/engine.md).
      * Operands read a float at a time have rules of their own (in_place,
      * and the copies for a split below).
-     * Split-K is asked first where this grid gives some SMs a single block
-     * (1024^3: 95% of cuBLAS split, 92% here; 1024 x 1024 x 32768: 81%
-     * against 65%), or where K is long enough for deep parts (16384 x 128
-     * x 4096: 89% against 85%; but 2000 x 1000 x 1000: 79% split, 83%
-     * here; H100, 2026-11-24). Rung 6's kernel also takes a short K
+     * Split-K is asked first where this grid gives some SMs two blocks or
+     * fewer (1024^3: 95% of cuBLAS split, 92% here; 1024 x 1024 x 32768:
+     * 81% against 65%; H100, 2026-11-24; 1824 x 600 x 1248: 91% split in
+     * three, 76% here, and 1.16x on the geometric mean of 46 shapes whose
+     * plan this changes, drawn from 20,000 random ones; H100, 2026-11-26,
+     * docs/engine.md), but not in two parts on 128 x 128 tiles, which ran
+     * 15-17% slower there (152 x 7672 x 2640 with A transposed, 272 x 5040
+     * x 2056 with B); or where K is long enough for deep parts (16384 x 128
+     * x 4096: 89% against 85%; but 2000 x 1000 x 1000, three blocks an
+     * SM: 79% split, 83% here; H100, 2026-11-24). Rung 6's kernel also takes a short K
      * (64 or less: four slices or fewer) where its grid gives each SM eight
      * blocks or more, whatever the call's tiles: such a block's time goes
      * mostly to its first loads and its stores of C, which an SM overlaps
@@ -528,10 +533,12 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * products go to scratch and a second kernel adds them up in order.
      * Here operands read in groups; the others are split below, copied
      * first or in place, whichever the model puts cheaper. */
-    if (can_copy && a_ok && b_ok && !(rung6 && blocks_64 >= 2 * (int64_t)sms && p->k < 4096)) {
+    const bool rung6_short_k = rung6 && p->k < 4096; /* rung 6 unless split */
+    if (can_copy && a_ok && b_ok && !(rung6_short_k && blocks_64 >= 3 * (int64_t)sms)) {
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
-        if (parts > 1) {
+        const bool two_big = parts == 2 && (int64_t)split_tiles->bm * split_tiles->bn > 64 * 64;
+        if (parts > 1 && !(rung6_short_k && blocks_64 >= 2 * (int64_t)sms && two_big)) {
             take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
             return;
         }
