@@ -408,7 +408,8 @@ static void test_engine_plan(void)
      * padded for: a kernel reading whole tiles untested must not read past
      * them (1077 x 197 x 269, both transposed, on 64 x 64 x 32
      * tiles: B once padded only to the 128 x 32 split's 32 columns, then run
-     * packed on 64 x 64). A sweep of shapes, layouts and tiles. */
+     * packed on 64 x 64). A sweep of shapes, layouts and tiles, through
+     * gl_engine_call_tiles (the half tiles' copies too). */
     {
         const gl_tile_params *tiles[] = {&w128, &w64, &w64_32};
         uint64_t seed = 12345; /* Park and Miller's generator: no product wraps */
@@ -425,8 +426,9 @@ static void test_engine_plan(void)
             const gl_problem q = {m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
                                   ta ? m : k, ta, (const float *)(uintptr_t)0x200000,
                                   tb ? k : n, tb, (float *)(uintptr_t)0x300000, n, 0};
-            gl_engine_plan plan, tail;
-            gl_engine_plan_call(&q, tiles[i % 3], false, 132, true, &plan, &tail);
+            gl_engine_plan plan, tail; /* on the tiles a call plans on, as auto does */
+            gl_engine_plan_call(&q, gl_engine_call_tiles(&q, tiles[i % 3], false, 132, true),
+                                false, 132, true, &plan, &tail);
             if (plan.kernel != GL_VARIANT_WARPTILE || (!plan.a.made && !plan.b.made) ||
                 plan.a.transposed)
                 continue;

@@ -502,13 +502,13 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * 15-17% slower there (152 x 7672 x 2640 with A transposed, 272 x 5040
      * x 2056 with B); or where K is long enough for deep parts (16384 x 128
      * x 4096: 89% against 85%; but 2000 x 1000 x 1000, three blocks an
-     * SM: 79% split, 83% here; H100, 2026-11-24). Rung 6's kernel also takes a short K
-     * (64 or less: four slices or fewer) where its grid gives each SM eight
-     * blocks or more, whatever the call's tiles: such a block's time goes
-     * mostly to its first loads and its stores of C, which an SM overlaps
-     * across more small blocks than big ones (4096 x 4096 x 64: 112% of
-     * cuBLAS against 108% on 128 x 128 tiles; 4096 x 4096 x 32: 123% against
-     * 115%; H100, 2026-11-25). And where C's rows are off 16 bytes, so
+     * SM: 79% split, 83% here; H100, 2026-11-24). Rung 6's kernel also
+     * takes a short K (64 or less: four slices or fewer) where its grid
+     * gives each SM eight blocks or more, whatever the call's tiles: such
+     * a block's time goes mostly to its first loads and its stores of C,
+     * which an SM overlaps across more small blocks than big ones (4096 x
+     * 4096 x 64: 112% of cuBLAS against 108% on 128 x 128 tiles; 4096 x
+     * 4096 x 32: 123% against 115%; H100, 2026-11-25). And where C's rows are off 16 bytes, so
      * that it is stored a float at a time, on the same grids, whatever the
      * operands' alignment: storing C is then a large part of a block's
      * time, and an SM's five small blocks overlap one's stores with the
@@ -533,12 +533,12 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * products go to scratch and a second kernel adds them up in order.
      * Here operands read in groups; the others are split below, copied
      * first or in place, whichever the model puts cheaper. */
-    const bool rung6_short_k = rung6 && p->k < 4096; /* rung 6 unless split */
-    if (can_copy && a_ok && b_ok && !(rung6_short_k && blocks_64 >= 3 * (int64_t)sms)) {
+    const bool rung6_not_deep = rung6 && p->k < 4096; /* K under deep parts' */
+    if (can_copy && a_ok && b_ok && !(rung6_not_deep && blocks_64 >= 3 * (int64_t)sms)) {
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
         const bool two_big = parts == 2 && (int64_t)split_tiles->bm * split_tiles->bn > 64 * 64;
-        if (parts > 1 && !(rung6_short_k && blocks_64 >= 2 * (int64_t)sms && two_big)) {
+        if (parts > 1 && !(rung6_not_deep && blocks_64 >= 2 * (int64_t)sms && two_big)) {
             take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
             return;
         }
