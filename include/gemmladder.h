@@ -430,11 +430,12 @@ typedef struct gl_plan {
                               (they take theirs when the rows above have
                               freed theirs) */
     gl_tiles tiles;        /* the tiles, and where they came from; zeros for
-                              cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV. Split-K
+                              cuBLAS, GL_PATH_SCALE and GL_PATH_GEMV. Auto
                               may pick its own: origin GL_TILES_DEFAULT for
                               the variant's first configuration,
-                              GL_TILES_FILL for its fill tiles,
-                              GL_TILES_THIN for its thin tiles */
+                              GL_TILES_FILL for its fill tiles or its half
+                              tiles (128 x 64, 64 x 128), GL_TILES_THIN for
+                              split-K's thin tiles */
     char why[160];         /* one sentence: why this path */
     int32_t reserved[16];  /* zero */
 } gl_plan;

@@ -163,8 +163,6 @@ static void test_auto_launches(gl_handle_t h)
     }
 }
 
-/* gl_sgemm_plan's origin of the tiles split-K picks for itself: its thin
- * tiles for C of few columns (128 x 32) or rows (32 x 128). */
 /* The half tiles (128 x 64, 64 x 128) that auto runs where the table's
  * grid is one uneven round: reported as fill tiles. */
 static void test_half_origin(gl_handle_t h)
@@ -187,6 +185,8 @@ static void test_half_origin(gl_handle_t h)
     }
 }
 
+/* gl_sgemm_plan's origin of the tiles split-K picks for itself: its thin
+ * tiles for C of few columns (128 x 32) or rows (32 x 128). */
 static void test_thin_origin(gl_handle_t h)
 {
     const struct {
@@ -276,7 +276,7 @@ int main(void)
         test_slicing(h);
         test_auto_launches(h);
         test_thin_origin(h);
-    test_half_origin(h);
+        test_half_origin(h);
         test_pointer_checks(h);
         test_query_and_pins(h);
         gl_handle_destroy(h);

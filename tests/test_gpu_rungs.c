@@ -55,7 +55,7 @@ static const shape shapes[] = {
      * runs after, split along K on copies of its own. */
     {3977, 1283, 1029, 2},
     /* On an H100, grids of 128 x 128 tiles that make one uneven round, run
-     * on 128 x 64 or 64 x 128 (gl_engine_call_tiles): copied (2107 x 1411 x
+     * on 128 x 64 or 64 x 128 (gl_engine_plan_call): copied (2107 x 1411 x
      * 727), on edge windows or in place, as the form has it. */
     {2107, 1411, 727, 2}, {3224, 796, 240, 1}, {1043, 2934, 716, 1},
     /* Aligned, its grid of 64 x 64 tiles two blocks an SM: split, where

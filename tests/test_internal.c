@@ -284,7 +284,7 @@ static void test_engine_plan(void)
               kernels[i].pinned ? " pinned" : "", (int)plan.kernel, (int)kernels[i].kernel);
     }
     /* Aligned operands whose grid of 64 x 64 tiles gives some SMs two
-     * blocks or fewer (under 264) are split where the model says so, but
+     * blocks or fewer (under 3 x 132) are split where the model says so, but
      * not in two parts on 128 x 128 tiles; with three or more blocks an SM
      * they stay on rung 6's kernel. */
     const struct {
@@ -408,8 +408,8 @@ static void test_engine_plan(void)
      * padded for: a kernel reading whole tiles untested must not read past
      * them (1077 x 197 x 269, both transposed, on 64 x 64 x 32
      * tiles: B once padded only to the 128 x 32 split's 32 columns, then run
-     * packed on 64 x 64). A sweep of shapes, layouts and tiles, through
-     * gl_engine_call_tiles (the half tiles' copies too). */
+     * packed on 64 x 64). A sweep of shapes, layouts and tiles (the
+     * half tiles' copies too). */
     {
         const gl_tile_params *tiles[] = {&w128, &w64, &w64_32};
         uint64_t seed = 12345; /* Park and Miller's generator: no product wraps */
@@ -426,9 +426,8 @@ static void test_engine_plan(void)
             const gl_problem q = {m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
                                   ta ? m : k, ta, (const float *)(uintptr_t)0x200000,
                                   tb ? k : n, tb, (float *)(uintptr_t)0x300000, n, 0};
-            gl_engine_plan plan, tail; /* on the tiles a call plans on, as auto does */
-            gl_engine_plan_call(&q, gl_engine_call_tiles(&q, tiles[i % 3], false, 132, true),
-                                false, 132, true, &plan, &tail);
+            gl_engine_plan plan, tail;
+            gl_engine_plan_call(&q, tiles[i % 3], false, 132, true, &plan, &tail);
             if (plan.kernel != GL_VARIANT_WARPTILE || (!plan.a.made && !plan.b.made) ||
                 plan.a.transposed)
                 continue;
@@ -666,10 +665,11 @@ static void test_engine_tail(void)
     }
 }
 
-/* The call's tiles (gl_engine_call_tiles): 128 x 64 or 64 x 128 where the
- * call's grid is one round with room left over and theirs runs faster in
- * split-K's model; the call's own where the grid makes several rounds, the
- * tiles are pinned, or the call's tiles would copy an operand for a split. */
+/* The tiles a call's plan runs on (gl_engine_plan_call): 128 x 64 or 64 x
+ * 128 where the call's grid is one round with room left over and theirs
+ * runs faster in split-K's model; the call's own where the grid makes
+ * several rounds, the tiles are pinned, the call's tiles would copy an
+ * operand for a split, or rung 8 would not run on the half tiles. */
 static void test_engine_call_tiles(void)
 {
     const struct {
@@ -692,13 +692,50 @@ static void test_engine_call_tiles(void)
         {problem(827, 3209, 4410, 4410, 3209, 0), &w128, false, 128, 128, "827 x 3209 x 4410"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        const gl_tile_params *t =
-            gl_engine_call_tiles(&cases[i].p, cases[i].t, cases[i].pinned, 132, true);
+        gl_engine_plan plan, tail_plan;
+        const gl_tile_params *t = gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned,
+                                                      132, true, &plan, &tail_plan);
         CHECK(t->bm == cases[i].bm && t->bn == cases[i].bn &&
-                  (t == cases[i].t) == !gl_engine_half_tiles(t),
-              "%s: %d x %d tiles (want %d x %d)", cases[i].what, t->bm, t->bn, cases[i].bm,
-              cases[i].bn);
+                  (t == cases[i].t) == !gl_engine_half_tiles(t) &&
+                  (plan.kernel != GL_VARIANT_WARPTILE || plan.path == GL_PATH_SPLIT_K ||
+                   gl_tile_params_equal(&plan.tiles, t)),
+              "%s: %d x %d tiles (want %d x %d), the plan's %d x %d", cases[i].what, t->bm,
+              t->bn, cases[i].bm, cases[i].bn, plan.tiles.bm, plan.tiles.bn);
     }
+    /* The half tiles never replace themselves or tiles narrower than 64. */
+    const gl_tile_params half_64x128 = {64, 128, 16, 4, 4, 32, 64, 2, 128};
+    const gl_tile_params thin_128x32 = {128, 32, 16, 8, 4, 32, 32, 1, 128};
+    const gl_problem q = problem(167, 4234, 605, 605, 4234, 0);
+    gl_engine_plan plan, tail_plan;
+    CHECK(gl_engine_plan_call(&q, &half_64x128, false, 132, true, &plan, &tail_plan) ==
+              &half_64x128,
+          "167 x 4234 x 605 on 64 x 128 tiles: other tiles chosen");
+    const gl_problem r = problem(4699, 171, 697, 697, 171, 0);
+    CHECK(gl_engine_plan_call(&r, &thin_128x32, false, 132, true, &plan, &tail_plan) ==
+              &thin_128x32,
+          "4699 x 171 x 697 on 128 x 32 tiles: other tiles chosen");
+}
+
+/* The engine's own tile lists (configs.h) are entries of rung 8's, whose
+ * kernels it launches: the fill, thin and half tiles. */
+static void test_engine_tile_lists(void)
+{
+#define TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
+    const gl_tile_params engine[] = {GL_WARPTILE_FILL_CONFIG(TILES) GL_WARPTILE_THIN_CONFIGS(TILES)
+                                         GL_WARPTILE_HALF_CONFIGS(TILES)};
+    const gl_tile_params rung8[] = {GL_WARPTILE_CONFIGS(TILES)};
+#undef TILES
+    for (size_t i = 0; i < sizeof engine / sizeof engine[0]; ++i) {
+        bool found = false;
+        for (size_t j = 0; j < sizeof rung8 / sizeof rung8[0]; ++j)
+            found = found || gl_tile_params_equal(&engine[i], &rung8[j]);
+        CHECK(found, "the engine's tiles %d x %d x %d are not rung 8's", engine[i].bm,
+              engine[i].bn, engine[i].bk);
+    }
+    CHECK(gl_engine_half_tiles(&engine[3]) && gl_engine_half_tiles(&engine[4]) &&
+              !gl_engine_half_tiles(&engine[0]) && gl_engine_thin_tiles(&engine[1]),
+          "the half and thin tiles are the lists' entries");
 }
 
 /* A copied into its transpose (gl_engine_plan_call's last step): for big
@@ -809,6 +846,7 @@ int main(void)
     test_engine_gemv();
     test_engine_tail();
     test_engine_call_tiles();
+    test_engine_tile_lists();
     test_engine_transpose();
     test_engine_short_last_part();
     return harness_finish("test_internal");

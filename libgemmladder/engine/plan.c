@@ -232,8 +232,10 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
  * 0.5 + w / 32 with fewer (an SM hides its latencies with many warps: on an
  * H100, rung 8's 128 x 128 tiles ran 127 x 4096 x 4096 in 4 parts, one
  * block an SM, at 80.6% of cuBLAS, against 91% for two an SM at 4096^3).
- * Tiles smaller than 128 x 128 compute 18% less per second (46.1 against
- * 37.8 TFLOP/s at 2048^3, tile_rules.c). Parts add their scratch traffic
+ * Tiles of 64 x 64 compute 18% less per second than 128 x 128 (46.1
+ * against 37.8 TFLOP/s at 2048^3, tile_rules.c); 128 x 64 and 64 x 128 as
+ * much (auto pinned to each of rung 8's configurations on 183 shapes;
+ * H100, 2026-11-26). Parts add their scratch traffic
  * (written once and read once) and C's, and the second kernel's launch: on
  * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
  * so a byte costs 0.058 units and 3 microseconds 522,000.
@@ -537,7 +539,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     if (can_copy && a_ok && b_ok && !(rung6_not_deep && blocks_64 >= 3 * (int64_t)sms)) {
         const gl_tile_params *split_tiles = t;
         const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
-        const bool two_big = parts == 2 && (int64_t)split_tiles->bm * split_tiles->bn > 64 * 64;
+        const bool two_big = parts == 2 && (int64_t)split_tiles->bm * split_tiles->bn >= 128 * 128;
         if (parts > 1 && !(rung6_not_deep && blocks_64 >= 2 * (int64_t)sms && two_big)) {
             take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
             return;
@@ -640,7 +642,9 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     size_t bytes = 0;
     for (int i = 0; i < 2; ++i) {
         const int64_t x_pad = round_up(ops[i].x, ops[i].bx);
-        if (x_pad > INT32_MAX || k_pad > INT32_MAX) { /* the kernels' int indices */
+        /* the kernels' int indices; and the copies' bytes, summed in a
+         * size_t, far from its end (2^56 floats: no memory holds them) */
+        if (x_pad > INT32_MAX || k_pad > INT32_MAX || (double)x_pad * (double)k_pad > 0x1p56) {
             plan->a.made = plan->b.made = false; /* A's, if B's failed here */
             in_place(p, t, a_ok, b_ok, pinned, sms, plan);
             return;
@@ -800,9 +804,55 @@ static bool top_may_cut(const gl_engine_plan *top, const gl_engine_plan *whole)
     return in_place || as_whole;
 }
 
-void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
-                         bool can_copy, gl_engine_plan *plan, gl_engine_plan *tail_plan)
+/*
+ * Rung 8's 128 x 64 and 64 x 128 tiles for a call whose grid of its own
+ * tiles makes a single round with room left over, so that some SMs run two
+ * blocks while others run one and wait: a grid of half tiles holds twice
+ * the blocks, which spread more evenly (3193 x 952 x 920: 200 tiles of
+ * 128 x 128 for 264 places, 145 us on 375 of 128 x 64 against 190; 52
+ * shapes whose plan this changes, drawn from 20,000 random ones: 1.11x
+ * faster on the geometric mean, up to 1.36x; H100, 2026-11-26,
+ * docs/engine.md). Where split-K's model (tile_cost; tiles of 128 x 64 and
+ * more compute as fast as 128 x 128, as the pinned tiles measured) puts
+ * their grid at under nine tenths of the call's, and it too is one round.
+ * Not where the call's tiles would copy an operand for a split: there the
+ * half tiles, unsplit, ran up to 10% slower (746 x 3577 x 916 with A
+ * transposed, 827 x 3209 x 4410); nor where the plan on the half tiles
+ * would not run rung 8's kernel on them (rung 6's kernel, or a split on
+ * other tiles), which the model did not weigh. Only in place of tiles of
+ * 64 x 64 and more other than the half tiles themselves.
+ */
+static const gl_tile_params *call_tiles(const gl_problem *p, const gl_tile_params *t, bool pinned,
+                                        int sms, bool can_copy)
 {
+    if (pinned || t->bm < 64 || t->bn < 64 || gl_engine_half_tiles(t) ||
+        tile_count(p, t->bm, t->bn) > sms * resident(t))
+        return t;
+    const gl_tile_params *best = t;
+    double best_cost = 0.9 * tile_cost(p, t, resident(t), 1, sms);
+    for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i) {
+        const gl_tile_params *h = &warptile_half[i];
+        const double cost = tile_cost(p, h, resident(h), 1, sms);
+        if (tile_count(p, h->bm, h->bn) <= sms * resident(h) && cost < best_cost)
+            best = h, best_cost = cost;
+    }
+    if (best == t)
+        return t;
+    gl_engine_plan on_t, on_best;
+    gl_engine_plan_for(p, t, false, sms, can_copy, &on_t);
+    gl_engine_plan_for(p, best, false, sms, can_copy, &on_best);
+    const bool split_on_copies =
+        on_t.path == GL_PATH_SPLIT_K && (on_t.a.made || on_t.b.made);
+    const bool rung8_on_best = on_best.kernel == GL_VARIANT_WARPTILE &&
+                               gl_tile_params_equal(&on_best.tiles, best);
+    return split_on_copies || !rung8_on_best ? t : best;
+}
+
+const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_params *call,
+                                          bool pinned, int sms, bool can_copy,
+                                          gl_engine_plan *plan, gl_engine_plan *tail_plan)
+{
+    const gl_tile_params *t = call_tiles(p, call, pinned, sms, can_copy);
     gl_engine_plan_for(p, t, pinned, sms, can_copy, plan);
     const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy, tail_plan);
     if (tail > 0) {
@@ -824,48 +874,12 @@ void gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t, bool pinn
                       "round run after, as a product of their own that fills the SMs"
                     : "edge tiles read in place with rung 8's tests; the rows of the grid's last "
                       "round run after, as a product of their own that fills the SMs";
-            return;
+            return t;
         }
         *plan = whole;
     }
     transpose_a(p, can_copy, plan);
-}
-
-/*
- * Rung 8's 128 x 64 and 64 x 128 tiles for a call whose grid of its own
- * tiles makes a single round with room left over, so that some SMs run two
- * blocks while others run one and wait: a grid of half tiles holds twice
- * the blocks, which spread more evenly (3193 x 952 x 920: 200 tiles of
- * 128 x 128 for 264 places, 145 us on 375 of 128 x 64 against 190; 52
- * shapes whose plan this changes, drawn from 20,000 random ones: 1.11x
- * faster on the geometric mean, up to 1.36x; H100, 2026-11-26,
- * docs/engine.md). Where split-K's model (tile_cost; tiles of 128 x 64 and
- * more compute as fast as 128 x 128, as the pinned tiles measured) puts
- * their grid at under nine tenths of the call's, and it too is one round.
- * Not where the call's tiles would copy an operand for a split: there the
- * half tiles, unsplit, ran up to 10% slower (746 x 3577 x 916 with A
- * transposed, 827 x 3209 x 4410).
- */
-const gl_tile_params *gl_engine_call_tiles(const gl_problem *p, const gl_tile_params *t,
-                                           bool pinned, int sms, bool can_copy)
-{
-    if (pinned || tile_count(p, t->bm, t->bn) > sms * resident(t))
-        return t;
-    const gl_tile_params *best = t;
-    double best_cost = 0.9 * tile_cost(p, t, resident(t), 1, sms);
-    for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i) {
-        const gl_tile_params *h = &warptile_half[i];
-        const double cost = tile_cost(p, h, resident(h), 1, sms);
-        if (tile_count(p, h->bm, h->bn) <= sms * resident(h) && cost < best_cost)
-            best = h, best_cost = cost;
-    }
-    if (best != t) {
-        gl_engine_plan plan;
-        gl_engine_plan_for(p, t, false, sms, can_copy, &plan);
-        if (plan.path == GL_PATH_SPLIT_K && (plan.a.made || plan.b.made))
-            return t;
-    }
-    return best;
+    return t;
 }
 
 const gl_tile_params *gl_engine_tail_tiles(void) { return &warptile_fill[0]; }

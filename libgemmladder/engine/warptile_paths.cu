@@ -201,10 +201,9 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
 extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_tiles,
                               const gl_exec *x)
 {
-    const gl_tile_params *t = gl_engine_call_tiles(p, call_tiles, x->tiles_pinned, x->sm_count,
-                                                      x->scratch != NULL);
     gl_engine_plan plan, tail_plan;
-    gl_engine_plan_call(p, t, x->tiles_pinned, x->sm_count, x->scratch != NULL, &plan, &tail_plan);
+    const gl_tile_params *t = gl_engine_plan_call(p, call_tiles, x->tiles_pinned, x->sm_count,
+                                                  x->scratch != NULL, &plan, &tail_plan);
     if (plan.tail_rows == 0)
         return run_product(p, t, &plan, x);
     /* The rows above the grid's last round, then that round's rows as a
