@@ -819,16 +819,17 @@ static bool top_may_cut(const gl_engine_plan *top, const gl_engine_plan *whole)
  * half tiles, unsplit, ran up to 10% slower (746 x 3577 x 916 with A
  * transposed, 827 x 3209 x 4410); nor where the plan on the half tiles
  * would not run rung 8's kernel on them (rung 6's kernel, or a split on
- * other tiles), which the model did not weigh. Only in place of tiles of
- * 64 x 64 and more other than the half tiles themselves.
+ * other tiles), which the model did not weigh (gl_engine_plan_call). Only
+ * in place of tiles of 64 x 64 and more other than the half tiles
+ * themselves. Returns the half tiles to weigh, or NULL.
  */
-static const gl_tile_params *call_tiles(const gl_problem *p, const gl_tile_params *t, bool pinned,
-                                        int sms, bool can_copy)
+static const gl_tile_params *half_tiles_for(const gl_problem *p, const gl_tile_params *t,
+                                            bool pinned, int sms)
 {
     if (pinned || t->bm < 64 || t->bn < 64 || gl_engine_half_tiles(t) ||
         tile_count(p, t->bm, t->bn) > sms * resident(t))
-        return t;
-    const gl_tile_params *best = t;
+        return NULL;
+    const gl_tile_params *best = NULL;
     double best_cost = 0.9 * tile_cost(p, t, resident(t), 1, sms);
     for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i) {
         const gl_tile_params *h = &warptile_half[i];
@@ -836,24 +837,22 @@ static const gl_tile_params *call_tiles(const gl_problem *p, const gl_tile_param
         if (tile_count(p, h->bm, h->bn) <= sms * resident(h) && cost < best_cost)
             best = h, best_cost = cost;
     }
-    if (best == t)
-        return t;
-    gl_engine_plan on_t, on_best;
-    gl_engine_plan_for(p, t, false, sms, can_copy, &on_t);
-    gl_engine_plan_for(p, best, false, sms, can_copy, &on_best);
-    const bool split_on_copies =
-        on_t.path == GL_PATH_SPLIT_K && (on_t.a.made || on_t.b.made);
-    const bool rung8_on_best = on_best.kernel == GL_VARIANT_WARPTILE &&
-                               gl_tile_params_equal(&on_best.tiles, best);
-    return split_on_copies || !rung8_on_best ? t : best;
+    return best;
 }
 
 const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_params *call,
                                           bool pinned, int sms, bool can_copy,
                                           gl_engine_plan *plan, gl_engine_plan *tail_plan)
 {
-    const gl_tile_params *t = call_tiles(p, call, pinned, sms, can_copy);
+    const gl_tile_params *t = call;
     gl_engine_plan_for(p, t, pinned, sms, can_copy, plan);
+    const gl_tile_params *half = half_tiles_for(p, t, pinned, sms);
+    if (half && !(plan->path == GL_PATH_SPLIT_K && (plan->a.made || plan->b.made))) {
+        gl_engine_plan on_half;
+        gl_engine_plan_for(p, half, false, sms, can_copy, &on_half);
+        if (on_half.kernel == GL_VARIANT_WARPTILE && gl_tile_params_equal(&on_half.tiles, half))
+            *plan = on_half, t = half;
+    }
     const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy, tail_plan);
     if (tail > 0) {
         const gl_engine_plan whole = *plan;
@@ -884,18 +883,21 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
 
 const gl_tile_params *gl_engine_tail_tiles(void) { return &warptile_fill[0]; }
 
-bool gl_engine_half_tiles(const gl_tile_params *t)
+/* Whether t is one of the `count` tiles of `list`. */
+static bool listed(const gl_tile_params *t, const gl_tile_params *list, size_t count)
 {
-    for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i)
-        if (gl_tile_params_equal(t, &warptile_half[i]))
+    for (size_t i = 0; i < count; ++i)
+        if (gl_tile_params_equal(t, &list[i]))
             return true;
     return false;
 }
 
+bool gl_engine_half_tiles(const gl_tile_params *t)
+{
+    return listed(t, warptile_half, sizeof warptile_half / sizeof warptile_half[0]);
+}
+
 bool gl_engine_thin_tiles(const gl_tile_params *t)
 {
-    for (size_t i = 0; i < sizeof warptile_thin / sizeof warptile_thin[0]; ++i)
-        if (gl_tile_params_equal(t, &warptile_thin[i]))
-            return true;
-    return false;
+    return listed(t, warptile_thin, sizeof warptile_thin / sizeof warptile_thin[0]);
 }

@@ -93,7 +93,7 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
 
 /* Auto: tiles of half the default's area, 128 x 64 and 64 x 128, which the
  * engine runs instead of the call's where their grid spreads more evenly
- * over the SMs (engine/plan.c, call_tiles). Entries of the
+ * over the SMs (engine/plan.c, half_tiles_for). Entries of the
  * warptile list above. */
 #define GL_WARPTILE_HALF_CONFIGS(X)        \
     X(128, 64, 16, 32, 64, 2, 4, 4, 128)   \
