@@ -60,10 +60,10 @@ __global__ __launch_bounds__(BM * BN / TM) void blocktile_1d_kernel(const gl_pro
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
-int launch(const gl_problem *p, cudaStream_t stream)
+int launch(const gl_problem *p, const gl_exec *x)
 {
     static_assert(TN == 1, "one column per thread: that is what makes this rung 1D");
-    blocktile_1d_kernel<BM, BN, BK, TM><<<gl_tile_grid(p, BM, BN), BM * BN / TM, 0, stream>>>(*p);
+    blocktile_1d_kernel<BM, BN, BK, TM><<<gl_tile_grid(p, BM, BN), BM * BN / TM, 0, x->stream>>>(*p);
     return cudaGetLastError();
 }
 
@@ -76,5 +76,5 @@ const gl_compiled_config configs[] = {GL_BLOCKTILE_1D_CONFIGS(GL_COMPILED)};
 
 extern "C" int gl_launch_blocktile_1d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    return gl_launch_config(configs, p, t, x->stream);
+    return gl_launch_config(configs, p, t, x);
 }

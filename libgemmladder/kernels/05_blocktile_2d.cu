@@ -72,10 +72,10 @@ __global__ __launch_bounds__(BM * BN / (TM * TN)) void blocktile_2d_kernel(const
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
-int launch(const gl_problem *p, cudaStream_t stream)
+int launch(const gl_problem *p, const gl_exec *x)
 {
     blocktile_2d_kernel<BM, BN, BK, TM, TN>
-        <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), 0, stream>>>(*p);
+        <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), 0, x->stream>>>(*p);
     return cudaGetLastError();
 }
 
@@ -88,5 +88,5 @@ const gl_compiled_config configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_COMPILED)};
 
 extern "C" int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    return gl_launch_config(configs, p, t, x->stream);
+    return gl_launch_config(configs, p, t, x);
 }

@@ -9,7 +9,10 @@
  * down a column of As: the transposed stash. In exchange, a thread's TM
  * values of A for step i of the slice are TM consecutive floats, which it
  * reads as float4s, like its TN values of B; C is written a float4 at a
- * time. Fewer, wider instructions for the same bytes.
+ * time. Fewer, wider instructions for the same bytes. (C whose rows are off
+ * 16 bytes goes out a float at a time, and, with a short K on a small grid,
+ * through shared memory in bands of rows, so that each store of a warp
+ * writes 32 neighbouring floats: store_band.)
  *
  * The copy is split in two, global memory to registers (fetch) and
  * registers to shared memory (stash), so a thread can start reading slice
@@ -191,6 +194,36 @@ struct slice_copy {
     __device__ __forceinline__ void next_slice() { ptr += slice_step; }
 };
 
+/*
+ * A band of ROWS rows of the block's tile of C, stored from shared memory:
+ * each thread has put its results for the band at stage[r * BAND_STRIDE(BN)
+ * + c], for row r of the band and column c of the tile, and the block's
+ * threads, side by side along the band's rows, store it, each warp 32
+ * neighbouring floats of a row of C at a time. Row r of the band is row
+ * row_of(r) of the tile at (row0, col0). Every thread of the block calls it.
+ * Rows BN + 16 floats apart put a warp's float4s of two rows on different
+ * banks.
+ */
+__host__ __device__ constexpr int BAND_STRIDE(int bn) { return bn + 16; }
+
+template <int ROWS, int BN, int THREADS, class RowOf>
+__device__ __forceinline__ void store_band(const gl_problem &p, int row0, int col0,
+                                           const float *stage, RowOf row_of)
+{
+    static_assert((ROWS * BN) % THREADS == 0 && BN % 32 == 0,
+                  "the block's threads store the band in whole rounds, a warp within a row");
+    __syncthreads(); /* every thread's part of the band is in */
+#pragma unroll
+    for (int i = 0; i < ROWS * BN / THREADS; ++i) {
+        const int e = i * THREADS + threadIdx.x, r = e / BN, c = e % BN;
+        const int row = row0 + row_of(r), col = col0 + c;
+        if (row < p.m && col < p.n)
+            gl_store_c(p.c + (int64_t)row * p.ldc + col, stage[r * BAND_STRIDE(BN) + c], p.alpha,
+                       p.beta);
+    }
+    __syncthreads(); /* the band is out before the next is put */
+}
+
 template <int BM, int BN, int BK, int TM, int TN>
 struct shape {
     static constexpr int THREADS = BM * BN / (TM * TN);
@@ -200,8 +233,9 @@ struct shape {
 
 /* C is m x n; block (x, y) covers columns [x*BN, +BN) and rows [y*BM, +BM).
  * TESTED: copies test the edges of the matrices; the launcher compiles it
- * out for problems of whole tiles. */
-template <bool ALIGNED, bool TESTED, int BM, int BN, int BK, int TM, int TN,
+ * out for problems of whole tiles. BANDED: C goes out in bands of rows
+ * (store_band; the launcher says where). */
+template <bool ALIGNED, bool TESTED, bool BANDED, int BM, int BN, int BK, int TM, int TN,
           class S = shape<BM, BN, BK, TM, TN>>
 __global__ __launch_bounds__(S::THREADS, gl_min_blocks(S::THREADS, S::REGISTERS))
 void vectorized_kernel(const gl_problem p)
@@ -274,41 +308,80 @@ void vectorized_kernel(const gl_problem p)
         __syncthreads(); /* everyone is done with the slice before the next stash */
     }
 
-    const bool vec = gl_vec4_ok(p.c, p.ldc);
+    if constexpr (!BANDED) {
+        const bool vec = gl_vec4_ok(p.c, p.ldc);
 #pragma unroll
-    for (int t = 0; t < TM; ++t)
+        for (int t = 0; t < TM; ++t)
 #pragma unroll
-        for (int u = 0; u < TN; u += 4)
-            gl_store_c4(p, row0 + tr + t, col0 + tc + u,
-                        make_float4(acc[t][u], acc[t][u + 1], acc[t][u + 2], acc[t][u + 3]), vec);
+            for (int u = 0; u < TN; u += 4)
+                gl_store_c4(p, row0 + tr + t, col0 + tc + u,
+                            make_float4(acc[t][u], acc[t][u + 1], acc[t][u + 2], acc[t][u + 3]),
+                            vec);
+    } else { /* band t holds row t of every thread's patch */
+        static_assert(BM / TM * BAND_STRIDE(BN) <= BK * (SA + SB), "a band fits in the slices");
+        float *band_row = As + tr / TM * BAND_STRIDE(BN) + tc;
+#pragma unroll
+        for (int t = 0; t < TM; ++t) {
+#pragma unroll
+            for (int u = 0; u < TN; u += 4)
+                *reinterpret_cast<float4 *>(&band_row[u]) =
+                    make_float4(acc[t][u], acc[t][u + 1], acc[t][u + 2], acc[t][u + 3]);
+            store_band<BM / TM, BN, THREADS>(p, row0, col0, As, [&](int r) { return r * TM + t; });
+        }
+    }
 }
 
-/* The kernels: aligned operands of whole tiles (no tests), aligned, any. */
-enum copies { WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT };
+/* The kernels: aligned operands of whole tiles (no tests), aligned, any,
+ * and any with C stored in bands. */
+enum copies { WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT, ANY_BANDED };
 
 template <int BM, int BN, int BK, int TM, int TN>
 auto kernel_for(copies c)
 {
-    return c == WHOLE_TILES    ? vectorized_kernel<true, false, BM, BN, BK, TM, TN>
-           : c == ALIGNED_ONLY ? vectorized_kernel<true, true, BM, BN, BK, TM, TN>
-                               : vectorized_kernel<false, true, BM, BN, BK, TM, TN>;
+    return c == WHOLE_TILES    ? vectorized_kernel<true, false, false, BM, BN, BK, TM, TN>
+           : c == ALIGNED_ONLY ? vectorized_kernel<true, true, false, BM, BN, BK, TM, TN>
+           : c == ANY_BANDED   ? vectorized_kernel<false, true, true, BM, BN, BK, TM, TN>
+                               : vectorized_kernel<false, true, false, BM, BN, BK, TM, TN>;
+}
+
+/*
+ * C whose rows are off 16 bytes is stored a float at a time, and each of a
+ * warp's stores then writes 4-byte pieces 16 bytes apart (its lanes'
+ * patches are 4 floats wide). Where K is short, so that storing C is much
+ * of a block's time, and the grid small (ten blocks an SM or fewer), so
+ * that few other blocks' math covers it, the kernel stores C in bands of
+ * rows instead, a warp's stores
+ * 32 neighbouring floats (store_band): 968 x 3773 x 16, 944 blocks for 132
+ * SMs, ran 1.56x faster so, 783 x 4914 x 26 1.21x; with more blocks to an
+ * SM the bands' barriers cost more than they save (3001 x 3001 x 80: 2.3%
+ * slower, 4097 x 4097 x 64 3.8%; H200, 2026-11-26). Only in the kernel for
+ * operands read a float at a time, which such C mostly comes with (op(B)'s
+ * rows as stored are C's, but for B transposed): in the others the bands'
+ * code changed the compiler's schedule of the slice loop.
+ */
+static bool banded(const gl_problem *p, int bm, int bn, const gl_exec *x)
+{
+    const int64_t blocks = (int64_t)gl_ceil_div(p->m, bm) * gl_ceil_div(p->n, bn);
+    return !gl_vec4_ok(p->c, p->ldc) && p->k <= 96 && blocks <= 10 * (int64_t)x->sm_count;
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
-int launch(const gl_problem *p, cudaStream_t stream)
+int launch(const gl_problem *p, const gl_exec *x)
 {
     const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
     const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
-    kernel_for<BM, BN, BK, TM, TN>(!aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY)
+    const copies c = aligned ? (whole ? WHOLE_TILES : ALIGNED_ONLY)
+                             : (banded(p, BM, BN, x) ? ANY_BANDED : ANY_ALIGNMENT);
+    kernel_for<BM, BN, BK, TM, TN>(c)
         <<<gl_tile_grid(p, BM, BN), BM * BN / (TM * TN), GL_VECTORIZED_SMEM(BM, BN, BK),
-           stream>>>(*p);
+           x->stream>>>(*p);
     return cudaGetLastError();
 }
 
 template <int BM, int BN, int BK, int TM, int TN>
 cudaError_t prepare()
 {
-    for (copies c : {WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT})
+    for (copies c : {WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT, ANY_BANDED})
         if (const cudaError_t err = gl_allow_shared_memory(kernel_for<BM, BN, BK, TM, TN>(c),
                                                            GL_VECTORIZED_SMEM(BM, BN, BK)))
             return err;
@@ -327,7 +400,7 @@ const gl_compiled_config configs[] = {GL_VECTORIZED_CONFIGS(GL_COMPILED)};
 extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
                                     const gl_exec *x)
 {
-    return gl_launch_config(configs, p, t, x->stream);
+    return gl_launch_config(configs, p, t, x);
 }
 
 extern "C" cudaError_t gl_prepare_vectorized(void) { return gl_prepare_configs(configs); }

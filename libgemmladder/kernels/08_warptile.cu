@@ -443,13 +443,13 @@ GL_WARPTILE_TEMPLATE auto kernel_for(copies c)
                                : warptile_kernel<plain_edges<true>, false, GL_WARPTILE_ARGS>;
 }
 
-GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, cudaStream_t stream)
+GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, const gl_exec *x)
 {
     const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
     const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
     const copies c = !aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY;
     kernel_for<GL_WARPTILE_ARGS>(c)
-        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), stream>>>(*p);
+        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), x->stream>>>(*p);
     return cudaGetLastError();
 }
 
@@ -473,7 +473,7 @@ const gl_compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
 
 extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
-    return gl_launch_config(configs, p, t, x->stream);
+    return gl_launch_config(configs, p, t, x);
 }
 
 extern "C" cudaError_t gl_prepare_warptile(void) { return gl_prepare_configs(configs); }

@@ -129,18 +129,18 @@ constexpr bool gl_keep_tests = false;
 /* A configuration a rung file compiles, and how to run it. */
 struct gl_compiled_config {
     gl_tile_params tiles;
-    int (*launch)(const gl_problem *, cudaStream_t);
+    int (*launch)(const gl_problem *, const gl_exec *);
     cudaError_t (*prepare)(); /* NULL when the kernel needs no preparation */
 };
 
 /* Runs the entry of `list` whose tiles equal *t. */
 template <size_t N>
 int gl_launch_config(const gl_compiled_config (&list)[N], const gl_problem *p,
-                     const gl_tile_params *t, cudaStream_t stream)
+                     const gl_tile_params *t, const gl_exec *x)
 {
     for (const gl_compiled_config &c : list)
         if (gl_tile_params_equal(&c.tiles, t))
-            return c.launch(p, stream);
+            return c.launch(p, x);
     return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
 }
 
