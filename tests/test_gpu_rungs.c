@@ -111,11 +111,12 @@ static const shape shapes[] = {
      * tiles with a long K are copied and split: {33, 37, 4097} and {1025,
      * 1023, 1027} above. */
     {1601, 1407, 300, 1}, {4289, 703, 705, 1},
-    /* C's rows off 16 bytes and K of 96 or less, in rung 6's kernel for
-     * operands read a float at a time: C goes out in bands of rows through
-     * shared memory; at 97, as before. Partial tiles in M and N, K ending
-     * inside a slice; the big one on auto's rung 6 too. */
-    {131, 389, 96, 0}, {131, 389, 97, 0}, {70, 130, 3, 0}, {968, 3773, 16, 1},
+    /* C's rows off 16 bytes, K of 96 or less and 264 blocks of 64 x 64
+     * (two an SM on an H100): rung 6's kernel for operands read a float at
+     * a time stores C in bands of rows through shared memory; at K = 97, a
+     * float at a time. Partial tiles in M and N, K ending inside a slice;
+     * the big one on auto's rung 6 too. */
+    {700, 1501, 96, 0}, {700, 1501, 97, 0}, {700, 1501, 3, 0}, {968, 3773, 16, 1},
 };
 
 /* Extra random shapes per run, drawn from the seed. */
