@@ -63,7 +63,8 @@ template <int BM, int BN, int BK, int TM, int TN>
 int launch(const gl_problem *p, const gl_exec *x)
 {
     static_assert(TN == 1, "one column per thread: that is what makes this rung 1D");
-    blocktile_1d_kernel<BM, BN, BK, TM><<<gl_tile_grid(p, BM, BN), BM * BN / TM, 0, x->stream>>>(*p);
+    blocktile_1d_kernel<BM, BN, BK, TM>
+        <<<gl_tile_grid(p, BM, BN), BM * BN / TM, 0, x->stream>>>(*p);
     return cudaGetLastError();
 }
 

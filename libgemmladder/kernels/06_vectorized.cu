@@ -346,20 +346,19 @@ auto kernel_for(copies c)
 
 /*
  * C whose rows are off 16 bytes is stored a float at a time, and each of a
- * warp's stores then writes 4-byte pieces 16 bytes apart (its lanes'
- * patches are 4 floats wide). Where K is short, so that storing C is much
- * of a block's time, and the grid has more blocks than SMs but at most
- * ten for each, so that their stores queue but few other blocks' math
- * covers them, the kernel stores C in bands of rows instead, a warp's
- * stores 32 neighbouring floats (store_band): 968 x 3773 x 16, 944 blocks
- * for 132 SMs, ran 1.57x
- * faster so, 783 x 4914 x 26 1.20x. With more blocks the bands' barriers
- * cost more than they save (3001 x 3001 x 80: 2.3% slower, 4097 x 4097 x
- * 64 3.8%), and with one or none an SM the barriers are the block's wait
- * (287 x 162 x 85, 15 blocks: 12% slower; H200, 2026-11-26). Only in the
- * kernel for operands read a float at a time, which such C mostly comes
- * with (op(B)'s rows as stored are C's, but for B transposed): in the
- * others the bands' code changed the compiler's schedule of the slice loop.
+ * warp's stores then writes 4-byte pieces 16 bytes apart (its lanes' patches
+ * are 4 floats wide). Where K is short, so that storing C is much of a
+ * block's time, and the grid has more blocks than SMs but at most ten for
+ * each, so that their stores queue but few other blocks' math covers them,
+ * the kernel stores C in bands of rows instead, a warp's stores 32
+ * neighbouring floats (store_band): 968 x 3773 x 16, 944 blocks for 132 SMs,
+ * ran 1.57x faster so, 783 x 4914 x 26 1.20x. With more blocks the bands'
+ * barriers cost more than they save (3001 x 3001 x 80: 2.3% slower, 4097 x
+ * 4097 x 64 3.8%), and with one or none an SM the barriers are the block's
+ * wait (287 x 162 x 85, 15 blocks: 12% slower; H200, 2026-11-26). Only in
+ * the kernel for operands read a float at a time, which such C mostly comes
+ * with (op(B)'s rows as stored are C's, but for B transposed): in the others
+ * the bands' code changed the compiler's schedule of the slice loop.
  */
 static bool banded(const gl_problem *p, int bm, int bn, const gl_exec *x)
 {
