@@ -27,7 +27,8 @@
  * past them; for any others, the same a float per load, a warp's lanes side
  * by side along a row so that each load reads runs of neighbouring floats,
  * and tests only in the last tiles: a float per load is also a test per
- * load, which blocks inside C skip.
+ * load, which blocks inside C skip. (The last has a twin that stores C in
+ * bands: see banded.)
  *
  * What stays slow: one slice in shared memory means two barriers per slice,
  * and a warp's reads of the slices are strided across its 32 threads; rung 8
@@ -195,20 +196,21 @@ struct slice_copy {
 };
 
 /*
- * A band of ROWS rows of the block's tile of C, stored from shared memory:
- * each thread has put its results for the band at stage[r * BAND_STRIDE(BN)
- * + c], for row r of the band and column c of the tile, and the block's
- * threads, side by side along the band's rows, store it, each warp 32
- * neighbouring floats of a row of C at a time. Row r of the band is row
- * row_of(r) of the tile at (row0, col0). Every thread of the block calls it.
- * Rows BN + 16 floats apart put a warp's float4s of two rows on different
- * banks.
+ * Row t of every thread's patch, a band of ROWS rows of the block's tile of
+ * C (rows t, t + TM, t + 2 TM, ... of the tile at (row0, col0)), stored
+ * from shared memory: each thread has put its results for the band at
+ * stage[r * BAND_STRIDE(BN) + c], for row r of the band and column c of the
+ * tile, and the block's threads, side by side along the band's rows, store
+ * it, each warp 32 neighbouring floats of a row of C at a time. Every thread
+ * of the block calls it. (The 16 floats that pad a row of the band change
+ * nothing: a quarter warp's float4s fall in one row. The kernel was
+ * measured with them.)
  */
 __host__ __device__ constexpr int BAND_STRIDE(int bn) { return bn + 16; }
 
-template <int ROWS, int BN, int THREADS, class RowOf>
-__device__ __forceinline__ void store_band(const gl_problem &p, int row0, int col0,
-                                           const float *stage, RowOf row_of)
+template <int ROWS, int BN, int THREADS, int TM>
+__device__ __forceinline__ void store_band(const gl_problem &p, int row0, int col0, int t,
+                                           const float *stage)
 {
     static_assert((ROWS * BN) % THREADS == 0 && BN % 32 == 0,
                   "the block's threads store the band in whole rounds, a warp within a row");
@@ -216,7 +218,7 @@ __device__ __forceinline__ void store_band(const gl_problem &p, int row0, int co
 #pragma unroll
     for (int i = 0; i < ROWS * BN / THREADS; ++i) {
         const int e = i * THREADS + threadIdx.x, r = e / BN, c = e % BN;
-        const int row = row0 + row_of(r), col = col0 + c;
+        const int row = row0 + r * TM + t, col = col0 + c;
         if (row < p.m && col < p.n)
             gl_store_c(p.c + (int64_t)row * p.ldc + col, stage[r * BAND_STRIDE(BN) + c], p.alpha,
                        p.beta);
@@ -326,7 +328,7 @@ void vectorized_kernel(const gl_problem p)
             for (int u = 0; u < TN; u += 4)
                 *reinterpret_cast<float4 *>(&band_row[u]) =
                     make_float4(acc[t][u], acc[t][u + 1], acc[t][u + 2], acc[t][u + 3]);
-            store_band<BM / TM, BN, THREADS>(p, row0, col0, As, [&](int r) { return r * TM + t; });
+            store_band<BM / TM, BN, THREADS, TM>(p, row0, col0, t, As);
         }
     }
 }
@@ -338,9 +340,11 @@ enum copies { WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT, ANY_BANDED };
 template <int BM, int BN, int BK, int TM, int TN>
 auto kernel_for(copies c)
 {
+    if constexpr (BM == 64 && BN == 64) /* bands: on rung 6's tiles only (banded) */
+        if (c == ANY_BANDED)
+            return vectorized_kernel<false, true, true, BM, BN, BK, TM, TN>;
     return c == WHOLE_TILES    ? vectorized_kernel<true, false, false, BM, BN, BK, TM, TN>
            : c == ALIGNED_ONLY ? vectorized_kernel<true, true, false, BM, BN, BK, TM, TN>
-           : c == ANY_BANDED   ? vectorized_kernel<false, true, true, BM, BN, BK, TM, TN>
                                : vectorized_kernel<false, true, false, BM, BN, BK, TM, TN>;
 }
 
@@ -358,7 +362,9 @@ auto kernel_for(copies c)
  * wait (287 x 162 x 85, 15 blocks: 12% slower; H200, 2026-11-26). Only in
  * the kernel for operands read a float at a time, which such C mostly comes
  * with (op(B)'s rows as stored are C's, but for B transposed): in the others
- * the bands' code changed the compiler's schedule of the slice loop.
+ * the bands' code changed the compiler's schedule of the slice loop. And
+ * only on rung 6's own tiles, 64 x 64, where it was measured and is tested;
+ * rung 7's other configurations store C as before.
  */
 static bool banded(const gl_problem *p, int bm, int bn, const gl_exec *x)
 {
