@@ -394,9 +394,14 @@ typedef enum gl_path {
                                  8 whose other operand's rows run across K;
                                  a matrix-vector kernel reads that operand
                                  once (kernel: auto's own, no tiles) */
-    GL_PATH_SPLIT_K = 7       /* auto: too few tiles for the GPU and a long K:
+    GL_PATH_SPLIT_K = 7,      /* auto: too few tiles for the GPU and a long K:
                                  K cut into parts whose products go to scratch,
                                  then added up in a fixed order */
+    GL_PATH_STREAM_K = 8      /* auto: a grid whose last round would leave
+                                 SMs idle, with a long K: its tiles' K slices
+                                 cut into one equal share for each block;
+                                 tiles that blocks share are summed in scratch
+                                 in a fixed order */
 } gl_path_t;
 
 /* What gl_sgemm_plan reports. Set `size` to sizeof(gl_plan) first. */

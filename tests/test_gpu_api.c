@@ -103,7 +103,8 @@ static void test_streams(gl_handle_t h, const float *A, const float *B, float *C
  * it before they read. Here that kernel lets them start at once and writes
  * all three of A, B and C (which held NaN) about 300 microseconds later, on
  * each path that launches this way (the operand copies too); no
- * synchronisation between the two. */
+ * synchronisation between the two. Each path gives the same bits every
+ * time (stream-K's shared tiles too: their parts are added in order). */
 static void test_behind_a_kernel(gl_handle_t h)
 {
     cudaStream_t stream;
@@ -123,6 +124,11 @@ static void test_behind_a_kernel(gl_handle_t h)
         {128, 128, 128, GL_PATH_INTERIOR, 0, "aligned whole tiles"},
         {129, 128, 128, GL_PATH_RUNG, 0, "edge tiles read in place"},
         {4096, 4096, 129, GL_PATH_PACKED, 1 | 2, "both copied into whole tiles"},
+        {512, 2176, 1472, GL_PATH_STREAM_K, 0, "stream-K, whole tiles"},
+        {2260, 580, 1172, GL_PATH_STREAM_K, 0, "stream-K, edge tiles"},
+        {733, 1916, 1601, GL_PATH_STREAM_K, 1, "A copied, then stream-K"},
+        {2227, 582, 1452, GL_PATH_STREAM_K, 2, "B copied, then stream-K"},
+        {1697, 2372, 1032, GL_PATH_STREAM_K, 0, "stream-K, a whole round, then 2 tiles shared"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int64_t m = cases[i].m, n = cases[i].n, k = cases[i].k;
@@ -149,7 +155,9 @@ static void test_behind_a_kernel(gl_handle_t h)
         reference_gemm(&c, host[0], host[1], host[2], ref);
         /* On the default stream and on one of the caller's, twice each: the
          * first launch of a kernel loads it (CUDA loads modules lazily),
-         * which may wait for the GPU to finish the writer first. */
+         * which may wait for the GPU to finish the writer first. Every
+         * round gives the first round's bits. */
+        float *first = NULL;
         for (int round = 0; round < 4; ++round) {
             const cudaStream_t s = round < 2 ? NULL : stream;
             CHECK_STATUS(h, gl_set_stream(h, s), GL_STATUS_SUCCESS, NULL);
@@ -166,8 +174,16 @@ static void test_behind_a_kernel(gl_handle_t h)
             const double e = relative_error(&c, got, ref);
             CHECK(e <= 1e-5, "%s, %s stream, round %d: relative error %.3g", what,
                   s ? "the caller's" : "the default", round % 2 + 1, e);
-            free(got);
+            if (!first)
+                first = got;
+            else {
+                CHECK(memcmp(got, first, sizeof(float) * (size_t)count[2]) == 0,
+                      "%s, %s stream, round %d: the first round's bits", what,
+                      s ? "the caller's" : "the default", round % 2 + 1);
+                free(got);
+            }
         }
+        free(first);
         free(ref);
         for (int j = 0; j < 3; ++j)
             cudaFree(src[j]), cudaFree(dst[j]), free(host[j]);

@@ -117,6 +117,11 @@ static const shape shapes[] = {
      * float at a time. Partial tiles in M and N, K ending inside a slice;
      * the big one on auto's rung 6 too. */
     {700, 1501, 96, 0}, {700, 1501, 97, 0}, {700, 1501, 3, 0}, {968, 3773, 16, 1},
+    /* Grids of 128 x 128 tiles under two rounds of an H100's 264 places,
+     * K of 1024 or more: auto's stream-K (row NN: 68 tiles in 264 shares,
+     * whole; 90 with edges; A's rows of 1601 floats copied; a whole round,
+     * then 2 tiles shared by 264), its tiles' parts added in scratch. */
+    {512, 2176, 1472, 1}, {2260, 580, 1172, 1}, {733, 1916, 1601, 2}, {1697, 2372, 1032, 1},
 };
 
 /* Extra random shapes per run, drawn from the seed. */

@@ -637,12 +637,11 @@ static void test_engine_tail(void)
                       (const float *)(uintptr_t)0x200000, 1792, true, (float *)(uintptr_t)0x300000,
                       1541, 0},
          &w128, false, 5760 - 40 * 128, GL_PATH_RUNG, "5760 x 1541 x 1792, both transposed"},
-        /* none where the rows above would not run as the whole: copied
-         * whole (A's rows of 1214 floats), read in place above */
+        /* 400 tiles, under two rounds: stream-K (on 90 SMs, below, not) */
         {(gl_problem){1214, 5028, 6491, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000, 1214, true,
                       (const float *)(uintptr_t)0x200000, 5028, false, (float *)(uintptr_t)0x300000,
                       5028, 0},
-         &w128, false, 0, GL_PATH_PACKED, "1214 x 5028 x 6491, A transposed"},
+         &w128, false, 0, GL_PATH_STREAM_K, "1214 x 5028 x 6491, A transposed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gl_engine_plan plan, tail_plan;
@@ -663,6 +662,15 @@ static void test_engine_tail(void)
                   tail_plan.tiles.bn);
         }
     }
+    /* None where the rows above would not run as the whole: on 90 SMs
+     * (400 tiles for 180 places), copied whole (A's rows of 1214 floats),
+     * the rows above would read A in place. */
+    const gl_problem t1214 = cases[sizeof cases / sizeof cases[0] - 1].p;
+    gl_engine_plan plan, tail_plan;
+    gl_engine_plan_call(&t1214, &w128, false, 90, true, &plan, &tail_plan);
+    CHECK(plan.tail_rows == 0 && plan.path == GL_PATH_PACKED,
+          "1214 x 5028 x 6491, A transposed, 90 SMs: tail of %d rows, path %d", plan.tail_rows,
+          (int)plan.path);
 }
 
 /* The tiles a call's plan runs on (gl_engine_plan_call): 128 x 64 or 64 x
@@ -838,6 +846,113 @@ static void test_engine_short_last_part(void)
     }
 }
 
+/* Stream-K (plan.c, take_stream_k): grids of 128 x 128 tiles under two
+ * rounds of 264 places, with a long K; its shares (engine.h). */
+static void test_engine_stream_k(void)
+{
+    const struct {
+        gl_problem p;
+        int rounds, left;   /* whole rounds, then the tiles left over */
+        bool whole, copy_a; /* copies without tests; A copied (K odd) */
+        const char *what;
+    } cases[] = {
+        {problem(1664, 1664, 1600, 1600, 1664, 0), 0, 169, true, false, "1664 x 1664 x 1600"},
+        {problem(7945, 856, 2496, 2496, 856, 0), 1, 441 - 264, false, false, "7945 x 856 x 2496"},
+        /* A's rows of 4706 floats: copied into rows of 4708 */
+        {problem(922, 4276, 4706, 4706, 4276, 0), 1, 8, false, true, "922 x 4276 x 4706"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gl_engine_plan plan, tail_plan;
+        const gl_tile_params *t =
+            gl_engine_plan_call(&cases[i].p, &w128, false, 132, true, &plan, &tail_plan);
+        const gl_stream_k *s = &plan.stream_k;
+        const int slices = (cases[i].p.k + 15) / 16;
+        const size_t parts = 264 * 2 * (size_t)128 * 128 * sizeof(float);
+        CHECK(plan.path == GL_PATH_STREAM_K && gl_tile_params_equal(t, &w128) &&
+                  gl_tile_params_equal(&plan.tiles, &w128) && plan.tail_rows == 0 &&
+                  s->shares == 264 && s->rounds == cases[i].rounds && s->slices == slices &&
+                  s->steps == (int64_t)cases[i].left * slices && plan.aligned &&
+                  plan.whole == cases[i].whole && plan.a.made == cases[i].copy_a &&
+                  !plan.b.made && plan.k == cases[i].p.k &&
+                  (!plan.a.made || plan.a.cols == 4708) &&
+                  plan.bytes == plan.parts_offset + parts &&
+                  plan.parts_offset == (plan.a.made ? ((size_t)plan.a.rows * plan.a.cols * 4 +
+                                                       255) / 256 * 256
+                                                    : 0),
+              "%s: path %d, %d shares of %lld steps after %d rounds, whole %d, A copied %d, "
+              "%zu bytes: %s",
+              cases[i].what, (int)plan.path, s->shares, (long long)s->steps, s->rounds,
+              plan.whole, plan.a.made, plan.bytes, plan.why);
+        CHECK(strlen(plan.why) < sizeof ((gl_plan *)0)->why, "%s: why (%zu characters) fits "
+              "gl_plan.why", cases[i].what, strlen(plan.why));
+        /* the shares: in order, covering the steps, each at most a tile */
+        bool ok = s->steps > 0;
+        for (int64_t b = 0; ok && b < s->shares; ++b) {
+            const int64_t x0 = gl_share_start(s, b), x1 = gl_share_start(s, b + 1);
+            ok = x1 - x0 <= s->slices && (x1 == x0 || (gl_share_of(s, x0) == b &&
+                                                      gl_share_of(s, x1 - 1) == b));
+        }
+        CHECK(ok && gl_share_start(s, 0) == 0 && gl_share_start(s, s->shares) == s->steps,
+              "%s: the shares cover the steps in order, a tile's slices at most", cases[i].what);
+    }
+    /* The parts, as the kernels see them (gl_share_part): each share's
+     * one or two tiles, at places 0 and 1 of its scratch; each tile's parts
+     * from its shares in order of K, end to end, over all of its slices;
+     * fewer steps than shares leaves some shares empty. */
+    const int lefts[] = {1, 2, 8, 100, 263}, depths[] = {1, 2, 64, 100, 295};
+    for (int li = 0; li < 5; ++li)
+        for (int di = 0; di < 5; ++di) {
+            const gl_stream_k sk = {(int64_t)lefts[li] * depths[di], depths[di], 264, 1};
+            bool good = true;
+            for (int64_t b = 0; b < sk.shares; ++b) { /* places 0, 1 at most once each */
+                int used = 0;
+                for (int64_t t = 0; t < lefts[li]; ++t) {
+                    int s0, s1, j;
+                    if (gl_share_part(&sk, b, t, &s0, &s1, &j)) {
+                        good = good && (j == 0 || j == 1) && !(used & (1 << j));
+                        used |= 1 << j;
+                    }
+                }
+            }
+            for (int64_t t = 0; t < lefts[li]; ++t) { /* end to end, in order */
+                const int64_t first = t * sk.slices;
+                int reached = 0;
+                for (int64_t b = gl_share_of(&sk, first);
+                     b <= gl_share_of(&sk, first + sk.slices - 1); ++b) {
+                    int s0, s1, j;
+                    if (gl_share_part(&sk, b, t, &s0, &s1, &j)) {
+                        good = good && s0 == reached && s1 > s0;
+                        reached = s1;
+                    }
+                }
+                good = good && reached == sk.slices;
+            }
+            CHECK(good, "%d tiles of %d slices in 264 shares: parts end to end, places 0 and 1",
+                  lefts[li], depths[di]);
+        }
+    /* Not taken: tiles pinned, no scratch, a short K, two rounds or more
+     * (4096^3: 1024 tiles), or in place of a split whose last part is short
+     * (1024 x 1024 x 32768). */
+    const gl_problem p1664 = problem(1664, 1664, 1600, 1600, 1664, 0);
+    const struct {
+        gl_problem p;
+        bool pinned, can_copy;
+        const char *what;
+    } never[] = {
+        {p1664, true, true, "1664 x 1664 x 1600, tiles pinned"},
+        {p1664, false, false, "1664 x 1664 x 1600 without scratch"},
+        {problem(1664, 1664, 1000, 1000, 1664, 0), false, true, "1664 x 1664 x 1000"},
+        {problem(4096, 4096, 4096, 4096, 4096, 0), false, true, "4096^3"},
+        {problem(1024, 1024, 32768, 32768, 1024, 0), false, true, "1024 x 1024 x 32768"},
+    };
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; ++i) {
+        gl_engine_plan plan, tail_plan;
+        gl_engine_plan_call(&never[i].p, &w128, never[i].pinned, 132, never[i].can_copy, &plan,
+                            &tail_plan);
+        CHECK(plan.path != GL_PATH_STREAM_K, "%s: stream-K", never[i].what);
+    }
+}
+
 int main(void)
 {
     test_arch_coverage();
@@ -849,5 +964,6 @@ int main(void)
     test_engine_tile_lists();
     test_engine_transpose();
     test_engine_short_last_part();
+    test_engine_stream_k();
     return harness_finish("test_internal");
 }

@@ -164,8 +164,8 @@ static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
         p.tiles.origin >= 0 && p.tiles.origin < (int)(sizeof origins / sizeof origins[0]);
     char parts[32] = "";
     if (p.splits > 1)
-        snprintf(parts, sizeof parts, ", K in %d %s", p.splits,
-                 p.path == GL_PATH_GEMV ? "slices" : "parts");
+        snprintf(parts, sizeof parts, ", K in %s%d %s", p.path == GL_PATH_STREAM_K ? "up to " : "",
+                 p.splits, p.path == GL_PATH_GEMV ? "slices" : "parts");
     if (p.path == GL_PATH_GEMV) {
         printf("  auto: its matrix-vector kernel%s, %s\n", parts, p.why);
         return;

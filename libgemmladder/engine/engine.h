@@ -76,11 +76,57 @@ typedef struct gl_gemv {
     bool vec;     /* 16-byte loads of the matrix (and of x, along k) */
 } gl_gemv;
 
+/*
+ * Stream-K's shares (warptile_paths.cu). A grid of `tiles` tiles on
+ * `shares` blocks, one for each place the GPU holds at once: block b first
+ * computes `rounds` tiles whole, b, b + shares, ... (so the blocks that run
+ * together compute neighbouring tiles at the same K, as a plain grid's
+ * first rounds do, and share their loads in L2), then its share of the
+ * tiles left over, rounds x shares onwards. Those are taken as one run of
+ * tiles x slices steps (a tile's K in `slices` slices, tile by tile) cut
+ * into `shares` runs as equal as whole steps allow; `steps` is the run's
+ * length. A share is at most a tile (fewer tiles are left over than there
+ * are shares), so it holds parts of one or two tiles.
+ */
+typedef struct gl_stream_k {
+    int64_t steps;
+    int slices, shares, rounds;
+} gl_stream_k;
+
+/* The first step of share b (b = shares: the end of the last). */
+static inline GL_HOST_DEVICE int64_t gl_share_start(const gl_stream_k *s, int64_t b)
+{
+    return s->steps * b / s->shares;
+}
+
+/* The share that holds step x: the last b whose start is x or before. */
+static inline GL_HOST_DEVICE int64_t gl_share_of(const gl_stream_k *s, int64_t x)
+{
+    return ((x + 1) * s->shares - 1) / s->steps;
+}
+
+/* Share b's part of the t-th tile left over: its slices [*s0, *s1), and
+ * where its product goes in scratch, *j: 0 for the share's first tile, 1
+ * for its second. False where the share holds none of that tile. */
+static inline GL_HOST_DEVICE bool gl_share_part(const gl_stream_k *s, int64_t b, int64_t t,
+                                                int *s0, int *s1, int *j)
+{
+    const int64_t first = t * s->slices, start = gl_share_start(s, b);
+    const int64_t end = gl_share_start(s, b + 1);
+    const int64_t lo = start > first ? start : first;
+    const int64_t hi = end < first + s->slices ? end : first + s->slices;
+    if (lo >= hi)
+        return false;
+    *s0 = (int)(lo - first), *s1 = (int)(hi - first), *j = start < first ? 1 : 0;
+    return true;
+}
+
 typedef struct gl_engine_plan {
     gl_variant_t kernel;  /* whose kernel runs: GL_VARIANT_WARPTILE, _VECTORIZED, or
                              _AUTO for the engine's own (GL_PATH_GEMV) */
     gl_tile_params tiles; /* the tiles it runs (none for GL_PATH_GEMV) */
-    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS, _PACKED, _GEMV or _SPLIT_K */
+    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS, _PACKED, _GEMV, _SPLIT_K
+                           or _STREAM_K */
     bool aligned;       /* 16-byte loads from both operands (after any copy) */
     gl_engine_copy a, b;
     int k;              /* K of the kernel's problem: padded with zeros when copied */
@@ -96,6 +142,7 @@ typedef struct gl_engine_plan {
     int part_depth;     /* GL_PATH_SPLIT_K: the depth of each part but the last,
                            when the last is short (plan.c, short_last_part);
                            0: gl_split_depth's */
+    gl_stream_k stream_k; /* GL_PATH_STREAM_K: the shares */
     int tail_rows;      /* rows at C's bottom (of the grid's last round) that run
                            after the rest as a product of their own, planned
                            from the fill tiles (gl_engine_plan_call); the plan
@@ -141,6 +188,14 @@ int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x
  * gl_split_ld(n) floats apart) + beta * C (split_k.cu), queued on x's
  * stream right behind the kernel that wrote w. Returns a cudaError_t. */
 int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl_exec *x);
+
+/* C's tiles of bm x bn that stream-K's shares s hold in parts, each the
+ * sum of its parts in order of K, times alpha, plus beta * C
+ * (split_k.cu): share b's part of the first tile it holds is at w + 2 b
+ * bm bn, of the second at w + (2 b + 1) bm bn. Queued on x's stream right
+ * behind the kernel that wrote w. Returns a cudaError_t. */
+int gl_engine_add_shared_tiles(const float *w, const gl_stream_k *s, int bm, int bn,
+                               const gl_problem *p, const gl_exec *x);
 
 #ifdef __cplusplus
 }

@@ -120,6 +120,7 @@ static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_
 static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTILE_TILES)};
 static const gl_tile_params warptile_thin[] = {GL_WARPTILE_THIN_CONFIGS(GL_WARPTILE_TILES)};
 static const gl_tile_params warptile_half[] = {GL_WARPTILE_HALF_CONFIGS(GL_WARPTILE_TILES)};
+static const gl_tile_params warptile_stream_k[] = {GL_WARPTILE_STREAM_K_CONFIGS(GL_WARPTILE_TILES)};
 
 /* Rung 6's tiles: its kernel's first configuration, 64 x 64 (configs.h). */
 #define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
@@ -711,10 +712,11 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
  * one. The model keeps 6000^3 whole: its last round has a block or fewer
  * for each SM, and such lone blocks run fast (cut, it ran 1.7% slower on
  * an H100). Returns those rows (0: none), whole rows of tiles so that the
- * rows above fill whole rounds, and *tail_plan, their plan.
+ * rows above fill whole rounds, *tail_plan, their plan, and *cut_cost, the
+ * model's cost of the two products.
  */
 static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool can_copy,
-                     gl_engine_plan *tail_plan)
+                     gl_engine_plan *tail_plan, double *cut_cost)
 {
     const gl_tile_params *fill = &warptile_fill[0];
     if ((int64_t)t->bm * t->bn <= (int64_t)fill->bm * fill->bn || p->k < 1024)
@@ -754,6 +756,7 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
                                  split ? tail_plan->splits : 1, sms);
     if (cut > 0.97 * whole)
         return 0;
+    *cut_cost = cut;
     return tail.m;
 }
 
@@ -840,6 +843,110 @@ static const gl_tile_params *half_tiles_for(const gl_problem *p, const gl_tile_p
     return best;
 }
 
+/*
+ * Stream-K, on its tiles (configs.h), where a grid's last round would leave
+ * SMs idle: a block for each place the GPU holds at once computes whole
+ * tiles for as many rounds as the grid fills, then an equal share of the
+ * slices of K of the tiles left over (engine.h, gl_stream_k), so that
+ * every SM works to the end; a second kernel adds up the tiles that shares
+ * hold in parts. For a K of 1024 or more, on grids of under two rounds
+ * (on more, 2.8 to 7.8 rounds, it ran 5-12% slower than the plans it would
+ * replace: 13 shapes, H100, 2026-11-26, docs/engine.md), where split-K's
+ * model (tile_cost: the work spread evenly, plus each share's parts
+ * written and read, their starts and ends, and the second launch) puts it
+ * under the grid unsplit on the call's tiles, the fill tiles and the half
+ * tiles, and under `rival` (the plan's split, or its last round cut, when
+ * it has one); and the parts' scratch (two tiles a share) within 64 MiB.
+ * Operands read a float at a time are copied first, padded with zeros to
+ * whole tiles and, where their rows run along K, to rows of a multiple of
+ * 4 (the kernel reads K as it is: a group of 4 that reaches past it reads
+ * the zeros), where the copies cost less than reading them a float per
+ * load would (taken as 15% slower, as for split-K) and take at most 256
+ * MiB; else there is no stream-K (its kernel for any alignment spilled
+ * registers in its slice loop). Returns whether *plan is now stream-K's.
+ */
+static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int sms, double rival,
+                          gl_engine_plan *plan)
+{
+    const gl_tile_params *t = &warptile_stream_k[0];
+    if (p->k < 1024)
+        return false;
+    const int64_t r = resident(t), shares = sms * r, tiles = tile_count(p, t->bm, t->bn);
+    const int64_t rounds = tiles / shares, left = tiles % shares;
+    const int64_t slices = ((int64_t)p->k - 1) / t->bk + 1;
+    if (left == 0 || rounds > 1 || slices > INT64_MAX / shares)
+        return false;
+    const double tile_area = (double)t->bm * t->bn;
+    const double parts_bytes = (double)shares * 2.0 * tile_area * sizeof(float);
+    if (parts_bytes > 64.0 * 1024 * 1024)
+        return false;
+    /* the rivals, unsplit */
+    const gl_tile_params *fill = &warptile_fill[0];
+    double best = tile_cost(p, call, resident(call), 1, sms);
+    const gl_tile_params *others[3] = {fill, &warptile_half[0], &warptile_half[1]};
+    for (int i = 0; i < 3; ++i) {
+        const double c = tile_cost(p, others[i], resident(others[i]), 1, sms);
+        best = c < best ? c : best;
+    }
+    if (rival > 0.0 && rival < best)
+        best = rival;
+    /* stream-K: every SM busy to the end; each shared tile's parts written,
+     * then read with C and C written */
+    const double work = (double)tiles / (double)sms * round_work(r, t->threads / 32) / (double)r *
+                        tile_area * (double)p->k;
+    /* each share's parts: written, read, and C written; and their two
+     * starts and ends, taken as 2 slices' work each */
+    const double traffic = 0.058 * 4.0 * tile_area * (double)(4 * shares + left) +
+                           (double)r * 4.0 * t->bk * tile_area;
+    const bool a_ok = gl_a_vec4_ok(p), b_ok = gl_b_vec4_ok(p);
+    /* copies of what cannot be read in groups */
+    gl_engine_copy a = {0}, b = {0};
+    double copies = 0.0;
+    bool copied = false;
+    if (!a_ok || !b_ok) {
+        const int64_t m_pad = round_up(p->m, t->bm), n_pad = round_up(p->n, t->bn);
+        const int64_t k4 = round_up(p->k, 4); /* rows along K: on 16 bytes */
+        if (!a_ok)
+            a = padded_copy(p->trans_a, m_pad, p->trans_a ? p->k : k4, 0);
+        if (!b_ok)
+            b = padded_copy(!p->trans_b, n_pad, p->trans_b ? k4 : p->k, copy_bytes(&a));
+        const double floats = (double)(copy_bytes(&a) + copy_bytes(&b)) / sizeof(float);
+        copies = copy_units(floats) + LAUNCH_UNITS;
+        copied = m_pad <= INT32_MAX && n_pad <= INT32_MAX && copies < 0.15 * work &&
+                 floats * sizeof(float) <= 256.0 * 1024 * 1024;
+        if (!copied)
+            copies = 0.0;
+    }
+    if (!(a_ok && b_ok) && !copied)
+        return false;
+    if (work + traffic + LAUNCH_UNITS + copies >= best)
+        return false;
+    gl_engine_plan sk;
+    start_plan(p, t, &sk);
+    if (copied)
+        sk.a = a, sk.b = b;
+    const size_t offset = copy_bytes(&sk.a) + copy_bytes(&sk.b);
+    const int64_t m = sk.a.made ? padded_extent(&sk.a, p->trans_a) : p->m;
+    const int64_t n = sk.b.made ? padded_extent(&sk.b, !p->trans_b) : p->n;
+    sk.path = GL_PATH_STREAM_K;
+    sk.aligned = true;
+    sk.whole = m % t->bm == 0 && n % t->bn == 0 && p->k % t->bk == 0;
+    sk.stream_k = (gl_stream_k){left * slices, (int)slices, (int)shares, (int)rounds};
+    /* the most shares that hold parts of one tile: each holds `least` steps
+     * or one more */
+    const int64_t least = left * slices / shares;
+    const int64_t most = least > 0 ? (slices - 1) / least + 2 : shares;
+    sk.splits = (int)(most < shares ? most : shares);
+    sk.parts_offset = offset;
+    sk.bytes = offset + (size_t)parts_bytes;
+    sk.why = copied ? "an operand copied into aligned tiles; a last round that would leave SMs "
+                      "idle, and a long K: its tiles' K slices in equal shares, one a block"
+                    : "a last round that would leave SMs idle, and a long K: whole rounds of "
+                      "tiles, then the last round's K slices in equal shares, one a block";
+    *plan = sk;
+    return true;
+}
+
 const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_params *call,
                                           bool pinned, int sms, bool can_copy,
                                           gl_engine_plan *plan, gl_engine_plan *tail_plan)
@@ -853,7 +960,19 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
         if (on_half.kernel == GL_VARIANT_WARPTILE && gl_tile_params_equal(&on_half.tiles, half))
             *plan = on_half, t = half;
     }
-    const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy, tail_plan);
+    double cut_cost = 0.0;
+    const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy, tail_plan, &cut_cost);
+    if (!pinned && can_copy && plan->path != GL_PATH_GEMV && plan->part_depth == 0) {
+        double rival = tail > 0 ? cut_cost : 0.0;
+        if (plan->path == GL_PATH_SPLIT_K) {
+            const double split = tile_cost(p, &plan->tiles, resident(&plan->tiles), plan->splits, sms);
+            rival = rival > 0.0 && rival < split ? rival : split;
+        }
+        /* not for a split whose last part is short (short_last_part: 1024 x
+         * 1024 x 32768 ran 10% slower on stream-K) */
+        if (take_stream_k(p, t, sms, rival, plan))
+            return &warptile_stream_k[0];
+    }
     if (tail > 0) {
         const gl_engine_plan whole = *plan;
         gl_problem top = *p;

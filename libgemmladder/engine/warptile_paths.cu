@@ -89,6 +89,8 @@ struct engine_config {
 #define GL_WARPTILE_TEMPLATE                                                                    \
     template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER,    \
               int TM, int TN, int THREADS>
+#define GL_WARPTILE_TEMPLATE2 \
+    template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 
 GL_WARPTILE_TEMPLATE int launch_edges(const gl_problem *p, int parts, const gl_exec *x)
 {
@@ -116,6 +118,107 @@ const engine_config edge_windows[] = {GL_WARPTILE_CONFIGS(GL_WINDOWS_ROW)};
 const engine_config k_parts[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ROW)};
 const engine_config k_parts_whole[] = {GL_WARPTILE_CONFIGS(GL_PARTS_WHOLE_ROW)};
 const engine_config k_parts_any[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ANY_ROW)}; /* a float per load */
+
+/*
+ * Stream-K (plan.c, engine.h): block b computes its whole tiles, then its
+ * share of the tiles left over, tile by tile, each on rung 8's kernel for
+ * one tile (warptile_tile) as a product of its own: the tile's rows and
+ * columns, and the slices of K the block holds. A tile it holds whole goes
+ * into C; a part of a tile that shares hold together into scratch, its
+ * first at w + 2 b tiles, its second at the next, with alpha 1 and beta 0,
+ * for add_shared_tiles to add up. Shares are cut at whole slices, so a
+ * part of aligned operands stays aligned, and of whole tiles whole.
+ */
+template <bool TESTED, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
+          int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
+__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
+void stream_k_kernel(const gl_problem p, const gl_stream_k s, float *w)
+{
+    gl_wait_for_previous_grid(); /* launched behind the kernel before it (engine.h) */
+    extern __shared__ float4 smem[];
+    float *const buffers = reinterpret_cast<float *>(smem);
+    const int cols = (p.n - 1) / BN + 1;
+    const int64_t left = (int64_t)s.rounds * s.shares; /* the first tile left over */
+    const int64_t start = gl_share_start(&s, blockIdx.x), end = gl_share_start(&s, blockIdx.x + 1);
+    const int64_t first = start / s.slices, last = end > start ? (end - 1) / s.slices : first - 1;
+    /* the whole rounds' tiles, then the tiles of the share: tile t's
+     * slices [s0, s1), part j of the share */
+    for (int64_t i = -(int64_t)s.rounds; i <= last - first; ++i) {
+        int64_t t;
+        int s0 = 0, s1 = s.slices, j = 0;
+        if (i < 0) {
+            t = blockIdx.x + (i + s.rounds) * s.shares;
+        } else {
+            t = left + first + i;
+            gl_share_part(&s, blockIdx.x, first + i, &s0, &s1, &j);
+        }
+        const int row0 = (int)(t / cols) * BM, col0 = (int)(t % cols) * BN, k0 = s0 * BK;
+        gl_problem q = p;
+        q.m = min(BM, p.m - row0), q.n = min(BN, p.n - col0), q.k = min(s1 * BK, p.k) - k0;
+        q.a = p.trans_a ? p.a + (int64_t)k0 * p.lda + row0 : p.a + (int64_t)row0 * p.lda + k0;
+        q.b = p.trans_b ? p.b + (int64_t)col0 * p.ldb + k0 : p.b + (int64_t)k0 * p.ldb + col0;
+        q.c = p.c + (int64_t)row0 * p.ldc + col0;
+        if (s0 > 0 || s1 < s.slices) { /* a part: into scratch */
+            q.c = w + ((int64_t)blockIdx.x * 2 + j) * (BM * BN);
+            q.ldc = BN, q.alpha = 1.0f, q.beta = 0.0f;
+        }
+        warptile_tile<plain_edges<TESTED>, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>(
+            q, 0, 0, buffers);
+    }
+}
+
+/* The stream-K kernels of one configuration of tiles. */
+struct stream_k_config {
+    gl_tile_params tiles;
+    int (*launch)(const gl_problem *, const gl_stream_k *, float *w, bool whole, const gl_exec *);
+    cudaError_t (*prepare)();
+};
+
+/* Operands read in groups (the kernel for any alignment, looped so,
+ * spilled registers in its slice loop: the plan copies such operands
+ * first); whole: of whole tiles and slices, copies without tests. */
+GL_WARPTILE_TEMPLATE2 auto stream_k_for(bool whole)
+{
+    return whole ? stream_k_kernel<false, true, GL_WARPTILE_ARGS>
+                 : stream_k_kernel<true, true, GL_WARPTILE_ARGS>;
+}
+
+GL_WARPTILE_TEMPLATE2 int launch_stream_k(const gl_problem *p, const gl_stream_k *s, float *w,
+                                          bool whole, const gl_exec *x)
+{
+    return gl_launch_dependent(stream_k_for<GL_WARPTILE_ARGS>(whole), dim3(s->shares), THREADS,
+                               GL_WARPTILE_SMEM(BM, BN, BK), x, *p, *s, w);
+}
+
+GL_WARPTILE_TEMPLATE2 cudaError_t prepare_stream_k()
+{
+    for (const bool whole : {false, true})
+        if (const cudaError_t err = gl_allow_shared_memory(stream_k_for<GL_WARPTILE_ARGS>(whole),
+                                                           GL_WARPTILE_SMEM(BM, BN, BK)))
+            return err;
+    return cudaSuccess;
+}
+
+#define GL_STREAM_K_ROW(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                           \
+    {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
+     launch_stream_k<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                             \
+     prepare_stream_k<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
+const stream_k_config stream_k[] = {GL_WARPTILE_STREAM_K_CONFIGS(GL_STREAM_K_ROW)};
+
+/* The plan's shares (whole: operands, or their copies, of whole tiles and
+ * slices: copies without tests), then C's tiles that shares hold in parts,
+ * from their parts in scratch w. */
+int run_stream_k(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
+{
+    for (const stream_k_config &c : stream_k)
+        if (gl_tile_params_equal(&c.tiles, &plan->tiles)) {
+            const int rc = c.launch(p, &plan->stream_k, w, plan->whole, x);
+            return rc ? rc
+                      : gl_engine_add_shared_tiles(w, &plan->stream_k, plan->tiles.bm,
+                                                   plan->tiles.bn, p, x);
+        }
+    return cudaErrorInvalidConfiguration;
+}
 
 /* Table's kernel for tiles t. */
 template <size_t N>
@@ -155,6 +258,11 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
                          reinterpret_cast<float *>(static_cast<char *>(scratch) +
                                                    plan->parts_offset),
                          x);
+    case GL_PATH_STREAM_K:
+        return run_stream_k(p, plan,
+                            reinterpret_cast<float *>(static_cast<char *>(scratch) +
+                                                      plan->parts_offset),
+                            x);
     case GL_PATH_EDGE_WINDOWS:
         return launch_engine(edge_windows, p, t, 1, x);
     case GL_PATH_INTERIOR:
@@ -224,5 +332,8 @@ extern "C" cudaError_t gl_prepare_auto(void)
         for (const engine_config &c : *table)
             if (const cudaError_t err = c.prepare())
                 return err;
+    for (const stream_k_config &c : stream_k)
+        if (const cudaError_t err = c.prepare())
+            return err;
     return cudaSuccess;
 }

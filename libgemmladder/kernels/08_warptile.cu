@@ -296,13 +296,15 @@ struct shape {
         WMITER * TM * WNITER * TN, WMITER * TM + WNITER * TN, (BM + BN) * BK / (4 * THREADS));
 };
 
-/* C is m x n; block (x, y) owns columns [x*BN, +BN) and rows [y*BM, +BM). */
+/* One tile of C = alpha op(A) op(B) + beta C, m x n: the block owns C's rows
+ * [row0, +BM) and columns [col0, +BN), with `buffers` its shared memory.
+ * The kernel below runs one a block; the engine's stream-K kernel runs
+ * several in a row (engine/warptile_paths.cu). */
 template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
           int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
-__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
-void warptile_kernel(const gl_problem whole)
+__device__ __forceinline__ void warptile_tile(const gl_problem &p, int row0, int col0,
+                                              float *buffers)
 {
-    const gl_problem p = Edges::part(whole);
     constexpr int WMITER = S::WMITER;
     constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
     static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024,
@@ -317,12 +319,8 @@ void warptile_kernel(const gl_problem whole)
     static_assert(TM % 4 == 0 && TN % 4 == 0, "patches are read and written 4 floats at a time");
     constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD;
     constexpr int STAGE = BK * (SA + SB); /* floats per buffer: As then Bs */
-    extern __shared__ float4 smem[];
-    float *const buffers = reinterpret_cast<float *>(smem);
 
-    /* The block owns C's rows [row0, +BM) and columns [col0, +BN) and
-     * computes the window starting at (wr0, wc0). */
-    const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+    /* The block computes the window of C starting at (wr0, wc0). */
     const int wr0 = Edges::window(row0, p.m, BM), wc0 = Edges::window(col0, p.n, BN);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
@@ -420,6 +418,17 @@ void warptile_kernel(const gl_problem whole)
                     if (Edges::owns(row, row0) && Edges::owns(col, col0))
                         gl_store_c4(p, row, col, make_float4(r[0], r[1], r[2], r[3]), vec);
                 }
+}
+
+/* C is m x n; block (x, y) owns columns [x*BN, +BN) and rows [y*BM, +BM). */
+template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
+          int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
+__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
+void warptile_kernel(const gl_problem whole)
+{
+    extern __shared__ float4 smem[];
+    warptile_tile<Edges, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>(
+        Edges::part(whole), blockIdx.y * BM, blockIdx.x * BN, reinterpret_cast<float *>(smem));
 }
 
 } // namespace

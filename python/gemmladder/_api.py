@@ -48,6 +48,7 @@ class Path(enum.IntEnum):
     SCALE = 5
     GEMV = 6
     SPLIT_K = 7
+    STREAM_K = 8
 
 
 # What a call runs when it names no variant: the engine, the fastest exact-FP32
