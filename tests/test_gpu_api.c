@@ -124,11 +124,11 @@ static void test_behind_a_kernel(gl_handle_t h)
         {128, 128, 128, GL_PATH_INTERIOR, 0, "aligned whole tiles"},
         {129, 128, 128, GL_PATH_RUNG, 0, "edge tiles read in place"},
         {4096, 4096, 129, GL_PATH_PACKED, 1 | 2, "both copied into whole tiles"},
-        {512, 2176, 1472, GL_PATH_STREAM_K, 0, "stream-K, whole tiles"},
-        {2260, 580, 1172, GL_PATH_STREAM_K, 0, "stream-K, edge tiles"},
-        {733, 1916, 1601, GL_PATH_STREAM_K, 1, "A copied, then stream-K"},
-        {2227, 582, 1452, GL_PATH_STREAM_K, 2, "B copied, then stream-K"},
-        {1697, 2372, 1032, GL_PATH_STREAM_K, 0, "stream-K, a whole round, then 2 tiles shared"},
+        {1280, 1280, 1104, GL_PATH_STREAM_K, 0, "stream-K, whole tiles"},
+        {1552, 1004, 1192, GL_PATH_STREAM_K, 0, "stream-K, edge tiles"},
+        {856, 2392, 1445, GL_PATH_STREAM_K, 1, "A copied, then stream-K"},
+        {2881, 745, 1380, GL_PATH_STREAM_K, 2, "B copied, then stream-K"},
+        {1780, 2400, 1124, GL_PATH_STREAM_K, 0, "stream-K, a whole round, then empty shares"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int64_t m = cases[i].m, n = cases[i].n, k = cases[i].k;

@@ -118,10 +118,11 @@ static const shape shapes[] = {
      * the big one on auto's rung 6 too. */
     {700, 1501, 96, 0}, {700, 1501, 97, 0}, {700, 1501, 3, 0}, {968, 3773, 16, 1},
     /* Grids of 128 x 128 tiles under two rounds of an H100's 264 places,
-     * K of 1024 or more: auto's stream-K (row NN: 68 tiles in 264 shares,
-     * whole; 90 with edges; A's rows of 1601 floats copied; a whole round,
-     * then 2 tiles shared by 264), its tiles' parts added in scratch. */
-    {512, 2176, 1472, 1}, {2260, 580, 1172, 1}, {733, 1916, 1601, 2}, {1697, 2372, 1032, 1},
+     * K of 1024 or more: auto's stream-K (100 tiles in 264 shares, whole;
+     * 104 with edges; A's rows of 1445 floats copied (row NN); a whole
+     * round, then 2 tiles of 71 slices in 264 shares, some empty), its
+     * tiles' parts added in scratch. */
+    {1280, 1280, 1104, 1}, {1552, 1004, 1192, 1}, {856, 2392, 1445, 2}, {1780, 2400, 1124, 1},
 };
 
 /* Extra random shapes per run, drawn from the seed. */
