@@ -350,7 +350,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             why = "cuBLAS SGEMM, FP32 compute";
         } else if (c.d->id == GL_VARIANT_AUTO) {
             gl_engine_plan plan, tail_plan;
-            gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count,
+            gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count, h->cc,
                                 h->scratch != NULL, &plan, &tail_plan);
             /* A launch more for each slice whose last round's rows run after
              * the rest: the full slices are planned as the first, a shorter
@@ -362,7 +362,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
                 gl_problem last = first;
                 last.m = (int)rest;
                 gl_engine_plan last_plan, last_tail_plan;
-                gl_engine_plan_call(&last, &tiles, h->pinned[c.d->id], h->sm_count,
+                gl_engine_plan_call(&last, &tiles, h->pinned[c.d->id], h->sm_count, h->cc,
                                     h->scratch != NULL, &last_plan, &last_tail_plan);
                 out->launches += last_plan.tail_rows > 0;
             }

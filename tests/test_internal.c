@@ -427,7 +427,7 @@ static void test_engine_plan(void)
                                   ta ? m : k, ta, (const float *)(uintptr_t)0x200000,
                                   tb ? k : n, tb, (float *)(uintptr_t)0x300000, n, 0};
             gl_engine_plan plan, tail;
-            gl_engine_plan_call(&q, tiles[i % 3], false, 132, true, &plan, &tail);
+            gl_engine_plan_call(&q, tiles[i % 3], false, 132, 90, true, &plan, &tail);
             if (plan.kernel != GL_VARIANT_WARPTILE || (!plan.a.made && !plan.b.made) ||
                 plan.a.transposed)
                 continue;
@@ -450,7 +450,7 @@ static void test_engine_plan(void)
         const gl_problem q = {1077, 197, 269, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
                               1077, true, (const float *)(uintptr_t)0x200000, 269, true,
                               (float *)(uintptr_t)0x300000, 197, 0};
-        gl_engine_plan_call(&q, &w64_32, false, 132, true, &plan, &tail);
+        gl_engine_plan_call(&q, &w64_32, false, 132, 90, true, &plan, &tail);
         CHECK(!plan.b.made || plan.b.rows % plan.tiles.bn == 0,
               "1077 x 197 x 269 TT: B's copy %d rows for %d-wide tiles", plan.b.rows,
               plan.tiles.bn);
@@ -645,7 +645,7 @@ static void test_engine_tail(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gl_engine_plan plan, tail_plan;
-        gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned, 132, true, &plan,
+        gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned, 132, 90, true, &plan,
                             &tail_plan);
         CHECK(plan.tail_rows == cases[i].tail && plan.path == cases[i].path,
               "%s: tail of %d rows (want %d), path %d (want %d)", cases[i].what, plan.tail_rows,
@@ -667,7 +667,7 @@ static void test_engine_tail(void)
      * the rows above would read A in place. */
     const gl_problem t1214 = cases[sizeof cases / sizeof cases[0] - 1].p;
     gl_engine_plan plan, tail_plan;
-    gl_engine_plan_call(&t1214, &w128, false, 90, true, &plan, &tail_plan);
+    gl_engine_plan_call(&t1214, &w128, false, 90, 90, true, &plan, &tail_plan);
     CHECK(plan.tail_rows == 0 && plan.path == GL_PATH_PACKED,
           "1214 x 5028 x 6491, A transposed, 90 SMs: tail of %d rows, path %d", plan.tail_rows,
           (int)plan.path);
@@ -702,7 +702,7 @@ static void test_engine_call_tiles(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gl_engine_plan plan, tail_plan;
         const gl_tile_params *t = gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned,
-                                                      132, true, &plan, &tail_plan);
+                                                      132, 90, true, &plan, &tail_plan);
         CHECK(t->bm == cases[i].bm && t->bn == cases[i].bn &&
                   (t == cases[i].t) == !gl_engine_half_tiles(t) &&
                   (plan.kernel != GL_VARIANT_WARPTILE || plan.path == GL_PATH_SPLIT_K ||
@@ -715,11 +715,11 @@ static void test_engine_call_tiles(void)
     const gl_tile_params thin_128x32 = {128, 32, 16, 8, 4, 32, 32, 1, 128};
     const gl_problem q = problem(167, 4234, 605, 605, 4234, 0);
     gl_engine_plan plan, tail_plan;
-    CHECK(gl_engine_plan_call(&q, &half_64x128, false, 132, true, &plan, &tail_plan) ==
+    CHECK(gl_engine_plan_call(&q, &half_64x128, false, 132, 90, true, &plan, &tail_plan) ==
               &half_64x128,
           "167 x 4234 x 605 on 64 x 128 tiles: other tiles chosen");
     const gl_problem r = problem(4699, 171, 697, 697, 171, 0);
-    CHECK(gl_engine_plan_call(&r, &thin_128x32, false, 132, true, &plan, &tail_plan) ==
+    CHECK(gl_engine_plan_call(&r, &thin_128x32, false, 132, 90, true, &plan, &tail_plan) ==
               &thin_128x32,
           "4699 x 171 x 697 on 128 x 32 tiles: other tiles chosen");
 }
@@ -785,7 +785,7 @@ static void test_engine_transpose(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gl_engine_plan plan, tail_plan;
-        gl_engine_plan_call(&cases[i].p, &w128, false, 132, cases[i].can_copy, &plan, &tail_plan);
+        gl_engine_plan_call(&cases[i].p, &w128, false, 132, 90, cases[i].can_copy, &plan, &tail_plan);
         CHECK(plan.path == cases[i].path && plan.tail_rows == 0 &&
                   plan.a.transposed == cases[i].transposed,
               "%s: path %d (want %d), A transposed %d (want %d)", cases[i].what, (int)plan.path,
@@ -864,7 +864,7 @@ static void test_engine_stream_k(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         gl_engine_plan plan, tail_plan;
         const gl_tile_params *t =
-            gl_engine_plan_call(&cases[i].p, &w128, false, 132, true, &plan, &tail_plan);
+            gl_engine_plan_call(&cases[i].p, &w128, false, 132, 90, true, &plan, &tail_plan);
         const gl_stream_k *s = &plan.stream_k;
         const int slices = (cases[i].p.k + 15) / 16;
         const size_t parts = 264 * 2 * (size_t)128 * 128 * sizeof(float);
@@ -931,8 +931,8 @@ static void test_engine_stream_k(void)
                   lefts[li], depths[di]);
         }
     /* Not taken: tiles pinned, no scratch, a short K, two rounds or more
-     * (4096^3: 1024 tiles), or in place of a split whose last part is short
-     * (1024 x 1024 x 32768). */
+     * (4096^3: 1024 tiles), in place of a split whose last part is short
+     * (1024 x 1024 x 32768), or before sm_90 (below). */
     const gl_problem p1664 = problem(1664, 1664, 1600, 1600, 1664, 0);
     const struct {
         gl_problem p;
@@ -947,10 +947,13 @@ static void test_engine_stream_k(void)
     };
     for (size_t i = 0; i < sizeof never / sizeof never[0]; ++i) {
         gl_engine_plan plan, tail_plan;
-        gl_engine_plan_call(&never[i].p, &w128, never[i].pinned, 132, never[i].can_copy, &plan,
+        gl_engine_plan_call(&never[i].p, &w128, never[i].pinned, 132, 90, never[i].can_copy, &plan,
                             &tail_plan);
         CHECK(plan.path != GL_PATH_STREAM_K, "%s: stream-K", never[i].what);
     }
+    gl_engine_plan plan, tail_plan;
+    gl_engine_plan_call(&p1664, &w128, false, 108, 80, true, &plan, &tail_plan);
+    CHECK(plan.path != GL_PATH_STREAM_K, "1664 x 1664 x 1600 on sm_80: stream-K");
 }
 
 int main(void)

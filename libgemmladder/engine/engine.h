@@ -157,17 +157,19 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                         bool can_copy, gl_engine_plan *plan);
 
 /* What auto does for a call made with tiles t (its table's, or the fill
- * tiles): gl_engine_plan_for's plan on the tiles it returns, which are t
- * or, unless pinned, where t's grid is one round with room left over and
+ * tiles) on a GPU of compute capability cc (major * 10 + minor):
+ * gl_engine_plan_for's plan on the tiles it returns, which are t or,
+ * unless pinned, where t's grid is one round with room left over and
  * theirs costs less, rung 8's 128 x 64 or 64 x 128 tiles (configs.h,
  * GL_WARPTILE_HALF_CONFIGS), the tiles to launch the plan with. Or, where
  * those tiles would leave the grid's last round of blocks at most three
  * quarters full, K is long and split-K's model says it pays, the plan for
  * the rows above that round, with tail_rows set, and *tail_plan the plan
  * for those rows alone, made from gl_engine_tail_tiles; never for pinned
- * tiles. */
+ * tiles. Or, on sm_90 and newer, with scratch and tiles not pinned,
+ * stream-K's plan (plan.c, take_stream_k) on its tiles. */
 const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_params *t,
-                                          bool pinned, int sms, bool can_copy,
+                                          bool pinned, int sms, int cc, bool can_copy,
                                           gl_engine_plan *plan, gl_engine_plan *tail_plan);
 
 /* Whether t are the half tiles above. */

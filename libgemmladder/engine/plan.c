@@ -858,8 +858,9 @@ static const gl_tile_params *half_tiles_for(const gl_problem *p, const gl_tile_p
  * plan's split, or its last round cut, when it has one); and the parts'
  * scratch (two tiles a share) within 64 MiB. Of 47 shapes under two
  * rounds measured both ways, the 36 this takes ran 1.07x faster on the
- * geometric mean (0.94x to 1.24x); at up to 100% of the rivals it would
- * also take 4 that ran 7-9% slower (H100, 2026-11-26, docs/engine.md).
+ * geometric mean (0.94x to 1.24x); the 11 the margin leaves ran 0.91x to
+ * 1.10x on stream-K, 3 of them 6-9% slower (H100, 2026-11-26,
+ * docs/engine.md).
  * Operands read a float at a time are copied first, padded with zeros to
  * whole tiles and, where their rows run along K, to rows of a multiple of
  * 4 (the kernel reads K as it is: a group of 4 that reaches past it reads
@@ -943,15 +944,16 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     sk.parts_offset = offset;
     sk.bytes = offset + (size_t)parts_bytes;
     sk.why = copied ? "an operand copied into aligned tiles; a last round that would leave SMs "
-                      "idle, and a long K: its tiles' K slices in equal shares, one a block"
-                    : "a last round that would leave SMs idle, and a long K: whole rounds of "
-                      "tiles, then the last round's K slices in equal shares, one a block";
+                      "idle, and a long K: whole rounds, then the rest's K in equal shares, one "
+                      "a block"
+                    : "a last round that would leave SMs idle, and a long K: any whole rounds of "
+                      "tiles, then the other tiles' K slices in equal shares, one a block";
     *plan = sk;
     return true;
 }
 
 const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_params *call,
-                                          bool pinned, int sms, bool can_copy,
+                                          bool pinned, int sms, int cc, bool can_copy,
                                           gl_engine_plan *plan, gl_engine_plan *tail_plan)
 {
     const gl_tile_params *t = call;
@@ -965,7 +967,7 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
     }
     double cut_cost = 0.0;
     const int tail = pinned ? 0 : tail_rows(p, t, sms, can_copy, tail_plan, &cut_cost);
-    if (!pinned && can_copy && plan->path != GL_PATH_GEMV && plan->part_depth == 0) {
+    if (!pinned && can_copy && cc >= 90 && plan->path != GL_PATH_GEMV && plan->part_depth == 0) {
         double rival = tail > 0 ? cut_cost : 0.0;
         if (plan->path == GL_PATH_SPLIT_K) {
             const double split = tile_cost(p, &plan->tiles, resident(&plan->tiles), plan->splits, sms);

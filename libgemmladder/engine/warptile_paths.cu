@@ -89,7 +89,7 @@ struct engine_config {
 #define GL_WARPTILE_TEMPLATE                                                                    \
     template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER,    \
               int TM, int TN, int THREADS>
-#define GL_WARPTILE_TEMPLATE2 \
+#define GL_CONFIG_TEMPLATE \
     template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
 
 GL_WARPTILE_TEMPLATE int launch_edges(const gl_problem *p, int parts, const gl_exec *x)
@@ -134,22 +134,28 @@ template <bool TESTED, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int
 __global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
 void stream_k_kernel(const gl_problem p, const gl_stream_k s, float *w)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    /* Planned on sm_90 and newer only (plan.c): on sm_80 the loop around
+     * the tile spilled registers. */
+    (void)p, (void)s, (void)w;
+#else
     gl_wait_for_previous_grid(); /* launched behind the kernel before it (engine.h) */
     extern __shared__ float4 smem[];
     float *const buffers = reinterpret_cast<float *>(smem);
     const int cols = (p.n - 1) / BN + 1;
-    const int64_t left = (int64_t)s.rounds * s.shares; /* the first tile left over */
     const int64_t start = gl_share_start(&s, blockIdx.x), end = gl_share_start(&s, blockIdx.x + 1);
-    const int64_t first = start / s.slices, last = end > start ? (end - 1) / s.slices : first - 1;
+    /* the share's first tile left over, and how many it touches (one or two) */
+    const int first = (int)(start / s.slices);
+    const int touched = end > start ? (int)((end - 1) / s.slices) - first + 1 : 0;
     /* the whole rounds' tiles, then the tiles of the share: tile t's
      * slices [s0, s1), part j of the share */
-    for (int64_t i = -(int64_t)s.rounds; i <= last - first; ++i) {
+    for (int i = -s.rounds; i < touched; ++i) {
         int64_t t;
         int s0 = 0, s1 = s.slices, j = 0;
         if (i < 0) {
-            t = blockIdx.x + (i + s.rounds) * s.shares;
+            t = blockIdx.x + (int64_t)(i + s.rounds) * s.shares;
         } else {
-            t = left + first + i;
+            t = (int64_t)s.rounds * s.shares + first + i;
             gl_share_part(&s, blockIdx.x, first + i, &s0, &s1, &j);
         }
         const int row0 = (int)(t / cols) * BM, col0 = (int)(t % cols) * BN, k0 = s0 * BK;
@@ -165,6 +171,7 @@ void stream_k_kernel(const gl_problem p, const gl_stream_k s, float *w)
         warptile_tile<plain_edges<TESTED>, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>(
             q, 0, 0, buffers);
     }
+#endif
 }
 
 /* The stream-K kernels of one configuration of tiles. */
@@ -177,20 +184,20 @@ struct stream_k_config {
 /* Operands read in groups (the kernel for any alignment, looped so,
  * spilled registers in its slice loop: the plan copies such operands
  * first); whole: of whole tiles and slices, copies without tests. */
-GL_WARPTILE_TEMPLATE2 auto stream_k_for(bool whole)
+GL_CONFIG_TEMPLATE auto stream_k_for(bool whole)
 {
     return whole ? stream_k_kernel<false, true, GL_WARPTILE_ARGS>
                  : stream_k_kernel<true, true, GL_WARPTILE_ARGS>;
 }
 
-GL_WARPTILE_TEMPLATE2 int launch_stream_k(const gl_problem *p, const gl_stream_k *s, float *w,
+GL_CONFIG_TEMPLATE int launch_stream_k(const gl_problem *p, const gl_stream_k *s, float *w,
                                           bool whole, const gl_exec *x)
 {
     return gl_launch_dependent(stream_k_for<GL_WARPTILE_ARGS>(whole), dim3(s->shares), THREADS,
                                GL_WARPTILE_SMEM(BM, BN, BK), x, *p, *s, w);
 }
 
-GL_WARPTILE_TEMPLATE2 cudaError_t prepare_stream_k()
+GL_CONFIG_TEMPLATE cudaError_t prepare_stream_k()
 {
     for (const bool whole : {false, true})
         if (const cudaError_t err = gl_allow_shared_memory(stream_k_for<GL_WARPTILE_ARGS>(whole),
@@ -210,6 +217,8 @@ const stream_k_config stream_k[] = {GL_WARPTILE_STREAM_K_CONFIGS(GL_STREAM_K_ROW
  * from their parts in scratch w. */
 int run_stream_k(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
 {
+    if (x->cc < 90) /* its kernel is empty there (stream_k_kernel) */
+        return cudaErrorInvalidDeviceFunction;
     for (const stream_k_config &c : stream_k)
         if (gl_tile_params_equal(&c.tiles, &plan->tiles)) {
             const int rc = c.launch(p, &plan->stream_k, w, plan->whole, x);
@@ -310,7 +319,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
                               const gl_exec *x)
 {
     gl_engine_plan plan, tail_plan;
-    const gl_tile_params *t = gl_engine_plan_call(p, call_tiles, x->tiles_pinned, x->sm_count,
+    const gl_tile_params *t = gl_engine_plan_call(p, call_tiles, x->tiles_pinned, x->sm_count, x->cc,
                                                   x->scratch != NULL, &plan, &tail_plan);
     if (plan.tail_rows == 0)
         return run_product(p, t, &plan, x);
