@@ -421,16 +421,18 @@ typedef struct gl_plan {
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
     int32_t launches;      /* launches of the product's kernel: rows of C go
                               2^20 at a time (a copy of the operands adds a
-                              kernel that makes it, each time; split-K
-                              and summed slices add a kernel that sums them;
-                              auto adds one for each slice of rows whose
-                              grid's last round runs after the rest) */
+                              kernel that makes it, each time; split-K,
+                              stream-K and summed slices add a kernel that
+                              sums them; auto adds one for each slice of
+                              rows whose grid's last round runs after the
+                              rest) */
     int32_t splits;        /* K cut into this many parts, summed in a fixed
                               order (GL_PATH_SPLIT_K, and GL_PATH_GEMV's
-                              slices); 1: not cut */
+                              slices); GL_PATH_STREAM_K: the most parts of
+                              one tile's K; 1: not cut */
     int64_t scratch_bytes; /* scratch memory auto takes: its copies of the
                               operands, and the sums of K's parts
-                              (GL_PATH_SPLIT_K, GL_PATH_GEMV); the most at
+                              (GL_PATH_SPLIT_K, _STREAM_K, _GEMV); the most at
                               once, where the last round's rows run after
                               (they take theirs when the rows above have
                               freed theirs) */

@@ -725,13 +725,14 @@ static void test_engine_call_tiles(void)
 }
 
 /* The engine's own tile lists (configs.h) are entries of rung 8's, whose
- * kernels it launches: the fill, thin and half tiles. */
+ * kernels it launches: the fill, thin, half and stream-K tiles. */
 static void test_engine_tile_lists(void)
 {
 #define TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
     const gl_tile_params engine[] = {GL_WARPTILE_FILL_CONFIG(TILES) GL_WARPTILE_THIN_CONFIGS(TILES)
-                                         GL_WARPTILE_HALF_CONFIGS(TILES)};
+                                         GL_WARPTILE_HALF_CONFIGS(TILES)
+                                             GL_WARPTILE_STREAM_K_CONFIGS(TILES)};
     const gl_tile_params rung8[] = {GL_WARPTILE_CONFIGS(TILES)};
 #undef TILES
     for (size_t i = 0; i < sizeof engine / sizeof engine[0]; ++i) {

@@ -878,7 +878,8 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     const int64_t r = resident(t), shares = sms * r, tiles = tile_count(p, t->bm, t->bn);
     const int64_t rounds = tiles / shares, left = tiles % shares;
     const int64_t slices = ((int64_t)p->k - 1) / t->bk + 1;
-    if (left == 0 || rounds > 1 || slices > INT64_MAX / shares)
+    /* steps x shares, the most the shares' arithmetic multiplies (engine.h) */
+    if (left == 0 || rounds > 1 || (double)left * (double)slices * (double)shares >= 0x1p62)
         return false;
     const double tile_area = (double)t->bm * t->bn;
     const double parts_bytes = (double)shares * 2.0 * tile_area * sizeof(float);

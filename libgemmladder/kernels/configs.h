@@ -99,7 +99,7 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(128, 64, 16, 32, 64, 2, 4, 4, 128)   \
     X(64, 128, 16, 32, 64, 2, 4, 4, 128)
 
-/* Auto: the tiles stream-K runs on (engine/plan.c, stream_k_plan): the
+/* Auto: the tiles stream-K runs on (engine/plan.c, take_stream_k): the
  * default. An entry of the warptile list above. */
 #define GL_WARPTILE_STREAM_K_CONFIGS(X) X(128, 128, 16, 64, 32, 2, 4, 4, 256)
 
