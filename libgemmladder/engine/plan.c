@@ -851,7 +851,7 @@ static const gl_tile_params *half_tiles_for(const gl_problem *p, const gl_tile_p
  * every SM works to the end; a second kernel adds up the tiles that shares
  * hold in parts. For a K of 1024 or more, on grids of under two rounds
  * (on more, 2.8 to 7.8 rounds, it ran 5-12% slower than the plans it would
- * replace: 13 shapes), where split-K's model (tile_cost: the work spread
+ * replace: 10 shapes), where split-K's model (tile_cost: the work spread
  * evenly, plus each share's parts written and read, their starts and ends,
  * and the second launch) puts it under 95% of the grid unsplit on the
  * call's tiles, the fill tiles and the half tiles, and of `rival` (the
