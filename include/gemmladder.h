@@ -428,8 +428,8 @@ typedef struct gl_plan {
                               rest) */
     int32_t splits;        /* K cut into this many parts, summed in a fixed
                               order (GL_PATH_SPLIT_K, and GL_PATH_GEMV's
-                              slices); GL_PATH_STREAM_K: the most parts of
-                              one tile's K; 1: not cut */
+                              slices); GL_PATH_STREAM_K: at most this many
+                              parts of one tile's K; 1: not cut */
     int64_t scratch_bytes; /* scratch memory auto takes: its copies of the
                               operands, and the sums of K's parts
                               (GL_PATH_SPLIT_K, _STREAM_K, _GEMV); the most at

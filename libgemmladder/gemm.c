@@ -137,7 +137,7 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
 /* Runs the variant on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
 static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p)
 {
-    gl_exec x = {h->stream, NULL, h->cc, h->sm_count, h->scratch, h->pinned[d->id]};
+    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, h->scratch, h->pinned[d->id]};
     if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
         if (st != GL_STATUS_SUCCESS)
@@ -350,7 +350,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             why = "cuBLAS SGEMM, FP32 compute";
         } else if (c.d->id == GL_VARIANT_AUTO) {
             gl_engine_plan plan, tail_plan;
-            gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count, h->cc,
+            gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count, h->code_cc,
                                 h->scratch != NULL, &plan, &tail_plan);
             /* A launch more for each slice whose last round's rows run after
              * the rest: the full slices are planned as the first, a shorter
@@ -362,7 +362,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
                 gl_problem last = first;
                 last.m = (int)rest;
                 gl_engine_plan last_plan, last_tail_plan;
-                gl_engine_plan_call(&last, &tiles, h->pinned[c.d->id], h->sm_count, h->cc,
+                gl_engine_plan_call(&last, &tiles, h->pinned[c.d->id], h->sm_count, h->code_cc,
                                     h->scratch != NULL, &last_plan, &last_tail_plan);
                 out->launches += last_plan.tail_rows > 0;
             }

@@ -123,6 +123,7 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
         return gl_fail_cuda(NULL, "gl_handle_create: querying the device", err);
     }
     h->cc = major * 10 + minor;
+    h->code_cc = gl_build_code(h->cc);
     h->smem_limit = (size_t)smem;
     snprintf(h->device_name, sizeof h->device_name, "%s", prop.name);
 

@@ -30,6 +30,7 @@ typedef CUresult (*gl_pointer_attributes_fn)(unsigned, CUpointer_attribute *, vo
 struct gl_handle_s {
     int device;             /* CUDA ordinal, fixed at creation */
     int cc;                 /* compute capability, major * 10 + minor */
+    int code_cc;            /* the capability its code was compiled for (gl_build_code) */
     int sm_count;
     int pageable_access;    /* the GPU can read ordinary host memory (HMM/ATS) */
     char device_name[256];

@@ -125,4 +125,21 @@ bool gl_arch_list_covers(const char *archs, int ptx_cc, int cc)
 
 bool gl_build_covers(int cc) { return gl_arch_list_covers(GL_CUDA_SASS_ARCHS, GL_CUDA_PTX_ARCH, cc); }
 
+int gl_arch_list_code(const char *archs, int ptx_cc, int cc)
+{
+    int best = 0;
+    for (const char *s = archs; s && *s;) {
+        char *end;
+        const long a = strtol(s, &end, 10);
+        if (end == s)
+            break;
+        if (a / 10 == cc / 10 && a <= cc && a > best)
+            best = (int)a;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return best > 0 ? best : ptx_cc > 0 && ptx_cc <= cc ? ptx_cc : 0;
+}
+
+int gl_build_code(int cc) { return gl_arch_list_code(GL_CUDA_SASS_ARCHS, GL_CUDA_PTX_ARCH, cc); }
+
 const char *gl_build_arch_string(void) { return GL_CUDA_ARCH_STRING; }

@@ -73,6 +73,14 @@ bool gl_arch_list_covers(const char *archs, int ptx_cc, int cc);
 /* The same question for this build's own list (from the gpu_archs option). */
 bool gl_build_covers(int cc);
 
+/* The capability the code that runs on a device of capability cc was
+ * compiled for: the highest machine code of cc's major at or below it
+ * (which CUDA prefers), else the PTX, compiled for the device as it loads,
+ * where ptx_cc <= cc; 0 where nothing runs. Code compiled for sm_80 and run
+ * on an sm_90 device has no sm_90 instructions (griddepcontrol). */
+int gl_arch_list_code(const char *archs, int ptx_cc, int cc);
+int gl_build_code(int cc);
+
 /* "sm_80, sm_86, ... + PTX compute_90", for messages. */
 const char *gl_build_arch_string(void);
 

@@ -24,6 +24,17 @@ static void test_arch_coverage(void)
     CHECK(!gl_arch_list_covers("", 0, 90), "empty list");
     CHECK(gl_arch_list_covers("", 80, 90), "PTX only");
     CHECK(!gl_arch_list_covers("", 90, 80), "PTX newer than the device");
+    /* the code that runs: machine code of the major, else the PTX */
+    static const struct { const char *archs; int ptx, cc, want; } code[] = {
+        {"80,86,89,90", 90, 90, 90}, {"80,86,89,90", 90, 87, 86}, {"80,86,89,90", 90, 100, 90},
+        {"80,86,89", 89, 90, 89},    {"80", 80, 90, 80},          {"80", 0, 90, 0},
+        {"", 80, 86, 80},            {"90", 0, 80, 0},            {"86,80", 0, 89, 86},
+    };
+    for (size_t i = 0; i < sizeof code / sizeof code[0]; ++i)
+        CHECK(gl_arch_list_code(code[i].archs, code[i].ptx, code[i].cc) == code[i].want,
+              "archs %s ptx %d on cc %d: code for %d, want %d", code[i].archs, code[i].ptx,
+              code[i].cc, gl_arch_list_code(code[i].archs, code[i].ptx, code[i].cc),
+              code[i].want);
 }
 
 /* The descriptor table: one row per id, in order, everything a variant

@@ -157,7 +157,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                         bool can_copy, gl_engine_plan *plan);
 
 /* What auto does for a call made with tiles t (its table's, or the fill
- * tiles) on a GPU of compute capability cc (major * 10 + minor):
+ * tiles) on a GPU whose code was compiled for capability cc (major * 10
+ * + minor, gl_exec.cc):
  * gl_engine_plan_for's plan on the tiles it returns, which are t or,
  * unless pinned, where t's grid is one round with room left over and
  * theirs costs less, rung 8's 128 x 64 or 64 x 128 tiles (configs.h,
@@ -212,8 +213,9 @@ int gl_engine_add_shared_tiles(const float *w, const gl_stream_k *s, int bm, int
  * own first kernel, or whatever the caller queued last) still runs its last
  * blocks, instead of after it has finished, and the kernel's first step,
  * gl_wait_for_previous_grid, holds its blocks until that kernel has
- * finished and its writes are visible. On older GPUs they launch as usual
- * (and the wait compiles to nothing). */
+ * finished and its writes are visible. Where the code was compiled for an
+ * older GPU (gl_exec.cc) they launch as usual, and the wait compiles to
+ * nothing. */
 template <class... Params, class... Args>
 cudaError_t gl_launch_dependent(void (*kernel)(Params...), dim3 grid, unsigned threads,
                                 size_t shared_bytes, const gl_exec *x, Args... args)

@@ -878,8 +878,10 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     const int64_t r = resident(t), shares = sms * r, tiles = tile_count(p, t->bm, t->bn);
     const int64_t rounds = tiles / shares, left = tiles % shares;
     const int64_t slices = ((int64_t)p->k - 1) / t->bk + 1;
-    /* steps x shares, the most the shares' arithmetic multiplies (engine.h) */
-    if (left == 0 || rounds > 1 || (double)left * (double)slices * (double)shares >= 0x1p62)
+    /* steps x shares, the most the shares' arithmetic multiplies (engine.h),
+     * and slices x bk, the kernel's int (stream_k_kernel) */
+    if (left == 0 || rounds > 1 || (double)left * (double)slices * (double)shares >= 0x1p62 ||
+        slices * t->bk > INT32_MAX)
         return false;
     const double tile_area = (double)t->bm * t->bn;
     const double parts_bytes = (double)shares * 2.0 * tile_area * sizeof(float);
@@ -937,11 +939,11 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     sk.aligned = true;
     sk.whole = m % t->bm == 0 && n % t->bn == 0 && p->k % t->bk == 0;
     sk.stream_k = (gl_stream_k){left * slices, (int)slices, (int)shares, (int)rounds};
-    /* the most shares that hold parts of one tile: each holds `least` steps
-     * or one more */
+    /* at most how many parts a tile's K is cut into: each share holds
+     * `least` steps or one more, and each part at least a slice */
     const int64_t least = left * slices / shares;
-    const int64_t most = least > 0 ? (slices - 1) / least + 2 : shares;
-    sk.splits = (int)(most < shares ? most : shares);
+    const int64_t most = least > 0 ? (slices - 1) / least + 2 : slices;
+    sk.splits = (int)(most < slices ? most : slices);
     sk.parts_offset = offset;
     sk.bytes = offset + (size_t)parts_bytes;
     sk.why = copied ? "an operand copied into aligned tiles; a last round that would leave SMs "

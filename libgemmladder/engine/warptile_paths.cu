@@ -129,16 +129,22 @@ const engine_config k_parts_any[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ANY_ROW)}; /* 
  * for add_shared_tiles to add up. Shares are cut at whole slices, so a
  * part of aligned operands stays aligned, and of whole tiles whole.
  */
+/* The blocks an SM holds, asked of the compiler: as rung 8's kernel, but one
+ * where the code is for GPUs before sm_90, on which the loop around the tile
+ * spilled registers at two (auto plans stream-K only from sm_90, where it
+ * is measured; such code runs there only from a build that carries no
+ * sm_90 code, and is then right, at half the blocks). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) 1
+#else
+#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) gl_min_blocks(THREADS, REGISTERS)
+#endif
+
 template <bool TESTED, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
           int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
-__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
+__global__ __launch_bounds__(THREADS, GL_STREAM_K_BLOCKS(THREADS, S::REGISTERS))
 void stream_k_kernel(const gl_problem p, const gl_stream_k s, float *w)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-    /* Planned on sm_90 and newer only (plan.c): on sm_80 the loop around
-     * the tile spilled registers. */
-    (void)p, (void)s, (void)w;
-#else
     gl_wait_for_previous_grid(); /* launched behind the kernel before it (engine.h) */
     extern __shared__ float4 smem[];
     float *const buffers = reinterpret_cast<float *>(smem);
@@ -171,7 +177,6 @@ void stream_k_kernel(const gl_problem p, const gl_stream_k s, float *w)
         warptile_tile<plain_edges<TESTED>, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>(
             q, 0, 0, buffers);
     }
-#endif
 }
 
 /* The stream-K kernels of one configuration of tiles. */
@@ -217,8 +222,6 @@ const stream_k_config stream_k[] = {GL_WARPTILE_STREAM_K_CONFIGS(GL_STREAM_K_ROW
  * from their parts in scratch w. */
 int run_stream_k(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
 {
-    if (x->cc < 90) /* its kernel is empty there (stream_k_kernel) */
-        return cudaErrorInvalidDeviceFunction;
     for (const stream_k_config &c : stream_k)
         if (gl_tile_params_equal(&c.tiles, &plan->tiles)) {
             const int rc = c.launch(p, &plan->stream_k, w, plan->whole, x);

@@ -51,7 +51,8 @@ typedef struct gl_problem {
 typedef struct gl_exec {
     cudaStream_t stream;
     cublasHandle_t cublas; /* set only for variants whose descriptor uses cuBLAS */
-    int cc;                /* compute capability as major * 10 + minor */
+    int cc;                /* the capability the device's code was compiled for, major * 10
+                              + minor (gl_build_code): the device's own, or older */
     int sm_count;
     cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
     bool tiles_pinned;     /* the tiles were pinned with gl_set_tiles: run as they are */

@@ -269,8 +269,8 @@ class SgemmPlan:
     copies: int                # bit 0: A copied, bit 1: B; bit 2: A copied transposed
     aligned: bool              # both operands read 16 bytes at a time
     launches: int
-    splits: int                # K cut into this many parts (Path.SPLIT_K, Path.GEMV; the most of
-                               # one tile for Path.STREAM_K); 1: not
+    splits: int                # K cut into this many parts (Path.SPLIT_K, Path.GEMV; at most, of
+                               # one tile, for Path.STREAM_K); 1: not
     scratch_bytes: int
     tiles: Tiles
     why: str
