@@ -107,24 +107,6 @@ gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant)
 
 /* ---- build facts --------------------------------------------------------- */
 
-bool gl_arch_list_covers(const char *archs, int ptx_cc, int cc)
-{
-    if (ptx_cc > 0 && ptx_cc <= cc)
-        return true;
-    for (const char *s = archs; s && *s;) {
-        char *end;
-        const long a = strtol(s, &end, 10);
-        if (end == s)
-            break;
-        if (a / 10 == cc / 10 && a <= cc)
-            return true;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return false;
-}
-
-bool gl_build_covers(int cc) { return gl_arch_list_covers(GL_CUDA_SASS_ARCHS, GL_CUDA_PTX_ARCH, cc); }
-
 int gl_arch_list_code(const char *archs, int ptx_cc, int cc)
 {
     int best = 0;
@@ -141,5 +123,12 @@ int gl_arch_list_code(const char *archs, int ptx_cc, int cc)
 }
 
 int gl_build_code(int cc) { return gl_arch_list_code(GL_CUDA_SASS_ARCHS, GL_CUDA_PTX_ARCH, cc); }
+
+bool gl_arch_list_covers(const char *archs, int ptx_cc, int cc)
+{
+    return gl_arch_list_code(archs, ptx_cc, cc) != 0;
+}
+
+bool gl_build_covers(int cc) { return gl_arch_list_covers(GL_CUDA_SASS_ARCHS, GL_CUDA_PTX_ARCH, cc); }
 
 const char *gl_build_arch_string(void) { return GL_CUDA_ARCH_STRING; }

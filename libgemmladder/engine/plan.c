@@ -914,8 +914,7 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     }
     if (rival > 0.0 && rival < best)
         best = rival;
-    /* stream-K: every SM busy to the end; each shared tile's parts written,
-     * then read with C and C written */
+    /* stream-K: every SM busy to the end */
     const double work = (double)tiles / (double)sms * round_work(r, t->threads / 32) / (double)r *
                         tile_area * (double)p->k;
     /* each share's parts: written, read, and C written; and their two
@@ -990,7 +989,8 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
     if (!pinned && can_copy && cc >= 90 && plan->path != GL_PATH_GEMV && plan->part_depth == 0) {
         double rival = tail > 0 ? cut_cost : 0.0;
         if (plan->path == GL_PATH_SPLIT_K) {
-            const double split = tile_cost(p, &plan->tiles, resident(&plan->tiles), plan->splits, sms);
+            const double split =
+                tile_cost(p, &plan->tiles, resident(&plan->tiles), plan->splits, sms);
             rival = rival > 0.0 && rival < split ? rival : split;
         }
         /* not for a split whose last part is short (short_last_part: 1024 x

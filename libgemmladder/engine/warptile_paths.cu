@@ -119,6 +119,18 @@ const engine_config k_parts[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ROW)};
 const engine_config k_parts_whole[] = {GL_WARPTILE_CONFIGS(GL_PARTS_WHOLE_ROW)};
 const engine_config k_parts_any[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ANY_ROW)}; /* a float per load */
 
+/* The blocks an SM holds, asked of the compiler for stream_k_kernel: as
+ * rung 8's kernel, but one where the code is for GPUs before sm_90, on
+ * which the loop around the tile spilled registers at two (auto plans
+ * stream-K only from sm_90, where it is measured; such code runs there only
+ * from a build that carries no sm_90 code, and is then right, at half the
+ * blocks). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) 1
+#else
+#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) gl_min_blocks(THREADS, REGISTERS)
+#endif
+
 /*
  * Stream-K (plan.c, engine.h): block b computes its whole tiles, then its
  * share of the tiles left over, tile by tile, each on rung 8's kernel for
@@ -129,16 +141,6 @@ const engine_config k_parts_any[] = {GL_WARPTILE_CONFIGS(GL_PARTS_ANY_ROW)}; /* 
  * for add_shared_tiles to add up. Shares are cut at whole slices, so a
  * part of aligned operands stays aligned, and of whole tiles whole.
  */
-/* The blocks an SM holds, asked of the compiler: as rung 8's kernel, but one
- * where the code is for GPUs before sm_90, on which the loop around the tile
- * spilled registers at two (auto plans stream-K only from sm_90, where it
- * is measured; such code runs there only from a build that carries no
- * sm_90 code, and is then right, at half the blocks). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) 1
-#else
-#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) gl_min_blocks(THREADS, REGISTERS)
-#endif
 
 template <bool TESTED, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
           int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
@@ -196,7 +198,7 @@ GL_CONFIG_TEMPLATE auto stream_k_for(bool whole)
 }
 
 GL_CONFIG_TEMPLATE int launch_stream_k(const gl_problem *p, const gl_stream_k *s, float *w,
-                                          bool whole, const gl_exec *x)
+                                       bool whole, const gl_exec *x)
 {
     return gl_launch_dependent(stream_k_for<GL_WARPTILE_ARGS>(whole), dim3(s->shares), THREADS,
                                GL_WARPTILE_SMEM(BM, BN, BK), x, *p, *s, w);
@@ -322,8 +324,8 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
                               const gl_exec *x)
 {
     gl_engine_plan plan, tail_plan;
-    const gl_tile_params *t = gl_engine_plan_call(p, call_tiles, x->tiles_pinned, x->sm_count, x->cc,
-                                                  x->scratch != NULL, &plan, &tail_plan);
+    const gl_tile_params *t = gl_engine_plan_call(p, call_tiles, x->tiles_pinned, x->sm_count,
+                                                  x->cc, x->scratch != NULL, &plan, &tail_plan);
     if (plan.tail_rows == 0)
         return run_product(p, t, &plan, x);
     /* The rows above the grid's last round, then that round's rows as a
