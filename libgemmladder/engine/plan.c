@@ -12,12 +12,22 @@
 /* Every row starts on a 32-byte sector. */
 static bool on_sectors(const void *p, int64_t ld) { return ((uintptr_t)p & 31) == 0 && ld % 8 == 0; }
 
-static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+/* v / d for v >= 0 and d >= 1: as a 32-bit division where both fit, as
+ * they mostly do, which takes a fraction of a 64-bit one's time on x86-64
+ * (the plan divides a few hundred times). */
+static int64_t quot(int64_t v, int64_t d)
+{
+    return ((v | d) >> 32) == 0 ? (int64_t)((uint32_t)v / (uint32_t)d) : v / d;
+}
+
+static int64_t ceil_div(int64_t v, int64_t d) { return quot(v + d - 1, d); }
+
+static int64_t round_up(int64_t v, int64_t to) { return ceil_div(v, to) * to; }
 
 /* Tiles of bm x bn that cover C. */
 static int64_t tile_count(const gl_problem *p, int bm, int bn)
 {
-    return round_up(p->m, bm) / bm * (round_up(p->n, bn) / bn);
+    return ceil_div(p->m, bm) * ceil_div(p->n, bn);
 }
 
 /* Rung 8's configurations (configs.h); its default tiles, 128 x 128, its
@@ -273,20 +283,27 @@ static double round_work(int64_t b, int64_t warps)
     return (double)b / (speed < 1.0 ? speed : 1.0);
 }
 
-static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t resident,
-                        int64_t parts, int sms)
+/* The cost of the grid of `tiles` tiles t (tile_count), in `parts` along K. */
+static double grid_cost(const gl_problem *p, const gl_tile_params *t, int64_t tiles,
+                        int64_t resident, int64_t parts, int sms)
 {
-    const int64_t tiles = tile_count(p, t->bm, t->bn);
-    const int64_t per_sm = (tiles * parts - 1) / sms + 1, warps = t->threads / 32;
+    const int64_t per_sm = ceil_div(tiles * parts, sms), warps = t->threads / 32;
     /* full rounds of `resident` blocks, then the rest; in tiles at full speed */
-    const int64_t full = per_sm / resident, rest = per_sm % resident;
+    const int64_t full = quot(per_sm, resident), rest = per_sm - full * resident;
     const double work = (double)full * round_work(resident, warps) + round_work(rest, warps);
     const int64_t depth = parts > 1 ? gl_split_depth(p->k, (int)parts) : p->k;
-    const double speed = (int64_t)t->bm * t->bn >= 128 * 64 ? 1.0 : 0.82;
-    double cost = work * t->bm * t->bn * (double)depth / speed;
+    double cost = work * t->bm * t->bn * (double)depth;
+    if ((int64_t)t->bm * t->bn < 128 * 64) /* they compute at 0.82 of the speed */
+        cost /= 0.82;
     if (parts > 1)
         cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + LAUNCH_UNITS;
     return cost;
+}
+
+static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t resident,
+                        int64_t parts, int sms)
+{
+    return grid_cost(p, t, tile_count(p, t->bm, t->bn), resident, parts, sms);
 }
 
 /*
@@ -297,9 +314,7 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
  * 1000 makes four, 256 deep but the last; at most 64 of them; their
  * products at most 64 MiB of scratch) that the model above puts at under
  * nine tenths of the unsplit time, scaled by unsplit_scale and less
- * copy_cost. Returns the parts (1: no split); *t becomes the tiles and
- * *split_cost (when asked, and a split found) its cost. The parts tried
- * give each SM one to eight blocks.
+ * copy_cost. The parts tried give each SM one to eight blocks.
  *
  * The thin tiles waste less of C's few columns or rows (71 columns: 96 of
  * 128 x 32's, 128 of 64 x 64's). 32 x 128 only for one row of them: with
@@ -307,14 +322,25 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
  * launch order (69 x 7545 x 2923 with A transposed ran 14% slower on them
  * than on 64 x 64), where 128 x 32's blocks that share A's rows start
  * together (H100, 2026-11-26, docs/engine.md).
+ *
+ * A plan weighs the split of one problem against up to three rivals, so
+ * the search (the model's cheapest split, the first found of equal ones)
+ * runs once for each problem and is kept in a split_search.
  */
-static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinned, int sms,
-                       double unsplit_scale, double copy_cost, double *split_cost)
+typedef struct {
+    bool done;
+    int parts; /* 1: no split */
+    const gl_tile_params *tiles;
+    double cost;
+} split_search;
+
+static const split_search *search_split(split_search *s, const gl_problem *p,
+                                        const gl_tile_params *t, bool pinned, int sms)
 {
-    const int64_t resident_t = resident(*t);
-    double best = 0.9 * unsplit_scale * tile_cost(p, *t, resident_t, 1, sms) - copy_cost;
-    int best_parts = 1;
-    const gl_tile_params *candidates[5] = {*t, &warptile_tiles[0], &warptile_fill[0],
+    if (s->done)
+        return s;
+    *s = (split_search){.done = true, .parts = 1, .tiles = t};
+    const gl_tile_params *candidates[5] = {t, &warptile_tiles[0], &warptile_fill[0],
                                            p->n <= 256 ? &warptile_thin[0] : NULL,
                                            p->m <= 32 ? &warptile_thin[1] : NULL};
     const int64_t by_k = ((int64_t)p->k + 255) / 256, most_parts = by_k < 64 ? by_k : 64;
@@ -322,29 +348,47 @@ static int split_parts(const gl_problem *p, const gl_tile_params **t, bool pinne
         const gl_tile_params *u = candidates[c];
         if (!u)
             continue;
-        const int64_t tiles = tile_count(p, u->bm, u->bn);
-        const int64_t per_sm_blocks = c == 0 ? resident_t : resident(u);
+        const int64_t tiles = tile_count(p, u->bm, u->bn), blocks = resident(u);
         int64_t tried = 1;
         /* from the first count of blocks an SM that makes two parts */
-        for (int64_t per_sm = (2 * tiles - 1) / sms + 1; per_sm <= 8; ++per_sm) {
-            int64_t parts = per_sm * sms / tiles;
-            if (parts > most_parts)
+        for (int64_t per_sm = ceil_div(2 * tiles, sms); per_sm <= 8; ++per_sm) {
+            int64_t parts = quot(per_sm * sms, tiles);
+            const bool most = parts >= most_parts; /* then so are the counts after this */
+            if (most)
                 parts = most_parts;
             if (parts < 2)
                 break; /* K too short for two */
             /* as many parts as K fills at the kernel's depth (k_parts_edges) */
             parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
-            if (parts == tried || !parts_fit(p, parts))
-                continue;
-            tried = parts;
-            const double cost = tile_cost(p, u, per_sm_blocks, parts, sms);
-            if (cost < best)
-                best = cost, best_parts = (int)parts, *t = u;
+            if (parts != tried && parts_fit(p, parts)) {
+                tried = parts;
+                const double cost = grid_cost(p, u, tiles, blocks, parts, sms);
+                if (s->parts == 1 || cost < s->cost)
+                    s->cost = cost, s->parts = (int)parts, s->tiles = u;
+            }
+            if (most)
+                break;
         }
     }
+    return s;
+}
+
+/* The split (searched in *s, for problem p and the call's tiles *t) if it
+ * beats the unsplit grid as above: returns its parts (1: none), *t becomes
+ * its tiles, and *split_cost (when asked) its cost, else the bar it missed. */
+static int split_parts(split_search *s, const gl_problem *p, const gl_tile_params **t,
+                       bool pinned, int sms, double unsplit_scale, double copy_cost,
+                       double *split_cost)
+{
+    const double bar = 0.9 * unsplit_scale * tile_cost(p, *t, resident(*t), 1, sms) - copy_cost;
+    const split_search *found = search_split(s, p, *t, pinned, sms);
+    const bool split = found->parts > 1 && found->cost < bar;
     if (split_cost)
-        *split_cost = best;
-    return best_parts;
+        *split_cost = split ? found->cost : bar;
+    if (!split)
+        return 1;
+    *t = found->tiles;
+    return found->parts;
 }
 
 /*
@@ -554,9 +598,10 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
      * Here operands read in groups; the others are split below, copied
      * first or in place, whichever the model puts cheaper. */
     const bool rung6_not_deep = rung6 && p->k < 4096; /* K under deep parts' */
+    split_search splits[2] = {{0}}; /* for K as it is, and padded to whole slices */
     if (can_copy && a_ok && b_ok && !(rung6_not_deep && blocks_64 >= 3 * (int64_t)sms)) {
         const gl_tile_params *split_tiles = t;
-        const int parts = split_parts(p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
+        const int parts = split_parts(&splits[0], p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
         const bool two_big = parts == 2 && (int64_t)split_tiles->bm * split_tiles->bn >= 128 * 128;
         if (parts > 1 && !(rung6_not_deep && blocks_64 >= 2 * (int64_t)sms && two_big)) {
             take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
@@ -607,7 +652,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         padded.k = (int)k_pad;
         const bool copy_a = !a_ok || k_edge, copy_b = !b_ok || k_edge;
         const gl_tile_params *u = t;
-        const int parts = split_parts(&padded, &u, pinned, sms, 1.15,
+        const int parts = split_parts(&splits[k_edge], &padded, &u, pinned, sms, 1.15,
                                       copy_units(copied_floats(p, k_pad, copy_a, copy_b, t)),
                                       &copies_cost);
         const double floats = copied_floats(p, k_pad, copy_a, copy_b, u); /* on the split's tiles */
@@ -627,7 +672,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     if (!(a_ok && b_ok)) { /* with scratch: the case without returned above */
         const gl_tile_params *v = t;
         double in_place_cost = 0.0;
-        const int parts = split_parts(p, &v, pinned, sms, 1.0, 0.0, &in_place_cost);
+        const int parts = split_parts(&splits[0], p, &v, pinned, sms, 1.0, 0.0, &in_place_cost);
         if (parts > 1 && (!split_copies || 1.15 * in_place_cost < copies_cost)) {
             take_split(p, v, parts, 0, sms, plan);
             return;
@@ -693,7 +738,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
-    const int parts = split_parts(&copied, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
+    const int parts =
+        split_parts(&splits[k_edge], &copied, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
     if (parts > 1) {
         take_split(p, split_tiles, parts, bytes, sms, plan);
         return;
