@@ -283,15 +283,15 @@ static double round_work(int64_t b, int64_t warps)
     return (double)b / (speed < 1.0 ? speed : 1.0);
 }
 
-/* The cost of the grid of `tiles` tiles t (tile_count), in `parts` along K. */
+/* The cost of the grid of `tiles` tiles t (tile_count), in `parts` along K
+ * of `depth` each (but the last). */
 static double grid_cost(const gl_problem *p, const gl_tile_params *t, int64_t tiles,
-                        int64_t resident, int64_t parts, int sms)
+                        int64_t resident, int64_t parts, int64_t depth, int sms)
 {
     const int64_t per_sm = ceil_div(tiles * parts, sms), warps = t->threads / 32;
     /* full rounds of `resident` blocks, then the rest; in tiles at full speed */
     const int64_t full = quot(per_sm, resident), rest = per_sm - full * resident;
     const double work = (double)full * round_work(resident, warps) + round_work(rest, warps);
-    const int64_t depth = parts > 1 ? gl_split_depth(p->k, (int)parts) : p->k;
     double cost = work * t->bm * t->bn * (double)depth;
     if ((int64_t)t->bm * t->bn < 128 * 64) /* they compute at 0.82 of the speed */
         cost /= 0.82;
@@ -303,7 +303,8 @@ static double grid_cost(const gl_problem *p, const gl_tile_params *t, int64_t ti
 static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t resident,
                         int64_t parts, int sms)
 {
-    return grid_cost(p, t, tile_count(p, t->bm, t->bn), resident, parts, sms);
+    const int64_t depth = parts > 1 ? gl_split_depth(p->k, (int)parts) : p->k;
+    return grid_cost(p, t, tile_count(p, t->bm, t->bn), resident, parts, depth, sms);
 }
 
 /*
@@ -358,11 +359,13 @@ static const split_search *search_split(split_search *s, const gl_problem *p,
                 parts = most_parts;
             if (parts < 2)
                 break; /* K too short for two */
-            /* as many parts as K fills at the kernel's depth (k_parts_edges) */
-            parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1;
+            /* as many parts as K fills at the kernel's depth (k_parts_edges),
+             * which is that of those parts too: gl_split_depth(k, parts) */
+            const int depth = gl_split_depth(p->k, (int)parts);
+            parts = (p->k - 1) / depth + 1;
             if (parts != tried && parts_fit(p, parts)) {
                 tried = parts;
-                const double cost = grid_cost(p, u, tiles, blocks, parts, sms);
+                const double cost = grid_cost(p, u, tiles, blocks, parts, depth, sms);
                 if (s->parts == 1 || cost < s->cost)
                     s->cost = cost, s->parts = (int)parts, s->tiles = u;
             }
