@@ -112,7 +112,10 @@ static void test_tables_choose(gl_handle_t h, int cc)
  * are multiples of every compiled tile, which auto copies without tests;
  * three have edge tiles in every dimension, and extents that are multiples
  * of 4, which auto computes with edge windows wherever they are at least a
- * tile), the rest have leading dimensions that rule out 16-byte loads. */
+ * tile), the rest have leading dimensions that rule out 16-byte loads (the
+ * first two of them with blocks wholly inside C on every tile, which rung
+ * 8's kernel copies untested where it can, slices of K inside: A and B as
+ * stored, then both transposed). */
 static int test_every_configuration(gl_handle_t h)
 {
     int ran = 0;
@@ -124,6 +127,7 @@ static int test_every_configuration(gl_handle_t h)
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 196, 68, 20, 1.5f, -1.0f, 196, 68, 72},
         {GL_ROW_MAJOR, GL_OP_N, GL_OP_T, 264, 140, 44, 0.5f, 1.0f, 44, 48, 140},
         {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 257, 263, 129, 1.0f, 0.0f, 129, 263, 263},
+        {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 260, 270, 70, -0.75f, 0.25f, 261, 71, 271},
         {GL_COL_MAJOR, GL_OP_T, GL_OP_N, 130, 67, 300, -1.0f, 0.5f, 301, 303, 131},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 1, 1000, 17, 2.0f, 0.0f, 1, 17, 1000},
     };

@@ -129,9 +129,16 @@ struct slice_copy {
     /* A slice wholly inside the matrix: no test at all. */
     __device__ __forceinline__ void fetch_inside()
     {
+        if constexpr (!ALIGNED) {
+            if (k_contiguous)
+                fetch_stack<false>(0, 0);
+            else
+                fetch_singles<false>(0, 0);
+        } else {
 #pragma unroll
-        for (int i = 0; i < LOADS; ++i)
-            v[i] = load4(ptr + i * round_step);
+            for (int i = 0; i < LOADS; ++i)
+                v[i] = load4(ptr + i * round_step);
+        }
     }
 
     /* A slice whose contiguous direction lies inside the matrix: each group
@@ -155,7 +162,8 @@ struct slice_copy {
      * holding one per row across the slices. Group i, rows [4i, +4), is a
      * float4 of the k-major slice and is stored as one (ptxas splits A's
      * into four 4-byte stores; forcing one 16-byte store made 4097^3 1%
-     * slower on an H100). */
+     * slower on an H100). TESTS false: the slice lies inside the matrix. */
+    template <bool TESTS = true>
     __device__ __forceinline__ void fetch_stack(int rows_left, int k_left)
     {
         static_assert(THREADS % BK == 0, "a stack's k is its thread's");
@@ -167,7 +175,7 @@ struct slice_copy {
         float f[4 * LOADS];
 #pragma unroll
         for (int j = 0; j < 4 * LOADS; ++j, p += step)
-            f[j] = k_in && j < rows_in ? *p : 0.0f;
+            f[j] = !TESTS || (k_in && j < rows_in) ? *p : 0.0f;
 #pragma unroll
         for (int i = 0; i < LOADS; ++i)
             v[i] = make_float4(f[4 * i], f[4 * i + 1], f[4 * i + 2], f[4 * i + 3]);
@@ -182,14 +190,19 @@ struct slice_copy {
     }
 
     /* Unaligned rows across K: group i is 4 floats of its row a quarter row
-     * apart, each tested and read alone, and stored at fixed offsets from
-     * one address. */
+     * apart, each tested and read alone (TESTS false: the slice lies inside
+     * the matrix), and stored at fixed offsets from one address. */
+    template <bool TESTS = true>
     __device__ __forceinline__ void fetch_singles(int rows_left, int cols_left)
     {
         constexpr int SPREAD = BX / 4;
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float *p = ptr + i * round_step;
+            if constexpr (!TESTS) {
+                v[i] = make_float4(p[0], p[SPREAD], p[2 * SPREAD], p[3 * SPREAD]);
+                continue;
+            }
             const bool row_in = row + i * row_step < rows_left;
             v[i].x = row_in && col < cols_left ? p[0] : 0.0f;
             v[i].y = row_in && col + SPREAD < cols_left ? p[SPREAD] : 0.0f;
@@ -345,9 +358,17 @@ __device__ __forceinline__ void warptile_tile(const gl_problem &p, int row0, int
 
     const int slices = (p.k - 1) / BK + 1;
     const int depth0 = Edges::first_depth(p.k, BK);
+    /* A float per load is also a test per load: as in rung 6, a block of
+     * the kernel for any alignment whose window lies inside C copies the
+     * slices that lie inside K untested. Only on tiles of 128 x 128 and
+     * more: on smaller ones, whose grids are mostly edge blocks or too few
+     * to hide their loads, the kernel with both copies ran up to 10%
+     * slower, every slice tested or not (H100, docs/ladder.md). */
+    constexpr bool UNTESTED_INSIDE = !ALIGNED && !gl_keep_tests && BM >= 128 && BN >= 128;
+    const bool window_inside = UNTESTED_INSIDE && p.m - wr0 >= BM && p.n - wc0 >= BN;
     const auto fetch = [&](int s) { /* slice s into registers, then on to slice s + 1 */
         const int k_left = s == 0 ? min(depth0, p.k) : p.k - depth0 - (s - 1) * BK;
-        if (!ALIGNED || Edges::tested(s)) {
+        if (ALIGNED ? Edges::tested(s) : !(window_inside && k_left >= BK)) {
             copy_a.fetch(p.m - wr0, k_left);
             copy_b.fetch(p.n - wc0, k_left);
         } else {
