@@ -9,6 +9,7 @@
 
 #include <cuda.h> /* driver types for the pointer query; no libcuda link */
 
+#include "engine/engine.h"
 #include "gemmladder.h"
 #include "kernels/launch.h"
 #include "table_format.h"
@@ -42,6 +43,7 @@ struct gl_handle_s {
     size_t smem_limit;                           /* shared memory a block may opt into */
     bool pinned[GL_VARIANT_MAX];                 /* gl_set_tiles */
     gl_tile_params pin[GL_VARIANT_MAX];
+    gl_plan_memo plan_memo;                      /* auto's last plan */
     char message[GL_MESSAGE_SIZE];
 };
 

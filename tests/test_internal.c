@@ -968,6 +968,129 @@ static void test_engine_stream_k(void)
     CHECK(plan.path != GL_PATH_STREAM_K, "1664 x 1664 x 1600 on sm_80: stream-K");
 }
 
+/* Whether two plans say the same, field by field. */
+static bool same_plan(const gl_engine_plan *x, const gl_engine_plan *y)
+{
+    const gl_engine_copy *ca[2] = {&x->a, &x->b}, *cb[2] = {&y->a, &y->b};
+    for (int i = 0; i < 2; ++i)
+        if (ca[i]->made != cb[i]->made || ca[i]->rows != cb[i]->rows ||
+            ca[i]->cols != cb[i]->cols || ca[i]->offset != cb[i]->offset ||
+            ca[i]->transposed != cb[i]->transposed)
+            return false;
+    return x->kernel == y->kernel && gl_tile_params_equal(&x->tiles, &y->tiles) &&
+           x->path == y->path && x->aligned == y->aligned && x->k == y->k &&
+           x->gemv.mat == y->gemv.mat && x->gemv.x == y->gemv.x && x->gemv.y == y->gemv.y &&
+           x->gemv.alpha == y->gemv.alpha && x->gemv.beta == y->gemv.beta &&
+           x->splits == y->splits && x->whole == y->whole && x->bytes == y->bytes &&
+           x->parts_offset == y->parts_offset && x->part_depth == y->part_depth &&
+           x->stream_k.steps == y->stream_k.steps && x->stream_k.shares == y->stream_k.shares &&
+           x->stream_k.slices == y->stream_k.slices &&
+           x->stream_k.rounds == y->stream_k.rounds && x->tail_rows == y->tail_rows &&
+           x->why == y->why;
+}
+
+/* A handle's memo of its last plan (gl_engine_plan_remembered): the same
+ * facts give the remembered plan, any fact the plan reads changed gives a
+ * new one, and each is the plan gl_engine_plan_call makes. A plan whose
+ * `why` the test overwrites shows which one came back. */
+static void test_engine_memo(void)
+{
+    static const char remembered[] = "remembered";
+    gl_plan_memo memo = {0};
+    const gl_problem base = problem(5000, 3000, 7000, 7001, 3000, 0); /* packed, a tail */
+    gl_tile_params t = w128;
+    const struct {
+        const char *what;
+        gl_problem p;
+        const gl_tile_params *t;
+        bool pinned, can_copy;
+        int sms, cc;
+        bool hit;
+    } calls[] = {
+        {"first call", base, &w128, false, true, 132, 90, false},
+        {"the same call", base, &w128, false, true, 132, 90, true},
+        {"another alpha, beta and pointers on the same sectors' offsets", base, &t, false, true, 132,
+         90, true},
+        {"M", base, &w128, false, true, 132, 90, false},
+        {"N", base, &w128, false, true, 132, 90, false},
+        {"K", base, &w128, false, true, 132, 90, false},
+        {"lda", base, &w128, false, true, 132, 90, false},
+        {"ldb", base, &w128, false, true, 132, 90, false},
+        {"ldc", base, &w128, false, true, 132, 90, false},
+        {"A transposed", base, &w128, false, true, 132, 90, false},
+        {"B transposed", base, &w128, false, true, 132, 90, false},
+        {"A 16 bytes on", base, &w128, false, true, 132, 90, false},
+        {"B 4 bytes on", base, &w128, false, true, 132, 90, false},
+        {"C 16 bytes on", base, &w128, false, true, 132, 90, false},
+        {"other tiles", base, &w64, false, true, 132, 90, false},
+        {"tiles pinned", base, &w128, true, true, 132, 90, false},
+        {"no scratch", base, &w128, false, false, 132, 90, false},
+        {"other SMs", base, &w128, false, true, 114, 90, false},
+        {"code for sm_80", base, &w128, false, true, 132, 80, false},
+        {"1 x 4096 x 4096: a matrix-vector plan", problem(1, 4096, 4096, 4096, 4096, 0), &w128,
+         false, true, 132, 90, false},
+        {"1 x 4096 x 4096 again: made each time", problem(1, 4096, 4096, 4096, 4096, 0), &w128,
+         false, true, 132, 90, false},
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) {
+        gl_problem p = calls[i].p;
+        const char *w = calls[i].what;
+        if (i == 2) {
+            p.alpha = -2.0f, p.beta = 0.5f;
+            p.a = (const float *)(uintptr_t)0x900000, p.b = (const float *)(uintptr_t)0xa00000;
+            p.c = (float *)(uintptr_t)0xb00000;
+        }
+        p.m += !strcmp(w, "M"), p.n += !strcmp(w, "N"), p.k += !strcmp(w, "K");
+        p.lda += !strcmp(w, "lda"), p.ldb += 4 * !strcmp(w, "ldb"), p.ldc += 4 * !strcmp(w, "ldc");
+        p.trans_a ^= !strcmp(w, "A transposed"), p.trans_b ^= !strcmp(w, "B transposed");
+        if (!strcmp(w, "A 16 bytes on"))
+            p.a += 4;
+        if (!strcmp(w, "B 4 bytes on"))
+            p.b += 1;
+        if (!strcmp(w, "C 16 bytes on"))
+            p.c += 4;
+        if (p.trans_a)
+            p.lda = p.m;
+        if (p.trans_b)
+            p.ldb = p.k;
+        if (i == 20) /* the same shape, elsewhere: the plan holds the new pointers */
+            p.a = (const float *)(uintptr_t)0x700000, p.alpha = 3.0f;
+        gl_engine_plan plan, tail_plan, fresh, fresh_tail;
+        const gl_tile_params *u =
+            gl_engine_plan_remembered(&memo, &p, calls[i].t, calls[i].pinned, calls[i].sms,
+                                      calls[i].cc, calls[i].can_copy, &plan, &tail_plan);
+        const gl_tile_params *v = gl_engine_plan_call(&p, calls[i].t, calls[i].pinned,
+                                                      calls[i].sms, calls[i].cc,
+                                                      calls[i].can_copy, &fresh, &fresh_tail);
+        const bool hit = plan.why == remembered;
+        if (hit)
+            plan.why = fresh.why, tail_plan.why = fresh_tail.why;
+        CHECK(hit == calls[i].hit, "memo, %s: %s", w, hit ? "remembered" : "planned again");
+        CHECK(same_plan(&plan, &fresh) &&
+                  (plan.tail_rows == 0 || same_plan(&tail_plan, &fresh_tail)) &&
+                  (u == calls[i].t) == (v == calls[i].t) && gl_tile_params_equal(u, v),
+              "memo, %s: the plan gl_engine_plan_call makes (path %d, want %d)", w,
+              (int)plan.path, (int)fresh.path);
+        if (i == 0)
+            CHECK(plan.tail_rows > 0 && plan.a.made, "memo: the first call has a tail and a copy");
+        if (i >= 19)
+            CHECK(plan.path == GL_PATH_GEMV && plan.gemv.mat == p.b &&
+                      plan.gemv.x == p.a && plan.gemv.alpha == p.alpha && !memo.valid,
+                  "memo, %s: path %d, the call's own pointers and alpha", w, (int)plan.path);
+        /* mark what the memo holds, then ask the first call's facts again */
+        memo.plan.why = memo.tail_plan.why = remembered;
+        if (i >= 2 && i < 19) {
+            gl_engine_plan again, again_tail;
+            gl_engine_plan_remembered(&memo, &p, calls[i].t, calls[i].pinned, calls[i].sms,
+                                      calls[i].cc, calls[i].can_copy, &again, &again_tail);
+            CHECK(again.why == remembered, "memo, %s: remembered when asked again", w);
+            gl_engine_plan_remembered(&memo, &base, &w128, false, true, 132, 90, &again,
+                                      &again_tail); /* back to the first call's plan */
+            memo.plan.why = memo.tail_plan.why = remembered;
+        }
+    }
+}
+
 int main(void)
 {
     test_arch_coverage();
@@ -980,5 +1103,6 @@ int main(void)
     test_engine_transpose();
     test_engine_short_last_part();
     test_engine_stream_k();
+    test_engine_memo();
     return harness_finish("test_internal");
 }

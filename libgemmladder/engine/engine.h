@@ -173,6 +173,33 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
                                           bool pinned, int sms, int cc, bool can_copy,
                                           gl_engine_plan *plan, gl_engine_plan *tail_plan);
 
+/* A handle's last call's plan (gl_engine_plan_call) and what it was made
+ * from: the problem as the plan reads it (plan_key in plan.c: no alpha or
+ * beta, and of A, B and C only where they sit in a 32-byte sector), the
+ * call's tiles and the GPU's facts. A handle is used by one thread at a
+ * time, and so is its memo. */
+typedef struct gl_plan_memo {
+    bool valid;
+    gl_problem key;
+    gl_tile_params call;
+    bool pinned, can_copy;
+    int sms, cc;
+    bool tiles_are_call; /* the plan runs the call's tiles, else `tiles` */
+    const gl_tile_params *tiles;
+    gl_engine_plan plan, tail_plan;
+} gl_plan_memo;
+
+/* gl_engine_plan_call, through a memo (NULL: none): a call whose plan is
+ * made from the same facts as the last one's takes that plan without
+ * weighing the paths again, as a loop of calls of one shape does (planning
+ * takes up to a few microseconds; the memo's check a few dozen
+ * nanoseconds). A matrix-vector plan, which holds the call's pointers and
+ * alpha and beta, is made each time (it takes a tenth of a microsecond). */
+const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_problem *p,
+                                                const gl_tile_params *t, bool pinned, int sms,
+                                                int cc, bool can_copy, gl_engine_plan *plan,
+                                                gl_engine_plan *tail_plan);
+
 /* Whether t are the half tiles above. */
 bool gl_engine_half_tiles(const gl_tile_params *t);
 

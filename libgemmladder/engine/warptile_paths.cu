@@ -324,8 +324,9 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
                               const gl_exec *x)
 {
     gl_engine_plan plan, tail_plan;
-    const gl_tile_params *t = gl_engine_plan_call(p, call_tiles, x->tiles_pinned, x->sm_count,
-                                                  x->cc, x->scratch != NULL, &plan, &tail_plan);
+    const gl_tile_params *t =
+        gl_engine_plan_remembered(x->plan_memo, p, call_tiles, x->tiles_pinned, x->sm_count, x->cc,
+                                  x->scratch != NULL, &plan, &tail_plan);
     if (plan.tail_rows == 0)
         return run_product(p, t, &plan, x);
     /* The rows above the grid's last round, then that round's rows as a
