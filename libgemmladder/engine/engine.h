@@ -8,6 +8,14 @@
  *     (gemv.cu): it reads that operand once, at the speed of memory;
  *   - split-K: a grid of tiles too small for the GPU, with a long K, cut
  *     along K into parts whose products are added up in a fixed order;
+ *   - stream-K: a grid of a round and a bit with a long K, its whole
+ *     rounds computed as they are and the rest's K dealt out in equal
+ *     shares, one to each place the GPU holds, the shared tiles' parts
+ *     added up in a fixed order;
+ *   - the grid's last round: a round that would leave a quarter or more of
+ *     the SMs idle runs after the rest as a product of its own on small
+ *     tiles; and a single round with room left over runs on tiles of
+ *     half the size;
  *   - fill tiles: the tuning table's tiles give way to small ones when a
  *     grid of large ones would leave most SMs idle in its last round
  *     (tile_rules.c, gl_fill_tiles);
@@ -29,7 +37,8 @@
  *     zeros to whole tiles, then the interior kernel or the split; or the
  *     split in place, its parts a float per load, where the copies cost
  *     more than they save. Aligned operands are read in place: rung 8's
- *     tested copies cost less than a copy.
+ *     tested copies cost less than a copy; for big products A as stored
+ *     is copied into its transpose, whose slices are read as whole rows.
  *
  * The choice between them is made on the host, from the problem alone
  * (gl_engine_plan), so that gl_sgemm_plan can say what a call would do.
