@@ -1009,8 +1009,8 @@ static void test_engine_memo(void)
     } calls[] = {
         {"first call", base, &w128, false, true, 132, 90, false},
         {"the same call", base, &w128, false, true, 132, 90, true},
-        {"another alpha, beta and pointers on the same sectors' offsets", base, &t, false, true, 132,
-         90, true},
+        {"another alpha, beta and pointers on the same sectors' offsets", base, &t, false, true,
+         132, 90, true},
         {"M", base, &w128, false, true, 132, 90, false},
         {"N", base, &w128, false, true, 132, 90, false},
         {"K", base, &w128, false, true, 132, 90, false},

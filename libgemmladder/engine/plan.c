@@ -8,7 +8,6 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
-#include <string.h>
 
 /* Every row starts on a 32-byte sector. */
 static bool on_sectors(const void *p, int64_t ld) { return ((uintptr_t)p & 31) == 0 && ld % 8 == 0; }
@@ -1080,14 +1079,20 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
  * gl_vec4_ok); the matrix-vector plan, which keeps them, is not remembered. */
 static gl_problem plan_key(const gl_problem *p)
 {
-    gl_problem key;
-    memset(&key, 0, sizeof key); /* padding too: keys compare as bytes */
-    key.m = p->m, key.n = p->n, key.k = p->k;
-    key.a = (const float *)((uintptr_t)p->a & 31), key.lda = p->lda, key.trans_a = p->trans_a;
-    key.b = (const float *)((uintptr_t)p->b & 31), key.ldb = p->ldb, key.trans_b = p->trans_b;
-    key.c = (float *)((uintptr_t)p->c & 31), key.ldc = p->ldc;
-    key.part_depth = p->part_depth;
+    gl_problem key = *p;
+    key.alpha = key.beta = 0.0f;
+    key.a = (const float *)((uintptr_t)p->a & 31);
+    key.b = (const float *)((uintptr_t)p->b & 31);
+    key.c = (float *)((uintptr_t)p->c & 31);
     return key;
+}
+
+static bool same_key(const gl_problem *x, const gl_problem *y)
+{
+    return x->m == y->m && x->n == y->n && x->k == y->k && x->a == y->a && x->lda == y->lda &&
+           x->trans_a == y->trans_a && x->b == y->b && x->ldb == y->ldb &&
+           x->trans_b == y->trans_b && x->c == y->c && x->ldc == y->ldc &&
+           x->part_depth == y->part_depth;
 }
 
 const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_problem *p,
@@ -1098,20 +1103,22 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
     if (!memo)
         return gl_engine_plan_call(p, t, pinned, sms, cc, can_copy, plan, tail_plan);
     const gl_problem key = plan_key(p);
-    if (memo->valid && memcmp(&memo->key, &key, sizeof key) == 0 &&
-        gl_tile_params_equal(&memo->call, t) && memo->pinned == pinned &&
-        memo->can_copy == can_copy && memo->sms == sms && memo->cc == cc) {
+    if (memo->valid && same_key(&memo->key, &key) && gl_tile_params_equal(&memo->call, t) &&
+        memo->pinned == pinned && memo->can_copy == can_copy && memo->sms == sms &&
+        memo->cc == cc) {
         *plan = memo->plan;
         *tail_plan = memo->tail_plan;
         return memo->tiles_are_call ? t : memo->tiles;
     }
-    const gl_tile_params *u = gl_engine_plan_call(p, t, pinned, sms, cc, can_copy, plan, tail_plan);
+    const gl_tile_params *u =
+        gl_engine_plan_call(p, t, pinned, sms, cc, can_copy, plan, tail_plan);
     memo->valid = plan->path != GL_PATH_GEMV;
     if (memo->valid) {
         memo->key = key, memo->call = *t, memo->pinned = pinned, memo->can_copy = can_copy;
         memo->sms = sms, memo->cc = cc;
         memo->tiles_are_call = u == t, memo->tiles = u;
-        memo->plan = *plan, memo->tail_plan = plan->tail_rows > 0 ? *tail_plan : (gl_engine_plan){0};
+        memo->plan = *plan;
+        memo->tail_plan = plan->tail_rows > 0 ? *tail_plan : (gl_engine_plan){0};
     }
     return u;
 }
