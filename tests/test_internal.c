@@ -989,105 +989,117 @@ static bool same_plan(const gl_engine_plan *x, const gl_engine_plan *y)
            x->why == y->why;
 }
 
-/* A handle's memo of its last plan (gl_engine_plan_remembered): the same
+/* A memo's plans, marked: a plan whose `why` is this came from the memo. */
+static const char remembered[] = "remembered";
+
+static void mark_memo(gl_plan_memo *memo)
+{
+    for (int i = 0; i < GL_PLAN_MEMO_ENTRIES; ++i)
+        memo->entries[i].plan.why = memo->entries[i].tail_plan.why = remembered;
+}
+
+/* One call through the memo: its plan must be the one gl_engine_plan_call
+ * makes. Returns whether it came from the memo; marks the memo after. */
+static bool ask_memo(gl_plan_memo *memo, const gl_problem *p, const gl_tile_params *t,
+                     bool pinned, int sms, int cc, bool can_copy, const char *what)
+{
+    gl_engine_plan plan, tail_plan, fresh, fresh_tail;
+    const gl_tile_params *u =
+        gl_engine_plan_remembered(memo, p, t, pinned, sms, cc, can_copy, &plan, &tail_plan);
+    const gl_tile_params *v =
+        gl_engine_plan_call(p, t, pinned, sms, cc, can_copy, &fresh, &fresh_tail);
+    const bool hit = plan.why == remembered;
+    if (hit)
+        plan.why = fresh.why, tail_plan.why = fresh_tail.why;
+    CHECK(same_plan(&plan, &fresh) &&
+              (plan.tail_rows == 0 || same_plan(&tail_plan, &fresh_tail)) &&
+              (u == t) == (v == t) && gl_tile_params_equal(u, v),
+          "memo, %s: the plan gl_engine_plan_call makes (path %d, want %d)", what,
+          (int)plan.path, (int)fresh.path);
+    mark_memo(memo);
+    return hit;
+}
+
+/* A handle's memo of its last plans (gl_engine_plan_remembered): the same
  * facts give the remembered plan, any fact the plan reads changed gives a
- * new one, and each is the plan gl_engine_plan_call makes. A plan whose
- * `why` the test overwrites shows which one came back. */
+ * new one, the oldest of eight makes way, matrix-vector plans are made each
+ * time, and every plan is the one gl_engine_plan_call makes. */
 static void test_engine_memo(void)
 {
-    static const char remembered[] = "remembered";
-    gl_plan_memo memo = {0};
     const gl_problem base = problem(5000, 3000, 7000, 7001, 3000, 0); /* packed, a tail */
-    gl_tile_params t = w128;
-    const struct {
-        const char *what;
-        gl_problem p;
-        const gl_tile_params *t;
-        bool pinned, can_copy;
-        int sms, cc;
-        bool hit;
-    } calls[] = {
-        {"first call", base, &w128, false, true, 132, 90, false},
-        {"the same call", base, &w128, false, true, 132, 90, true},
-        {"another alpha, beta and pointers on the same sectors' offsets", base, &t, false, true,
-         132, 90, true},
-        {"M", base, &w128, false, true, 132, 90, false},
-        {"N", base, &w128, false, true, 132, 90, false},
-        {"K", base, &w128, false, true, 132, 90, false},
-        {"lda", base, &w128, false, true, 132, 90, false},
-        {"ldb", base, &w128, false, true, 132, 90, false},
-        {"ldc", base, &w128, false, true, 132, 90, false},
-        {"A transposed", base, &w128, false, true, 132, 90, false},
-        {"B transposed", base, &w128, false, true, 132, 90, false},
-        {"A 16 bytes on", base, &w128, false, true, 132, 90, false},
-        {"B 4 bytes on", base, &w128, false, true, 132, 90, false},
-        {"C 16 bytes on", base, &w128, false, true, 132, 90, false},
-        {"other tiles", base, &w64, false, true, 132, 90, false},
-        {"tiles pinned", base, &w128, true, true, 132, 90, false},
-        {"no scratch", base, &w128, false, false, 132, 90, false},
-        {"other SMs", base, &w128, false, true, 114, 90, false},
-        {"code for sm_80", base, &w128, false, true, 132, 80, false},
-        {"1 x 4096 x 4096: a matrix-vector plan", problem(1, 4096, 4096, 4096, 4096, 0), &w128,
-         false, true, 132, 90, false},
-        {"1 x 4096 x 4096 again: made each time", problem(1, 4096, 4096, 4096, 4096, 0), &w128,
-         false, true, 132, 90, false},
-    };
-    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) {
-        gl_problem p = calls[i].p;
-        const char *w = calls[i].what;
-        if (i == 2) {
-            p.alpha = -2.0f, p.beta = 0.5f;
-            p.a = (const float *)(uintptr_t)0x900000, p.b = (const float *)(uintptr_t)0xa00000;
-            p.c = (float *)(uintptr_t)0xb00000;
-        }
+    gl_plan_memo memo = {0};
+    CHECK(!ask_memo(&memo, &base, &w128, false, 132, 90, true, "first call"),
+          "memo: the first call is planned");
+    CHECK(ask_memo(&memo, &base, &w128, false, 132, 90, true, "the same call"),
+          "memo: the same call is remembered");
+    gl_problem moved = base;
+    moved.alpha = -2.0f, moved.beta = 0.5f;
+    moved.a = (const float *)(uintptr_t)0x900000, moved.b = (const float *)(uintptr_t)0xa00000;
+    moved.c = (float *)(uintptr_t)0xb00000;
+    const gl_tile_params same_tiles = w128; /* equal, elsewhere */
+    CHECK(ask_memo(&memo, &moved, &same_tiles, false, 132, 90, true, "moved"),
+          "memo: other alpha, beta, and pointers on the same sectors' offsets, remembered");
+    gl_engine_plan plan, tail_plan;
+    gl_engine_plan_remembered(&memo, &base, &w128, false, 132, 90, true, &plan, &tail_plan);
+    CHECK(plan.tail_rows > 0 && plan.a.made, "memo: the first call has a tail and a copy");
+
+    /* each fact the plan reads, changed alone */
+    static const char *const facts[] = {"M", "N", "K", "lda", "ldb", "ldc", "A transposed",
+                                        "B transposed", "A 16 bytes on", "B 4 bytes on",
+                                        "C 16 bytes on", "other tiles", "tiles pinned",
+                                        "no scratch", "other SMs", "code for sm_80"};
+    for (size_t i = 0; i < sizeof facts / sizeof facts[0]; ++i) {
+        const char *w = facts[i];
+        gl_problem p = base;
         p.m += !strcmp(w, "M"), p.n += !strcmp(w, "N"), p.k += !strcmp(w, "K");
         p.lda += !strcmp(w, "lda"), p.ldb += 4 * !strcmp(w, "ldb"), p.ldc += 4 * !strcmp(w, "ldc");
         p.trans_a ^= !strcmp(w, "A transposed"), p.trans_b ^= !strcmp(w, "B transposed");
-        if (!strcmp(w, "A 16 bytes on"))
-            p.a += 4;
-        if (!strcmp(w, "B 4 bytes on"))
-            p.b += 1;
-        if (!strcmp(w, "C 16 bytes on"))
-            p.c += 4;
         if (p.trans_a)
             p.lda = p.m;
         if (p.trans_b)
             p.ldb = p.k;
-        if (i == 20) /* the same shape, elsewhere: the plan holds the new pointers */
-            p.a = (const float *)(uintptr_t)0x700000, p.alpha = 3.0f;
-        gl_engine_plan plan, tail_plan, fresh, fresh_tail;
-        const gl_tile_params *u =
-            gl_engine_plan_remembered(&memo, &p, calls[i].t, calls[i].pinned, calls[i].sms,
-                                      calls[i].cc, calls[i].can_copy, &plan, &tail_plan);
-        const gl_tile_params *v = gl_engine_plan_call(&p, calls[i].t, calls[i].pinned,
-                                                      calls[i].sms, calls[i].cc,
-                                                      calls[i].can_copy, &fresh, &fresh_tail);
-        const bool hit = plan.why == remembered;
-        if (hit)
-            plan.why = fresh.why, tail_plan.why = fresh_tail.why;
-        CHECK(hit == calls[i].hit, "memo, %s: %s", w, hit ? "remembered" : "planned again");
-        CHECK(same_plan(&plan, &fresh) &&
-                  (plan.tail_rows == 0 || same_plan(&tail_plan, &fresh_tail)) &&
-                  (u == calls[i].t) == (v == calls[i].t) && gl_tile_params_equal(u, v),
-              "memo, %s: the plan gl_engine_plan_call makes (path %d, want %d)", w,
-              (int)plan.path, (int)fresh.path);
-        if (i == 0)
-            CHECK(plan.tail_rows > 0 && plan.a.made, "memo: the first call has a tail and a copy");
-        if (i >= 19)
-            CHECK(plan.path == GL_PATH_GEMV && plan.gemv.mat == p.b &&
-                      plan.gemv.x == p.a && plan.gemv.alpha == p.alpha && !memo.valid,
-                  "memo, %s: path %d, the call's own pointers and alpha", w, (int)plan.path);
-        /* mark what the memo holds, then ask the first call's facts again */
-        memo.plan.why = memo.tail_plan.why = remembered;
-        if (i >= 2 && i < 19) {
-            gl_engine_plan again, again_tail;
-            gl_engine_plan_remembered(&memo, &p, calls[i].t, calls[i].pinned, calls[i].sms,
-                                      calls[i].cc, calls[i].can_copy, &again, &again_tail);
-            CHECK(again.why == remembered, "memo, %s: remembered when asked again", w);
-            gl_engine_plan_remembered(&memo, &base, &w128, false, true, 132, 90, &again,
-                                      &again_tail); /* back to the first call's plan */
-            memo.plan.why = memo.tail_plan.why = remembered;
+        p.a += !strcmp(w, "A 16 bytes on") ? 4 : 0;
+        p.b += !strcmp(w, "B 4 bytes on") ? 1 : 0;
+        p.c += !strcmp(w, "C 16 bytes on") ? 4 : 0;
+        const gl_tile_params *t = !strcmp(w, "other tiles") ? &w64 : &w128;
+        const bool pinned = !strcmp(w, "tiles pinned"), can_copy = strcmp(w, "no scratch") != 0;
+        const int sms = !strcmp(w, "other SMs") ? 114 : 132;
+        const int cc = !strcmp(w, "code for sm_80") ? 80 : 90;
+        gl_plan_memo m = {0};
+        ask_memo(&m, &base, &w128, false, 132, 90, true, w);
+        CHECK(!ask_memo(&m, &p, t, pinned, sms, cc, can_copy, w), "memo, %s: planned again", w);
+        CHECK(ask_memo(&m, &p, t, pinned, sms, cc, can_copy, w), "memo, %s: then remembered", w);
+        CHECK(ask_memo(&m, &base, &w128, false, 132, 90, true, w),
+              "memo, %s: the first call still remembered", w);
+    }
+
+    /* eight shapes in turn stay; a ninth takes the oldest's place */
+    gl_plan_memo m = {0};
+    int hits = 0;
+    for (int round = 0; round < 2; ++round)
+        for (int i = 0; i < GL_PLAN_MEMO_ENTRIES; ++i) {
+            const gl_problem p = problem(1000 + 64 * i, 3000, 2000, 2000, 3000, 0);
+            hits += ask_memo(&m, &p, &w128, false, 132, 90, true, "eight shapes");
         }
+    CHECK(hits == GL_PLAN_MEMO_ENTRIES, "memo: eight shapes asked twice, %d remembered", hits);
+    const gl_problem ninth = problem(999, 3000, 2000, 2000, 3000, 0);
+    const gl_problem first = problem(1000, 3000, 2000, 2000, 3000, 0);
+    const gl_problem third = problem(1128, 3000, 2000, 2000, 3000, 0);
+    CHECK(!ask_memo(&m, &ninth, &w128, false, 132, 90, true, "ninth") &&
+              !ask_memo(&m, &first, &w128, false, 132, 90, true, "the oldest, again") &&
+              ask_memo(&m, &third, &w128, false, 132, 90, true, "the third"),
+          "memo: the ninth shape replaces the oldest, which then replaces the second");
+
+    /* a matrix-vector plan holds the call's pointers and alpha: made each time */
+    gl_problem gemv = problem(1, 4096, 4096, 4096, 4096, 0);
+    for (int i = 0; i < 2; ++i) {
+        gemv.a = (const float *)(uintptr_t)(0x700000 + 0x100000 * i), gemv.alpha = 1.0f + i;
+        CHECK(!ask_memo(&m, &gemv, &w128, false, 132, 90, true, "matrix-vector"),
+              "memo: a matrix-vector plan is made each time");
+        gl_engine_plan_remembered(&m, &gemv, &w128, false, 132, 90, true, &plan, &tail_plan);
+        CHECK(plan.path == GL_PATH_GEMV && plan.gemv.mat == gemv.b && plan.gemv.x == gemv.a &&
+                  plan.gemv.alpha == gemv.alpha,
+              "memo, matrix-vector: path %d, the call's own pointers and alpha", (int)plan.path);
     }
 }
 

@@ -182,12 +182,16 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
                                           bool pinned, int sms, int cc, bool can_copy,
                                           gl_engine_plan *plan, gl_engine_plan *tail_plan);
 
-/* A handle's last call's plan (gl_engine_plan_call) and what it was made
- * from: the problem as the plan reads it (plan_key in plan.c: no alpha or
- * beta, and of A, B and C only where they sit in a 32-byte sector), the
- * call's tiles and the GPU's facts. A handle is used by one thread at a
- * time, and so is its memo. */
-typedef struct gl_plan_memo {
+/* The plans of a handle's last calls (gl_engine_plan_call), each with what
+ * it was made from: the problem as the plan reads it (plan_key in plan.c:
+ * no alpha or beta, and of A, B and C only where they sit in a 32-byte
+ * sector), the call's tiles and the GPU's facts. Eight of them, the oldest
+ * replaced first, so that a loop over a few shapes (a network's layers)
+ * keeps all of them. A handle is used by one thread at a time, and so is
+ * its memo. */
+#define GL_PLAN_MEMO_ENTRIES 8
+
+typedef struct gl_plan_memo_entry {
     bool valid;
     gl_problem key;
     gl_tile_params call;
@@ -196,14 +200,19 @@ typedef struct gl_plan_memo {
     bool tiles_are_call; /* the plan runs the call's tiles, else `tiles` */
     const gl_tile_params *tiles;
     gl_engine_plan plan, tail_plan;
+} gl_plan_memo_entry;
+
+typedef struct gl_plan_memo {
+    gl_plan_memo_entry entries[GL_PLAN_MEMO_ENTRIES];
+    int next; /* the entry the next new plan takes */
 } gl_plan_memo;
 
 /* gl_engine_plan_call, through a memo (NULL: none): a call whose plan is
- * made from the same facts as the last one's takes that plan without
- * weighing the paths again, as a loop of calls of one shape does (planning
- * takes up to a few microseconds; the memo's check a few dozen
- * nanoseconds). A matrix-vector plan, which holds the call's pointers and
- * alpha and beta, is made each time (it takes a tenth of a microsecond). */
+ * made from the same facts as a remembered one's takes that plan without
+ * weighing the paths again (planning takes up to a couple of microseconds;
+ * the memo's check well under a tenth). A matrix-vector plan, which holds
+ * the call's pointers and alpha and beta, is made each time (it takes a
+ * tenth of a microsecond). */
 const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_problem *p,
                                                 const gl_tile_params *t, bool pinned, int sms,
                                                 int cc, bool can_copy, gl_engine_plan *plan,

@@ -1103,22 +1103,25 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
     if (!memo)
         return gl_engine_plan_call(p, t, pinned, sms, cc, can_copy, plan, tail_plan);
     const gl_problem key = plan_key(p);
-    if (memo->valid && same_key(&memo->key, &key) && gl_tile_params_equal(&memo->call, t) &&
-        memo->pinned == pinned && memo->can_copy == can_copy && memo->sms == sms &&
-        memo->cc == cc) {
-        *plan = memo->plan;
-        *tail_plan = memo->tail_plan;
-        return memo->tiles_are_call ? t : memo->tiles;
+    for (int i = 0; i < GL_PLAN_MEMO_ENTRIES; ++i) {
+        const gl_plan_memo_entry *e = &memo->entries[i];
+        if (e->valid && same_key(&e->key, &key) && gl_tile_params_equal(&e->call, t) &&
+            e->pinned == pinned && e->can_copy == can_copy && e->sms == sms && e->cc == cc) {
+            *plan = e->plan;
+            *tail_plan = e->tail_plan;
+            return e->tiles_are_call ? t : e->tiles;
+        }
     }
     const gl_tile_params *u =
         gl_engine_plan_call(p, t, pinned, sms, cc, can_copy, plan, tail_plan);
-    memo->valid = plan->path != GL_PATH_GEMV;
-    if (memo->valid) {
-        memo->key = key, memo->call = *t, memo->pinned = pinned, memo->can_copy = can_copy;
-        memo->sms = sms, memo->cc = cc;
-        memo->tiles_are_call = u == t, memo->tiles = u;
-        memo->plan = *plan;
-        memo->tail_plan = plan->tail_rows > 0 ? *tail_plan : (gl_engine_plan){0};
+    if (plan->path != GL_PATH_GEMV) {
+        gl_plan_memo_entry *e = &memo->entries[memo->next];
+        memo->next = (memo->next + 1) % GL_PLAN_MEMO_ENTRIES;
+        *e = (gl_plan_memo_entry){.valid = true, .key = key, .call = *t, .pinned = pinned,
+                                  .can_copy = can_copy, .sms = sms, .cc = cc,
+                                  .tiles_are_call = u == t, .tiles = u, .plan = *plan};
+        if (plan->tail_rows > 0)
+            e->tail_plan = *tail_plan;
     }
     return u;
 }
