@@ -22,7 +22,8 @@
  * deep ones stored swizzled, see slice_copy), by one of three kernels:
  * without tests for aligned operands of whole tiles, with tests at the
  * edges for aligned ones, and a float per load for any (rows along K read
- * in stacks of neighbouring rows at one k).
+ * in stacks of neighbouring rows at one k; on tiles of 128 x 128 and more,
+ * the slices of blocks inside C without tests, as in rung 6).
  *
  * The kernel takes its treatment of those edges as a policy (`Edges`):
  * rung 8 runs plain_edges below, and the engine (engine/warptile_paths.cu)
