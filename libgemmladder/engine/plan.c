@@ -279,6 +279,8 @@ static double copy_units(double floats) { return 0.087 * 8.0 * floats; }
  * speed. */
 static double round_work(int64_t b, int64_t warps)
 {
+    if (b == 0)
+        return 0.0;
     const double speed = 0.5 + (double)(b * warps) / 32.0;
     return (double)b / (speed < 1.0 ? speed : 1.0);
 }
@@ -294,7 +296,7 @@ static double grid_cost(const gl_problem *p, const gl_tile_params *t, int64_t ti
     const double work = (double)full * round_work(resident, warps) + round_work(rest, warps);
     double cost = work * t->bm * t->bn * (double)depth;
     if ((int64_t)t->bm * t->bn < 128 * 64) /* they compute at 0.82 of the speed */
-        cost /= 0.82;
+        cost *= 1.0 / 0.82;
     if (parts > 1)
         cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + LAUNCH_UNITS;
     return cost;
@@ -347,7 +349,10 @@ static const split_search *search_split(split_search *s, const gl_problem *p,
     const int64_t by_k = ((int64_t)p->k + 255) / 256, most_parts = by_k < 64 ? by_k : 64;
     for (int c = 0; c < (pinned ? 1 : 5); ++c) {
         const gl_tile_params *u = candidates[c];
-        if (!u)
+        bool seen = false; /* the call's tiles may be 128 x 128 or the fill tiles */
+        for (int d = 0; d < c && u && !seen; ++d)
+            seen = candidates[d] && gl_tile_params_equal(candidates[d], u);
+        if (!u || seen)
             continue;
         const int64_t tiles = tile_count(p, u->bm, u->bn), blocks = resident(u);
         int64_t tried = 1;
