@@ -129,6 +129,10 @@ static void test_behind_a_kernel(gl_handle_t h)
         {856, 2392, 1445, GL_PATH_STREAM_K, 1, "A copied, then stream-K"},
         {2881, 745, 1380, GL_PATH_STREAM_K, 2, "B copied, then stream-K"},
         {1780, 2400, 1124, GL_PATH_STREAM_K, 0, "stream-K, a whole round, then empty shares"},
+        /* 5 rows past whole rounds of tiles: once planned as a tail of its
+         * own, a matrix-vector product that computed the first rows again */
+        {133, 28164, 1024, GL_PATH_RUNG, 0, "5 rows past two rows of tiles, no tail"},
+        {260, 346, 10001, GL_PATH_SPLIT_K, 0, "split-K in place, a float per load"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int64_t m = cases[i].m, n = cases[i].n, k = cases[i].k;

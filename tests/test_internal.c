@@ -673,6 +673,25 @@ static void test_engine_tail(void)
                   tail_plan.tiles.bn);
         }
     }
+    /* Never a matrix-vector tail: a few rows past whole rounds of tiles
+     * with a long N once made one, which read the whole product's first
+     * rows (its plan held the whole's pointers) and left the last unwritten:
+     * 133 x 28164 x 1024, and 257,856 of the shapes of M 129 .. 2100 and N
+     * 256 .. 40000 (steps of 4) at K = 1024. */
+    for (int m = 129; m <= 1300; m += 127)
+        for (int n = 8192; n <= 40000; n += 1004) {
+            const gl_problem q = problem(m, n, 1024, 1024, n, 0);
+            gl_engine_plan whole, tail;
+            gl_engine_plan_call(&q, &w128, false, 132, 90, true, &whole, &tail);
+            CHECK(whole.tail_rows == 0 || tail.path != GL_PATH_GEMV,
+                  "%d x %d x 1024: a tail of %d rows on the matrix-vector path", m, n,
+                  whole.tail_rows);
+        }
+    gl_engine_plan whole, tail;
+    const gl_problem q133 = problem(133, 28164, 1024, 1024, 28164, 0);
+    gl_engine_plan_call(&q133, &w128, false, 132, 90, true, &whole, &tail);
+    CHECK(whole.tail_rows == 0, "133 x 28164 x 1024: no tail (%d rows)", whole.tail_rows);
+
     /* None where the rows above would not run as the whole: on 90 SMs
      * (400 tiles for 180 places), copied whole (A's rows of 1214 floats),
      * the rows above would read A in place. */

@@ -296,7 +296,7 @@ static double grid_cost(const gl_problem *p, const gl_tile_params *t, int64_t ti
     const double work = (double)full * round_work(resident, warps) + round_work(rest, warps);
     double cost = work * t->bm * t->bn * (double)depth;
     if ((int64_t)t->bm * t->bn < 128 * 64) /* they compute at 0.82 of the speed */
-        cost *= 1.0 / 0.82;
+        cost /= 0.82;
     if (parts > 1)
         cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + LAUNCH_UNITS;
     return cost;
@@ -815,6 +815,11 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
     if (rest > 0.97 * whole)
         return 0;
     gl_engine_plan_for(&tail, fill, false, sms, can_copy, tail_plan);
+    /* A tail of a few rows would be a matrix-vector product, which reads
+     * B again: not what the model below weighs (and its plan would hold
+     * the whole product's pointers, not the tail's). */
+    if (tail_plan->path == GL_PATH_GEMV)
+        return 0;
     const bool split = tail_plan->path == GL_PATH_SPLIT_K;
     /* Copies the tail makes of its own: B's again, where the rows above
      * copy it too. */
@@ -1124,7 +1129,8 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
         memo->next = (memo->next + 1) % GL_PLAN_MEMO_ENTRIES;
         *e = (gl_plan_memo_entry){.valid = true, .key = key, .call = *t, .pinned = pinned,
                                   .can_copy = can_copy, .sms = sms, .cc = cc,
-                                  .tiles_are_call = u == t, .tiles = u, .plan = *plan};
+                                  .tiles_are_call = u == t, .tiles = u == t ? NULL : u,
+                                  .plan = *plan};
         if (plan->tail_rows > 0)
             e->tail_plan = *tail_plan;
     }
