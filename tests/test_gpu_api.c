@@ -196,6 +196,79 @@ static void test_behind_a_kernel(gl_handle_t h)
     CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
+/* Auto's paths combined with transposes, padded rows and pointers off 16
+ * bytes, each on a shape the planner sends down it (engine/plan.c): a last
+ * round cut off onto rung 6's kernel or split in place, stream-K and a
+ * split with a short last part on copies, a product packed with one copy.
+ * C holds NaN first where beta is 0; each path gives the same bits twice. */
+static void test_engine_paths(gl_handle_t h)
+{
+    static const struct {
+        gemm_case c;
+        int offset;     /* floats: A, B and C start this many, twice and three times it, in */
+        gl_path_t path; /* the whole product's (a cut's rows above) */
+        int tail;       /* rows of C after the rest: > 0, or 0 */
+        const char *what;
+    } cases[] = {
+        {{GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 396, 12812, 1031, 1.0f, 0.5f, 396, 12812, 12812}, 0,
+         GL_PATH_RUNG, 1, "A transposed, its last round's rows on rung 6's kernel"},
+        {{GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 14704, 334, 1034, -1.0f, 0.0f, 1034, 334, 334}, 1,
+         GL_PATH_RUNG, 1, "a float per load above, the last round's rows split in place"},
+        {{GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 330, 5704, 1283, 1.0f, 0.0f, 330, 5704, 5704}, 0,
+         GL_PATH_STREAM_K, 0, "A transposed and copied, then stream-K"},
+        {{GL_ROW_MAJOR, GL_OP_N, GL_OP_T, 130, 5568, 12832, 0.5f, 2.0f, 12832, 12832, 5568}, 0,
+         GL_PATH_SPLIT_K, 0, "copies, then split-K with a short last part"},
+        {{GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 5824, 49, 736, 1.0f, 0.0f, 5824, 49, 49}, 0,
+         GL_PATH_PACKED, 0, "one operand copied, the other read in place"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const gemm_case *c = &cases[i].c;
+        const char *what = cases[i].what;
+        const int64_t n_a = case_extent(c, 'A'), n_b = case_extent(c, 'B');
+        const int64_t n_c = case_extent(c, 'C'), off = cases[i].offset;
+        float *dA = device_random((size_t)(n_a + off));
+        float *dB = device_random((size_t)(n_b + 2 * off));
+        float *dC = device_random((size_t)(n_c + 3 * off));
+        const float *A = dA + off, *B = dB + 2 * off;
+        float *C = dC + 3 * off;
+        gl_plan plan = {.size = sizeof plan};
+        CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b, c->m,
+                                      c->n, c->k, A, c->lda, B, c->ldb, C, c->ldc, &plan),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK(plan.path == (int32_t)cases[i].path && (plan.launches > 1) == (cases[i].tail > 0),
+              "%s: path %d, %d launches (want path %d%s): %s", what, plan.path, plan.launches,
+              (int)cases[i].path, cases[i].tail ? ", a tail" : "", plan.why);
+        if (c->beta == 0.0f)
+            CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * (size_t)n_c)); /* NaN */
+        float *hA = to_host(A, (size_t)n_a), *hB = to_host(B, (size_t)n_b);
+        float *hC = to_host(C, (size_t)n_c);
+        double *ref = malloc(sizeof(double) * (size_t)(c->m * c->n));
+        reference_gemm(c, hA, hB, hC, ref);
+        float *first = NULL;
+        for (int round = 0; round < 2; ++round) {
+            CHECK_CUDA(cudaMemcpy(C, hC, sizeof(float) * (size_t)n_c, cudaMemcpyHostToDevice));
+            CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b,
+                                        c->m, c->n, c->k, c->alpha, A, c->lda, B, c->ldb,
+                                        c->beta, C, c->ldc),
+                         GL_STATUS_SUCCESS, NULL);
+            CHECK_CUDA(cudaDeviceSynchronize());
+            float *got = to_host(C, (size_t)n_c);
+            const double e = relative_error(c, got, ref);
+            CHECK(e <= 1e-5, "%s (%lldx%lldx%lld), round %d: relative error %.3g", what,
+                  (long long)c->m, (long long)c->n, (long long)c->k, round + 1, e);
+            if (!first) {
+                first = got;
+            } else {
+                CHECK(memcmp(got, first, sizeof(float) * (size_t)n_c) == 0,
+                      "%s: the first round's bits", what);
+                free(got);
+            }
+        }
+        free(first), free(ref), free(hA), free(hB), free(hC);
+        cudaFree(dA), cudaFree(dB), cudaFree(dC);
+    }
+}
+
 static void test_pointers(gl_handle_t h, const float *A, const float *B, float *C)
 {
     int pageable = 0;
@@ -350,6 +423,7 @@ int main(void)
     test_pointers(h, A, B, C);
     test_blas_edges(h, A, B, C);
     test_behind_a_kernel(h);
+    test_engine_paths(h);
     cudaFree(A);
     cudaFree(B);
     cudaFree(C);
