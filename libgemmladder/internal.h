@@ -43,7 +43,7 @@ struct gl_handle_s {
     size_t smem_limit;                           /* shared memory a block may opt into */
     bool pinned[GL_VARIANT_MAX];                 /* gl_set_tiles */
     gl_tile_params pin[GL_VARIANT_MAX];
-    gl_plan_memo plan_memo;                      /* auto's last plan */
+    gl_plan_memo plan_memo;                      /* auto's last plans */
     char message[GL_MESSAGE_SIZE];
 };
 

@@ -218,6 +218,18 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
                                                 int cc, bool can_copy, gl_engine_plan *plan,
                                                 gl_engine_plan *tail_plan);
 
+/* Problem p cut at C's row `rows`: *top, the rows above it, and *bottom,
+ * the rest, each with its own A and C. */
+static inline void gl_engine_cut_rows(const gl_problem *p, int rows, gl_problem *top,
+                                      gl_problem *bottom)
+{
+    *top = *p, *bottom = *p;
+    top->m = rows;
+    bottom->m = p->m - rows;
+    bottom->a = p->trans_a ? p->a + rows : p->a + (int64_t)rows * p->lda;
+    bottom->c = p->c + (int64_t)rows * p->ldc;
+}
+
 /* Whether t are the half tiles above. */
 bool gl_engine_half_tiles(const gl_tile_params *t);
 

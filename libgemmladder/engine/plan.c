@@ -802,9 +802,8 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
     const int64_t top = (rounds - 1) * slots / cols * t->bm; /* rows of C in whole rounds */
     if (top <= 0 || top >= p->m)
         return 0;
-    gl_problem above = *p, tail = *p;
-    above.m = (int)top;
-    tail.m = (int)(p->m - top);
+    gl_problem above, tail;
+    gl_engine_cut_rows(p, (int)top, &above, &tail);
     if (tile_count(&tail, fill->bm, fill->bn) < sms) /* too few to spread */
         return 0;
     /* The model above, with the tail as planned (on the fill tiles, or
@@ -816,8 +815,8 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
         return 0;
     gl_engine_plan_for(&tail, fill, false, sms, can_copy, tail_plan);
     /* A tail of a few rows would be a matrix-vector product, which reads
-     * B again: not what the model below weighs (and its plan would hold
-     * the whole product's pointers, not the tail's). */
+     * B again: not what the model below weighs (and a plan that holds its
+     * call's pointers, which the memo of plans cannot keep). */
     if (tail_plan->path == GL_PATH_GEMV)
         return 0;
     const bool split = tail_plan->path == GL_PATH_SPLIT_K;

@@ -331,11 +331,8 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
         return run_product(p, t, &plan, x);
     /* The rows above the grid's last round, then that round's rows as a
      * product of their own (its A and C start tail_rows from the bottom). */
-    gl_problem top = *p, tail = *p;
-    top.m -= plan.tail_rows;
-    tail.m = plan.tail_rows;
-    tail.a = p->trans_a ? p->a + top.m : p->a + (int64_t)top.m * p->lda;
-    tail.c = p->c + (int64_t)top.m * p->ldc;
+    gl_problem top, tail;
+    gl_engine_cut_rows(p, p->m - plan.tail_rows, &top, &tail);
     if (const int rc = run_product(&top, t, &plan, x))
         return rc;
     return run_product(&tail, gl_engine_tail_tiles(), &tail_plan, x);

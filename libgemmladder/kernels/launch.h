@@ -56,7 +56,7 @@ typedef struct gl_exec {
     int sm_count;
     cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
     bool tiles_pinned;     /* the tiles were pinned with gl_set_tiles: run as they are */
-    struct gl_plan_memo *plan_memo; /* auto's last plan (engine.h); NULL: none */
+    struct gl_plan_memo *plan_memo; /* auto's last plans (engine.h); NULL: none */
 } gl_exec;
 
 #ifdef __CUDACC__
