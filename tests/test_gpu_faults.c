@@ -7,7 +7,10 @@
  *     same bits; with memory, a handle keeps its scratch until destroyed.
  *     Operands that auto reads in place with edge windows take no scratch,
  *     and give the bits the copies give. Its matrix-vector path sums the
- *     slices of K without scratch to the bits it gives with scratch.
+ *     slices of K without scratch to the bits it gives with scratch. A
+ *     handle whose pool never held memory runs every path auto plans
+ *     with scratch (split-K, stream-K, a cut last round, copies, summed
+ *     slices) on its fallback, right and deterministic.
  *     Creating cuBLAS state (variant 0, lazily) fails with the
  *     allocation status (or cuBLAS's), never a crash; once memory is freed
  *     the same handle creates it and runs.
@@ -22,6 +25,7 @@
  * Runs alone (it fills the GPU's memory). Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
+#include <stdbool.h>
 
 #include "harness.h"
 #include "reference.h"
@@ -224,12 +228,105 @@ static void split_check(gl_handle_t h, const split_case *x, const char *when)
           SK, when, gl_status_string(st), e);
 }
 
+/* A big product auto runs with scratch (stream-K, a last round cut off and
+ * split): its inputs, and cuBLAS's result as the reference (the float64
+ * one would take the host minutes). */
+typedef struct big_case {
+    int m, n, k;
+    gl_path_t path; /* the path auto plans with scratch */
+    const char *what;
+    float *a, *b, *c;
+    double *want;
+} big_case;
+
+static int sm_count(void)
+{
+    int device = 0, sms = 0;
+    CHECK_CUDA(cudaGetDevice(&device));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+}
+
+static void big_setup(gl_handle_t h, big_case *x)
+{
+    x->a = device_random((int64_t)x->m * x->k, NULL);
+    x->b = device_random((int64_t)x->k * x->n, NULL);
+    CHECK_CUDA(cudaMalloc((void **)&x->c, sizeof(float) * x->m * x->n));
+    gl_plan plan = {.size = sizeof plan};
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, x->m, x->n,
+                                  x->k, x->a, x->k, x->b, x->n, x->c, x->n, &plan),
+                 GL_STATUS_SUCCESS, NULL);
+    /* The shapes were found for 132 SMs (an H100 or H200); elsewhere auto
+     * may plan them otherwise, and they are only checked for being right. */
+    CHECK((plan.path == (int)x->path && plan.scratch_bytes > 0) || sm_count() != 132,
+          "%d x %d x %d: %s with scratch: path %d, %lld bytes (%s)", x->m, x->n, x->k, x->what,
+          plan.path, (long long)plan.scratch_bytes, plan.why);
+    const size_t count = (size_t)x->m * x->n;
+    float *got = malloc(sizeof(float) * count);
+    CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_CUBLAS, x->m, x->n, x->k, x->a, x->b, x->c),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaMemcpy(got, x->c, sizeof(float) * count, cudaMemcpyDeviceToHost));
+    x->want = malloc(sizeof(double) * count);
+    for (size_t e = 0; e < count; ++e)
+        x->want[e] = got[e];
+    free(got);
+}
+
+/* Auto on handle h, twice, into a poisoned C: within 1e-5 of cuBLAS, and
+ * the same bits both times. */
+static void big_check(gl_handle_t h, const big_case *x, const char *when)
+{
+    const size_t count = (size_t)x->m * x->n;
+    float *got[2];
+    gl_status_t st[2];
+    for (int i = 0; i < 2; ++i) {
+        got[i] = malloc(sizeof(float) * count);
+        CHECK_CUDA(cudaMemset(x->c, 0xff, sizeof(float) * count));
+        st[i] = gl_sgemm(h, GL_VARIANT_AUTO, x->m, x->n, x->k, x->a, x->b, x->c);
+        CHECK_CUDA(cudaDeviceSynchronize());
+        CHECK_CUDA(cudaMemcpy(got[i], x->c, sizeof(float) * count, cudaMemcpyDeviceToHost));
+    }
+    const gemm_case c = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, x->m, x->n, x->k, 1.0f, 0.0f,
+                         x->k, x->n, x->n};
+    const double e = relative_error(&c, got[0], x->want);
+    CHECK(st[0] == GL_STATUS_SUCCESS && st[1] == GL_STATUS_SUCCESS && e <= 1e-5 &&
+              memcmp(got[0], got[1], sizeof(float) * count) == 0,
+          "auto on %d x %d x %d (%s) %s: %s (%s), %.3g from cuBLAS, %s", x->m, x->n, x->k,
+          x->what, when, gl_status_string(st[0]), gl_last_error(h), e,
+          memcmp(got[0], got[1], sizeof(float) * count) ? "different bits twice" : "same bits");
+    free(got[0]), free(got[1]);
+}
+
+/* The scratch auto plans for an m x n x k row-major product on handle h. */
+static int64_t scratch_of(gl_handle_t h, int m, int n, int k, const float *a, const float *b,
+                          float *c)
+{
+    gl_plan plan = {.size = sizeof plan};
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, m, n, k, a,
+                                  k, b, n, c, n, &plan),
+                 GL_STATUS_SUCCESS, NULL);
+    return plan.scratch_bytes;
+}
+
 static void test_memory_exhausted(const float *A, const float *B, float *C)
 {
     gl_handle_t h = NULL;
     CHECK_STATUS(NULL, gl_handle_create(&h), GL_STATUS_SUCCESS, NULL);
+    /* A handle that runs nothing before the GPU is full: its pool holds no
+     * memory, so every path auto plans with scratch takes its fallback. */
+    gl_handle_t fresh = NULL;
+    CHECK_STATUS(NULL, gl_handle_create(&fresh), GL_STATUS_SUCCESS, NULL);
     split_case split = split_setup(h);
     split_check(h, &split, "with memory to spare");
+    big_case bigs[] = {{.m = 13414, .n = 68, .k = 1196, .path = GL_PATH_STREAM_K,
+                        .what = "stream-K"},
+                       {.m = 14436, .n = 336, .k = 1050, .path = GL_PATH_RUNG,
+                        .what = "a last round cut off, split"}};
+    enum { NBIG = sizeof bigs / sizeof bigs[0] };
+    for (int i = 0; i < NBIG; ++i) {
+        big_setup(h, &bigs[i]);
+        big_check(h, &bigs[i], "with memory to spare");
+    }
     float *packed_c = NULL, *gemv_c = NULL; /* taken before the GPU is full */
     CHECK_CUDA(cudaMalloc((void **)&packed_c, sizeof(float) * PM * PN));
     CHECK_CUDA(cudaMalloc((void **)&gemv_c, sizeof(float) * VM * VN));
@@ -266,6 +363,33 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
     free(gemv_full);
     /* No scratch for split-K's parts: the product runs unsplit. */
     split_check(h, &split, "with the GPU's memory full");
+
+    /* The handle whose pool is empty: each product below plans scratch, and
+     * none can be had, so each runs its fallback: a matrix-vector product
+     * whose blocks sum the slices themselves (the same bits), the packed
+     * product's operands read in place (the same bits), split-K, stream-K
+     * and the cut last round unsplit (right, and the same bits twice).
+     * A pool keeps what it took (up to GL_SCRATCH_KEEP_BYTES), so free
+     * memory unchanged afterwards shows that no scratch was taken. */
+    CHECK_CUDA(cudaMemGetInfo(&free_bytes, &total));
+    /* split_setup, gemv_setup and big_setup saw scratch in h's plans;
+     * fresh plans the same. */
+    CHECK(scratch_of(fresh, PM, PN, PK, pA, pB, packed_c) > 0, "%d x %d x %d plans scratch", PM,
+          PN, PK);
+    split_check(fresh, &split, "on an empty pool with the GPU's memory full");
+    float *gemv_empty = gemv_run(fresh, gemv_c, &gst);
+    CHECK(gst == GL_STATUS_SUCCESS && memcmp(gemv_empty, gemv_ref, sizeof(float) * VM * VN) == 0,
+          "auto on %d x %d x %d on an empty pool with the GPU's memory full: %s, %s", VM, VN, VK,
+          gl_status_string(gst), gst == GL_STATUS_SUCCESS ? "compared bits" : gl_last_error(fresh));
+    free(gemv_empty);
+    packed_check(fresh, packed_c, "on an empty pool with the GPU's memory full");
+    for (int i = 0; i < NBIG; ++i)
+        big_check(fresh, &bigs[i], "on an empty pool with the GPU's memory full");
+    size_t free_after = 0;
+    CHECK_CUDA(cudaMemGetInfo(&free_after, &total));
+    CHECK(free_after == free_bytes, "no scratch taken on an empty pool: %zu bytes free, then %zu",
+          free_bytes, free_after);
+    printf("auto's fallbacks without scratch ran; %zu bytes free before and after\n", free_after);
     const gl_status_t st = gl_sgemm(h, GL_VARIANT_CUBLAS, M, N, K, A, B, C);
     CHECK(st == GL_STATUS_ALLOC_FAILED || st == GL_STATUS_CUBLAS_ERROR ||
               st == GL_STATUS_SUCCESS,
@@ -283,6 +407,11 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
     cudaFree(gemv_c);
     cudaFree(split.a), cudaFree(split.b), cudaFree(split.c);
     free(split.want);
+    for (int i = 0; i < NBIG; ++i) {
+        cudaFree(bigs[i].a), cudaFree(bigs[i].b), cudaFree(bigs[i].c);
+        free(bigs[i].want);
+    }
+    gl_handle_destroy(fresh);
     gl_status_t again;
     const double e = run_and_check(h, GL_VARIANT_CUBLAS, A, B, C, &again);
     CHECK(again == GL_STATUS_SUCCESS && e <= 1e-5, "cuBLAS once memory is back: %s (%s)",
