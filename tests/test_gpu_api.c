@@ -269,6 +269,57 @@ static void test_engine_paths(gl_handle_t h)
     }
 }
 
+/* Products taller than the 2^20 rows of C a launch takes (gemm.c), so the
+ * dispatcher runs them in slices, each planned on its own by auto (the last
+ * slice here is one row, a matrix-vector product, or a few hundred), with A
+ * transposed and padded, and column-major, where the slices cut the columns
+ * of C: every variant right against float64 on each. */
+static void test_tall_products(gl_handle_t h)
+{
+    enum { SLICE = 1 << 20 };
+    static const gemm_case cases[] = {
+        {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SLICE + 1, 4, 24, 1.0f, 0.0f, 24, 4, 4},
+        {GL_ROW_MAJOR, GL_OP_T, GL_OP_N, SLICE + 333, 20, 24, 0.5f, 2.0f, SLICE + 336, 20, 20},
+        {GL_COL_MAJOR, GL_OP_N, GL_OP_N, 20, SLICE + 7, 16, 1.0f, -1.0f, 20, 16, 21},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const gemm_case *c = &cases[i];
+        const int64_t n_a = case_extent(c, 'A'), n_b = case_extent(c, 'B');
+        const int64_t n_c = case_extent(c, 'C');
+        float *A = device_random((size_t)n_a), *B = device_random((size_t)n_b);
+        float *C = device_random((size_t)n_c);
+        if (c->beta == 0.0f)
+            CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * (size_t)n_c)); /* NaN */
+        float *hA = to_host(A, (size_t)n_a), *hB = to_host(B, (size_t)n_b);
+        float *hC = to_host(C, (size_t)n_c);
+        double *ref = malloc(sizeof(double) * (size_t)(c->m * c->n));
+        reference_gemm(c, hA, hB, hC, ref);
+        gl_plan plan = {.size = sizeof plan};
+        CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b, c->m,
+                                      c->n, c->k, A, c->lda, B, c->ldb, C, c->ldc, &plan),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK(plan.launches >= 2, "%lldx%lldx%lld: %d launches, want a slice at a time",
+              (long long)c->m, (long long)c->n, (long long)c->k, plan.launches);
+        for (int v = 0; v < gl_variant_count(); ++v) {
+            CHECK_CUDA(cudaMemcpy(C, hC, sizeof(float) * (size_t)n_c, cudaMemcpyHostToDevice));
+            CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, c->layout, c->trans_a, c->trans_b,
+                                        c->m, c->n, c->k, c->alpha, A, c->lda, B, c->ldb,
+                                        c->beta, C, c->ldc),
+                         GL_STATUS_SUCCESS, NULL);
+            CHECK_CUDA(cudaDeviceSynchronize());
+            float *got = to_host(C, (size_t)n_c);
+            const double e = relative_error(c, got, ref);
+            CHECK(e <= 1e-5, "%s on %s %c%c %lldx%lldx%lld: relative error %.3g",
+                  gl_variant_name(v), c->layout == GL_ROW_MAJOR ? "row" : "col",
+                  c->trans_a == GL_OP_T ? 'T' : 'N', c->trans_b == GL_OP_T ? 'T' : 'N',
+                  (long long)c->m, (long long)c->n, (long long)c->k, e);
+            free(got);
+        }
+        free(ref), free(hA), free(hB), free(hC);
+        cudaFree(A), cudaFree(B), cudaFree(C);
+    }
+}
+
 static void test_pointers(gl_handle_t h, const float *A, const float *B, float *C)
 {
     int pageable = 0;
@@ -424,6 +475,7 @@ int main(void)
     test_blas_edges(h, A, B, C);
     test_behind_a_kernel(h);
     test_engine_paths(h);
+    test_tall_products(h);
     cudaFree(A);
     cudaFree(B);
     cudaFree(C);
