@@ -39,14 +39,19 @@ typedef struct shape {
  * 3000^3 is a medium shape whose 128 x 128 grid (576 blocks) runs in 2.2
  * rounds of the 264 an H100 or H200 holds: judged on 2048^3 and 2000^3
  * alone (256 blocks, one round), the class took rung 7 tiles that lose a
- * quarter of their speed at 3000^3 (docs/tuning.md). */
-static const shape small_shapes[] = {
-    {1024, 1024, 1024}, {1000, 1000, 1000}, {127, 4096, 4096}, {4096, 127, 4096}};
+ * quarter of their speed at 3000^3 (docs/tuning.md). 1536^3 is the small
+ * class's top: its 576 blocks of 64 x 64 take one round where an SM holds
+ * five of them, two where it holds four. */
+static const shape small_shapes[] = {{1024, 1024, 1024},
+                                     {1000, 1000, 1000},
+                                     {127, 4096, 4096},
+                                     {4096, 127, 4096},
+                                     {1536, 1536, 1536}};
 static const shape medium_shapes[] = {{2048, 2048, 2048}, {2000, 2000, 2000}, {3000, 3000, 3000}};
 static const shape large_shapes[] = {{4096, 4096, 4096}, {4097, 4097, 4097}, {8192, 8192, 8192}};
 static const char *const class_names[3] = {"small", "medium", "large"};
 
-#define MAX_CLASS_SHAPES 4 /* the most shapes one class has */
+#define MAX_CLASS_SHAPES 5 /* the most shapes one class has */
 
 #define MAX_CONFIGS 64
 
@@ -337,7 +342,9 @@ int main(int argc, char **argv)
     uint64_t rng = (uint64_t)started;
 
     const shape *class_shapes[3] = {small_shapes, medium_shapes, large_shapes};
-    const int class_counts[3] = {4, 3, full ? 3 : 2};
+    const int class_counts[3] = {sizeof small_shapes / sizeof small_shapes[0],
+                                 sizeof medium_shapes / sizeof medium_shapes[0],
+                                 full ? 3 : 2}; /* large: 8192^3 with --full only */
     prepared shapes[3][MAX_CLASS_SHAPES];
     fprintf(stderr, "preparing inputs, references and cuBLAS timings...\n");
     for (int c = 0; c < 3; ++c)
