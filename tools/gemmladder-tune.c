@@ -52,6 +52,10 @@ static const shape large_shapes[] = {{4096, 4096, 4096}, {4097, 4097, 4097}, {81
 static const char *const class_names[3] = {"small", "medium", "large"};
 
 #define MAX_CLASS_SHAPES 5 /* the most shapes one class has */
+#define CLASS_FITS(a) (sizeof a / sizeof a[0] <= MAX_CLASS_SHAPES)
+_Static_assert(CLASS_FITS(small_shapes) && CLASS_FITS(medium_shapes) && CLASS_FITS(large_shapes),
+               "a size class has more shapes than MAX_CLASS_SHAPES");
+#undef CLASS_FITS
 
 #define MAX_CONFIGS 64
 
