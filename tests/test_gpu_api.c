@@ -201,6 +201,38 @@ static void test_behind_a_kernel(gl_handle_t h)
  * round cut off onto rung 6's kernel or split in place, stream-K and a
  * split with a short last part on copies, a product packed with one copy.
  * C holds NaN first where beta is 0; each path gives the same bits twice. */
+/* Case c on device operands A, B and C: C poisoned (NaN) where beta is 0,
+ * then *host_c, a copy of C as it is (for the caller to put back before
+ * each run, and free), and the float64 reference, which the caller frees. */
+static double *reference_of(const gemm_case *c, const float *A, const float *B, float *C,
+                            float **host_c)
+{
+    const int64_t n_a = case_extent(c, 'A'), n_b = case_extent(c, 'B');
+    const int64_t n_c = case_extent(c, 'C');
+    if (c->beta == 0.0f)
+        CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * (size_t)n_c)); /* NaN */
+    float *hA = to_host(A, (size_t)n_a), *hB = to_host(B, (size_t)n_b);
+    *host_c = to_host(C, (size_t)n_c);
+    double *ref = malloc(sizeof(double) * (size_t)(c->m * c->n));
+    reference_gemm(c, hA, hB, *host_c, ref);
+    free(hA), free(hB);
+    return ref;
+}
+
+/* Variant v on case c, C first put back to host_c: C's bits after, on the
+ * host (the caller frees them). */
+static float *run_case(gl_handle_t h, gl_variant_t v, const gemm_case *c, const float *A,
+                       const float *B, float *C, const float *host_c)
+{
+    const size_t n_c = (size_t)case_extent(c, 'C');
+    CHECK_CUDA(cudaMemcpy(C, host_c, sizeof(float) * n_c, cudaMemcpyHostToDevice));
+    CHECK_STATUS(h, gl_sgemm_ex(h, v, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k,
+                                c->alpha, A, c->lda, B, c->ldb, c->beta, C, c->ldc),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return to_host(C, n_c);
+}
+
 static void test_engine_paths(gl_handle_t h)
 {
     static const struct {
@@ -238,21 +270,11 @@ static void test_engine_paths(gl_handle_t h)
         CHECK(plan.path == (int32_t)cases[i].path && (plan.launches > 1) == (cases[i].tail > 0),
               "%s: path %d, %d launches (want path %d%s): %s", what, plan.path, plan.launches,
               (int)cases[i].path, cases[i].tail ? ", a tail" : "", plan.why);
-        if (c->beta == 0.0f)
-            CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * (size_t)n_c)); /* NaN */
-        float *hA = to_host(A, (size_t)n_a), *hB = to_host(B, (size_t)n_b);
-        float *hC = to_host(C, (size_t)n_c);
-        double *ref = malloc(sizeof(double) * (size_t)(c->m * c->n));
-        reference_gemm(c, hA, hB, hC, ref);
+        float *hC;
+        double *ref = reference_of(c, A, B, C, &hC);
         float *first = NULL;
         for (int round = 0; round < 2; ++round) {
-            CHECK_CUDA(cudaMemcpy(C, hC, sizeof(float) * (size_t)n_c, cudaMemcpyHostToDevice));
-            CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b,
-                                        c->m, c->n, c->k, c->alpha, A, c->lda, B, c->ldb,
-                                        c->beta, C, c->ldc),
-                         GL_STATUS_SUCCESS, NULL);
-            CHECK_CUDA(cudaDeviceSynchronize());
-            float *got = to_host(C, (size_t)n_c);
+            float *got = run_case(h, GL_VARIANT_AUTO, c, A, B, C, hC);
             const double e = relative_error(c, got, ref);
             CHECK(e <= 1e-5, "%s (%lldx%lldx%lld), round %d: relative error %.3g", what,
                   (long long)c->m, (long long)c->n, (long long)c->k, round + 1, e);
@@ -264,7 +286,7 @@ static void test_engine_paths(gl_handle_t h)
                 free(got);
             }
         }
-        free(first), free(ref), free(hA), free(hB), free(hC);
+        free(first), free(ref), free(hC);
         cudaFree(dA), cudaFree(dB), cudaFree(dC);
     }
 }
@@ -289,12 +311,8 @@ static void test_tall_products(gl_handle_t h)
         const int64_t n_c = case_extent(c, 'C');
         float *A = device_random((size_t)n_a), *B = device_random((size_t)n_b);
         float *C = device_random((size_t)n_c);
-        if (c->beta == 0.0f)
-            CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * (size_t)n_c)); /* NaN */
-        float *hA = to_host(A, (size_t)n_a), *hB = to_host(B, (size_t)n_b);
-        float *hC = to_host(C, (size_t)n_c);
-        double *ref = malloc(sizeof(double) * (size_t)(c->m * c->n));
-        reference_gemm(c, hA, hB, hC, ref);
+        float *hC;
+        double *ref = reference_of(c, A, B, C, &hC);
         gl_plan plan = {.size = sizeof plan};
         CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b, c->m,
                                       c->n, c->k, A, c->lda, B, c->ldb, C, c->ldc, &plan),
@@ -302,13 +320,7 @@ static void test_tall_products(gl_handle_t h)
         CHECK(plan.launches >= 2, "%lldx%lldx%lld: %d launches, want a slice at a time",
               (long long)c->m, (long long)c->n, (long long)c->k, plan.launches);
         for (int v = 0; v < gl_variant_count(); ++v) {
-            CHECK_CUDA(cudaMemcpy(C, hC, sizeof(float) * (size_t)n_c, cudaMemcpyHostToDevice));
-            CHECK_STATUS(h, gl_sgemm_ex(h, (gl_variant_t)v, c->layout, c->trans_a, c->trans_b,
-                                        c->m, c->n, c->k, c->alpha, A, c->lda, B, c->ldb,
-                                        c->beta, C, c->ldc),
-                         GL_STATUS_SUCCESS, NULL);
-            CHECK_CUDA(cudaDeviceSynchronize());
-            float *got = to_host(C, (size_t)n_c);
+            float *got = run_case(h, (gl_variant_t)v, c, A, B, C, hC);
             const double e = relative_error(c, got, ref);
             int64_t padding_changed = 0; /* C's elements past each column's M rows */
             for (int64_t x = 0; x < n_c; ++x)
@@ -322,7 +334,7 @@ static void test_tall_products(gl_handle_t h)
                   (long long)padding_changed);
             free(got);
         }
-        free(ref), free(hA), free(hB), free(hC);
+        free(ref), free(hC);
         cudaFree(A), cudaFree(B), cudaFree(C);
     }
 }
