@@ -435,7 +435,7 @@ enum { OVERHEAD_CALLS = 50, OVERHEAD_BUSY = 6144 };
 
 /* What --overhead times besides the variants, for scale: one enqueue with
  * no library around it. */
-enum { FLOOR_MEMSET = -1, FLOOR_EMPTY_KERNEL = -2 };
+enum { FLOOR_MEMSET = -1, FLOOR_EMPTY_KERNEL = -2, FLOOR_POINTER_QUERIES = -3 };
 
 /*
  * The launch floor: a kernel that does nothing, with as many bytes of
@@ -460,6 +460,9 @@ typedef struct empty_kernel {
     CUfunction function;
     launch_fn launch;
     CUresult (*unload)(CUmodule);
+    /* cuPointerGetAttributes, for the third row for scale: the queries the
+     * library makes of A, B and C (gemm.c, check_pointer). NULL: not timed. */
+    CUresult (*pointer_attributes)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
 } empty_kernel;
 
 static void *driver_entry(const char *name)
@@ -478,6 +481,9 @@ static void *driver_entry(const char *name)
 static empty_kernel empty_kernel_load(void)
 {
     empty_kernel e = {0};
+    e.pointer_attributes =
+        (CUresult(*)(unsigned, CUpointer_attribute *, void **, CUdeviceptr))driver_entry(
+            "cuPointerGetAttributes");
     CUresult (*load)(CUmodule *, const void *) =
         (CUresult(*)(CUmodule *, const void *))driver_entry("cuModuleLoadData");
     CUresult (*get)(CUfunction *, CUmodule, const char *) =
@@ -486,19 +492,45 @@ static empty_kernel empty_kernel_load(void)
     e.unload = (CUresult(*)(CUmodule))driver_entry("cuModuleUnload");
     if (!load || !get || !e.launch || !e.unload ||
         load(&e.module, empty_kernel_ptx) != CUDA_SUCCESS)
-        return (empty_kernel){0};
+        return (empty_kernel){.pointer_attributes = e.pointer_attributes};
     if (get(&e.function, e.module, "empty") != CUDA_SUCCESS) {
         e.unload(e.module);
-        return (empty_kernel){0};
+        return (empty_kernel){.pointer_attributes = e.pointer_attributes};
     }
     return e;
 }
 
-/* One call of variant v on shape s, or one FLOOR_ enqueue on the handle's
- * stream (a cudaMemsetAsync of C, or the empty kernel). 0 if it failed. */
+/* The six attributes the library asks of each operand, of A, B and C. */
+static int pointer_queries(const empty_kernel *e, float *a, float *b, float *c)
+{
+    unsigned int type, managed;
+    int ordinal;
+    void *device_ptr;
+    CUdeviceptr start;
+    size_t size;
+    CUpointer_attribute attrs[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                   CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                   CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                   CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+                                   CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                   CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+    void *data[] = {&type, &managed, &ordinal, &device_ptr, &start, &size};
+    const float *operands[] = {a, b, c};
+    for (int i = 0; i < 3; ++i)
+        if (e->pointer_attributes(sizeof attrs / sizeof attrs[0], attrs, data,
+                                  (CUdeviceptr)(uintptr_t)operands[i]) != CUDA_SUCCESS)
+            return 0;
+    return 1;
+}
+
+/* One call of variant v on shape s, or one FLOOR_ step with no library
+ * around it: a cudaMemsetAsync of C or the empty kernel on the handle's
+ * stream, or the pointer queries. 0 if it failed. */
 static int overhead_call(gl_handle_t h, const empty_kernel *e, int v, br_shape s, float *a,
                          float *b, float *c)
 {
+    if (v == FLOOR_POINTER_QUERIES)
+        return e->pointer_attributes && pointer_queries(e, a, b, c);
     if (v < 0) {
         void *stream = NULL;
         if (gl_get_stream(h, &stream) != GL_STATUS_SUCCESS)
@@ -554,8 +586,9 @@ static int run_overhead(const br_options *o)
         return rc;
     printf("host time per call, the GPU kept busy by a %dx%dx%d cuBLAS product queued first: "
            "median of %d samples of %d calls; for scale, a cudaMemsetAsync of C and an empty "
-           "kernel with %d bytes of parameters are one enqueue each, with no library around "
-           "them\n\n",
+           "kernel with %d bytes of parameters are one enqueue each, and 3 pointer queries "
+           "are the cuPointerGetAttributes calls a product makes of A, B and C, with no "
+           "library around them\n\n",
            OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, o->repeats, OVERHEAD_CALLS,
            KERNEL_PARAM_BYTES);
     uint64_t rng = o->seed_given ? o->seed : (uint64_t)time(NULL);
@@ -579,6 +612,10 @@ static int run_overhead(const br_options *o)
                    host_us_per_call(h, &empty, FLOOR_EMPTY_KERNEL, s, a, b, c, busy, o->repeats));
         else
             printf("%-28s %-15s %10s\n", shape, "empty kernel", "unavailable");
+        if (empty.pointer_attributes)
+            printf("%-28s %-15s %10.2f\n", shape, "3 pointer queries",
+                   host_us_per_call(h, &empty, FLOOR_POINTER_QUERIES, s, a, b, c, busy,
+                                    o->repeats));
         for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
             const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
             if (skipped_as_slow(o, v, s)) {
