@@ -28,6 +28,9 @@ static float *device_random(size_t n)
         h[i] = rng_uniform(&r);
     CHECK_CUDA(cudaMalloc((void **)&d, n * sizeof(float)));
     CHECK_CUDA(cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice));
+    /* from pageable memory the copy may still be on its way: streams that do
+     * not wait for the default one must find it done */
+    CHECK_CUDA(cudaDeviceSynchronize());
     free(h);
     return d;
 }

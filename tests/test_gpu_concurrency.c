@@ -203,6 +203,11 @@ int main(void)
         CHECK_CUDA(cudaMemcpy(d->dB, B, sizeof(float) * nb, cudaMemcpyHostToDevice));
         free(A), free(B);
     }
+    /* From pageable memory, cudaMemcpy may return before the data lands, and
+     * the workers' non-blocking streams do not wait for the default stream:
+     * without this, their first kernels could read A and B half-written
+     * (initcheck saw it). */
+    CHECK_CUDA(cudaDeviceSynchronize());
 
     /* 1 and 2: own handles in parallel, tables reloaded underneath. */
     /* Rows for this GPU's own architecture, so the loads change what runs. */

@@ -72,6 +72,9 @@ static float *device_random(int64_t n, float **host)
         h[i] = rng_uniform(&r);
     CHECK_CUDA(cudaMalloc((void **)&d, sizeof(float) * n));
     CHECK_CUDA(cudaMemcpy(d, h, sizeof(float) * n, cudaMemcpyHostToDevice));
+    /* from pageable memory the copy may still be on its way: streams that do
+     * not wait for the default one must find it done */
+    CHECK_CUDA(cudaDeviceSynchronize());
     if (host)
         *host = h;
     else
@@ -706,6 +709,7 @@ int main(void)
     CHECK_CUDA(cudaMalloc((void **)&C, sizeof hC));
     CHECK_CUDA(cudaMemcpy(A, hA, sizeof hA, cudaMemcpyHostToDevice));
     CHECK_CUDA(cudaMemcpy(B, hB, sizeof hB, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaDeviceSynchronize()); /* landed, for the non-blocking streams below */
 
     packed_setup(h);
     gemv_setup(h);
