@@ -433,8 +433,8 @@ static int run_profile_once(const br_options *o)
 
 enum { OVERHEAD_CALLS = 50, OVERHEAD_BUSY = 6144 };
 
-/* What --overhead times besides the variants, for scale: one enqueue with
- * no library around it. */
+/* What --overhead times besides the variants, for scale: a step of a call
+ * with no library around it. */
 enum { FLOOR_MEMSET = -1, FLOOR_EMPTY_KERNEL = -2, FLOOR_POINTER_QUERIES = -3 };
 
 /*
@@ -455,15 +455,17 @@ static const char empty_kernel_ptx[] =
 typedef CUresult (*launch_fn)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                               unsigned, unsigned, CUstream, void **, void **);
 
-typedef struct empty_kernel {
+/* The steps timed for scale: the empty kernel (module, function, launch,
+ * unload) and the pointer queries. */
+typedef struct scale_steps {
     CUmodule module; /* NULL: could not be loaded; the floor is not timed */
     CUfunction function;
     launch_fn launch;
     CUresult (*unload)(CUmodule);
-    /* cuPointerGetAttributes, for the third row for scale: the queries the
-     * library makes of A, B and C (gemm.c, check_pointer). NULL: not timed. */
+    /* cuPointerGetAttributes: the queries the library makes of A, B and C
+     * (gemm.c, check_pointer). NULL: not timed. */
     CUresult (*pointer_attributes)(unsigned, CUpointer_attribute *, void **, CUdeviceptr);
-} empty_kernel;
+} scale_steps;
 
 static void *driver_entry(const char *name)
 {
@@ -478,9 +480,9 @@ static void *driver_entry(const char *name)
     return fn;
 }
 
-static empty_kernel empty_kernel_load(void)
+static scale_steps scale_steps_load(void)
 {
-    empty_kernel e = {0};
+    scale_steps e = {0};
     e.pointer_attributes =
         (CUresult(*)(unsigned, CUpointer_attribute *, void **, CUdeviceptr))driver_entry(
             "cuPointerGetAttributes");
@@ -492,16 +494,16 @@ static empty_kernel empty_kernel_load(void)
     e.unload = (CUresult(*)(CUmodule))driver_entry("cuModuleUnload");
     if (!load || !get || !e.launch || !e.unload ||
         load(&e.module, empty_kernel_ptx) != CUDA_SUCCESS)
-        return (empty_kernel){.pointer_attributes = e.pointer_attributes};
+        return (scale_steps){.pointer_attributes = e.pointer_attributes};
     if (get(&e.function, e.module, "empty") != CUDA_SUCCESS) {
         e.unload(e.module);
-        return (empty_kernel){.pointer_attributes = e.pointer_attributes};
+        return (scale_steps){.pointer_attributes = e.pointer_attributes};
     }
     return e;
 }
 
 /* The six attributes the library asks of each operand, of A, B and C. */
-static int pointer_queries(const empty_kernel *e, float *a, float *b, float *c)
+static int pointer_queries(const scale_steps *e, float *a, float *b, float *c)
 {
     unsigned int type, managed;
     int ordinal;
@@ -526,7 +528,7 @@ static int pointer_queries(const empty_kernel *e, float *a, float *b, float *c)
 /* One call of variant v on shape s, or one FLOOR_ step with no library
  * around it: a cudaMemsetAsync of C or the empty kernel on the handle's
  * stream, or the pointer queries. 0 if it failed. */
-static int overhead_call(gl_handle_t h, const empty_kernel *e, int v, br_shape s, float *a,
+static int overhead_call(gl_handle_t h, const scale_steps *e, int v, br_shape s, float *a,
                          float *b, float *c)
 {
     if (v == FLOOR_POINTER_QUERIES)
@@ -552,7 +554,7 @@ static int overhead_call(gl_handle_t h, const empty_kernel *e, int v, br_shape s
  * busy: a cuBLAS product of OVERHEAD_BUSY^3 (about 9 ms on an H100) is
  * queued first, then OVERHEAD_CALLS calls are timed by the host clock; the
  * median of the samples. NAN if a call failed. */
-static double host_us_per_call(gl_handle_t h, const empty_kernel *e, int v, br_shape s, float *a,
+static double host_us_per_call(gl_handle_t h, const scale_steps *e, int v, br_shape s, float *a,
                                float *b, float *c, float *busy[3], int repeats)
 {
     /* One call first: loads the kernels, creates cuBLAS state, fills the
@@ -595,8 +597,8 @@ static int run_overhead(const br_options *o)
     float *busy[3];
     for (int i = 0; i < 3; ++i)
         busy[i] = bu_random_device((int64_t)OVERHEAD_BUSY * OVERHEAD_BUSY, &rng);
-    const empty_kernel empty = empty_kernel_load();
-    printf("%-28s %-15s %10s\n", "shape", "variant", "us/call");
+    const scale_steps floors = scale_steps_load();
+    printf("%-28s %-17s %10s\n", "shape", "variant", "us/call");
     int failed = 0;
     for (int si = 0; si < o->nshapes; ++si) {
         const br_shape s = o->shapes[si];
@@ -605,34 +607,34 @@ static int run_overhead(const br_options *o)
         char shape[64];
         snprintf(shape, sizeof shape, "%lldx%lldx%lld %s", (long long)s.m, (long long)s.n,
                  (long long)s.k, br_form_name(s));
-        printf("%-28s %-15s %10.2f\n", shape, "cudaMemsetAsync",
-               host_us_per_call(h, &empty, FLOOR_MEMSET, s, a, b, c, busy, o->repeats));
-        if (empty.module)
-            printf("%-28s %-15s %10.2f\n", shape, "empty kernel",
-                   host_us_per_call(h, &empty, FLOOR_EMPTY_KERNEL, s, a, b, c, busy, o->repeats));
+        printf("%-28s %-17s %10.2f\n", shape, "cudaMemsetAsync",
+               host_us_per_call(h, &floors, FLOOR_MEMSET, s, a, b, c, busy, o->repeats));
+        if (floors.module)
+            printf("%-28s %-17s %10.2f\n", shape, "empty kernel",
+                   host_us_per_call(h, &floors, FLOOR_EMPTY_KERNEL, s, a, b, c, busy, o->repeats));
         else
-            printf("%-28s %-15s %10s\n", shape, "empty kernel", "unavailable");
-        if (empty.pointer_attributes)
-            printf("%-28s %-15s %10.2f\n", shape, "3 pointer queries",
-                   host_us_per_call(h, &empty, FLOOR_POINTER_QUERIES, s, a, b, c, busy,
+            printf("%-28s %-17s %10s\n", shape, "empty kernel", "unavailable");
+        if (floors.pointer_attributes)
+            printf("%-28s %-17s %10.2f\n", shape, "3 pointer queries",
+                   host_us_per_call(h, &floors, FLOOR_POINTER_QUERIES, s, a, b, c, busy,
                                     o->repeats));
         for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
             const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
             if (skipped_as_slow(o, v, s)) {
-                printf("%-28s %-15s %10s\n", shape, gl_variant_name(v), "skipped");
+                printf("%-28s %-17s %10s\n", shape, gl_variant_name(v), "skipped");
                 continue;
             }
             if (gl_variant_available(h, v) != GL_STATUS_SUCCESS) {
-                printf("%-28s %-15s %10s\n", shape, gl_variant_name(v), "unavailable");
+                printf("%-28s %-17s %10s\n", shape, gl_variant_name(v), "unavailable");
                 continue;
             }
-            const double us = host_us_per_call(h, &empty, v, s, a, b, c, busy, o->repeats);
+            const double us = host_us_per_call(h, &floors, v, s, a, b, c, busy, o->repeats);
             if (isnan(us)) {
                 fprintf(stderr, "%s: %s: %s\n", bu_tool, gl_variant_name(v), gl_last_error(h));
                 failed = 1;
                 continue;
             }
-            printf("%-28s %-15s %10.2f\n", shape, gl_variant_name(v), us);
+            printf("%-28s %-17s %10.2f\n", shape, gl_variant_name(v), us);
             fflush(stdout);
         }
         bu_check_cuda(cudaFree(a), "cudaFree");
@@ -641,8 +643,8 @@ static int run_overhead(const br_options *o)
     }
     for (int i = 0; i < 3; ++i)
         bu_check_cuda(cudaFree(busy[i]), "cudaFree");
-    if (empty.module)
-        (void)empty.unload(empty.module);
+    if (floors.module)
+        (void)floors.unload(floors.module);
     gl_handle_destroy(h);
     return failed ? CLI_FAILED : CLI_OK;
 }
