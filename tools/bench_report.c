@@ -535,7 +535,7 @@ void br_print_usage(FILE *out)
         "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
         "  multiple everywhere. For each odd shape whose nearest multiple of 128 ran\n"
         "  too, the summary gives every rung's GFLOP/s there over its GFLOP/s on the\n"
-        "  multiple (the design's goal: at least 0.90).\n"
+        "  multiple (the project's target: at least 0.85).\n"
         "\n"
         "Shapes (any of these replaces the sweep's shapes; they run in the order\n"
         "given, --m/--n/--k combinations last):\n"
@@ -755,7 +755,7 @@ static const br_result *find_result(const br_report *rep, br_shape s, int varian
 /* For every shape that is not a multiple of 128 and whose nearest multiple was
  * measured too (1000^3 and 1024^3, 4097^3 and 4096^3, 127x4096x4096 and
  * 128x4096x4096): each rung's GFLOP/s there over its GFLOP/s on the multiple.
- * The design's goal is at least 0.90: no cliff at the edges of tiles. */
+ * The project's target is at least 0.85: no cliff at the edges of tiles. */
 static void write_odd_shapes(FILE *out, const br_report *rep)
 {
     for (size_t i = 0; i < rep->count; ++i) {
