@@ -496,12 +496,14 @@ static void test_graph_capture(gl_handle_t h, const float *A, const float *B)
     const int nv = gl_variant_count();
     for (int v = 0; v < nv; ++v) {
         CHECK_CUDA(cudaMalloc((void **)&outs[v], sizeof hC));
-        CHECK_CUDA(cudaMemset(outs[v], 0xff, sizeof hC));
+        /* on s: a memset on the default stream is not ordered before the
+         * graph launched on the non-blocking s */
+        CHECK_CUDA(cudaMemsetAsync(outs[v], 0xff, sizeof hC, s));
     }
     CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_CUBLAS, M, N, K, A, B, outs[0]), GL_STATUS_SUCCESS,
                  NULL);
     CHECK_CUDA(cudaStreamSynchronize(s));
-    CHECK_CUDA(cudaMemset(outs[0], 0xff, sizeof hC));
+    CHECK_CUDA(cudaMemsetAsync(outs[0], 0xff, sizeof hC, s));
 
     /* Thread-local capture refuses anything unsafe this thread does while
      * capturing (allocations, synchronisation): the strict test. */
@@ -652,7 +654,7 @@ static void test_graph_capture_packed(gl_handle_t h)
     float *outs[PACKED_RUNGS];
     for (int i = 0; i < PACKED_RUNGS; ++i) {
         CHECK_CUDA(cudaMalloc((void **)&outs[i], sizeof(float) * PM * PN));
-        CHECK_CUDA(cudaMemset(outs[i], 0xff, sizeof(float) * PM * PN));
+        CHECK_CUDA(cudaMemsetAsync(outs[i], 0xff, sizeof(float) * PM * PN, s)); /* as above */
     }
     cudaGraph_t graph = NULL;
     CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));

@@ -618,6 +618,8 @@ static int run_overhead(const br_options *o)
             printf("%-28s %-17s %10.2f\n", shape, "3 pointer queries",
                    host_us_per_call(h, &floors, FLOOR_POINTER_QUERIES, s, a, b, c, busy,
                                     o->repeats));
+        else
+            printf("%-28s %-17s %10s\n", shape, "3 pointer queries", "unavailable");
         for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
             const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
             if (skipped_as_slow(o, v, s)) {

@@ -31,10 +31,11 @@
  *
  * What stays slow: every slice still waits for its loads at the barrier
  * when a block's warps cannot cover the latency, and the copy goes through
- * registers; asynchronous copies (cp.async, TMA) are the next step. And the
- * bigger tiles fall into rounds of blocks more coarsely than rung 7's: where
- * the grid's last round is part full (1536^3, 2304^3 on an H100) rung 7 is
- * faster; tiles chosen per grid are the engine's (auto's) work.
+ * registers; asynchronous copies (cp.async, TMA) are the next step. And
+ * fewer of its blocks fit an SM than of rung 7's, so its grid falls into
+ * rounds more coarsely: where it just overflows a round or loads the SMs
+ * unevenly (1536^3 to 1792^3, 2304^3, 2560^3 on an H100) rung 7 is faster;
+ * tiles chosen per grid are the engine's (auto's) work.
  */
 #include "ladder.cuh"
 
