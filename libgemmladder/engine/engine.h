@@ -197,8 +197,7 @@ typedef struct gl_plan_memo_entry {
     gl_tile_params call;
     bool pinned, can_copy;
     int sms, cc;
-    bool tiles_are_call; /* the plan runs the call's tiles (tiles NULL), else `tiles` */
-    const gl_tile_params *tiles;
+    const gl_tile_params *tiles; /* the tiles the plan runs; NULL: the call's */
     gl_engine_plan plan, tail_plan;
 } gl_plan_memo_entry;
 

@@ -1083,13 +1083,13 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
     return t;
 }
 
-/* The problem as the plan reads it: alpha and beta play no part, and of A,
- * B and C only where each sits in a 32-byte sector (on_sectors,
- * gl_vec4_ok); the matrix-vector plan, which keeps them, is not remembered. */
+/* The problem as the plan reads it: of A, B and C only where each sits in
+ * a 32-byte sector (on_sectors, gl_vec4_ok), and alpha and beta not at all
+ * (same_key passes them over); the matrix-vector plan, which keeps them, is
+ * not remembered. */
 static gl_problem plan_key(const gl_problem *p)
 {
     gl_problem key = *p;
-    key.alpha = key.beta = 0.0f;
     key.a = (const float *)((uintptr_t)p->a & 31);
     key.b = (const float *)((uintptr_t)p->b & 31);
     key.c = (float *)((uintptr_t)p->c & 31);
@@ -1118,7 +1118,7 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
             e->pinned == pinned && e->can_copy == can_copy && e->sms == sms && e->cc == cc) {
             *plan = e->plan;
             *tail_plan = e->tail_plan;
-            return e->tiles_are_call ? t : e->tiles;
+            return e->tiles ? e->tiles : t;
         }
     }
     const gl_tile_params *u =
@@ -1128,8 +1128,7 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
         memo->next = (memo->next + 1) % GL_PLAN_MEMO_ENTRIES;
         *e = (gl_plan_memo_entry){.valid = true, .key = key, .call = *t, .pinned = pinned,
                                   .can_copy = can_copy, .sms = sms, .cc = cc,
-                                  .tiles_are_call = u == t, .tiles = u == t ? NULL : u,
-                                  .plan = *plan};
+                                  .tiles = u == t ? NULL : u, .plan = *plan};
         if (plan->tail_rows > 0)
             e->tail_plan = *tail_plan;
     }
