@@ -199,11 +199,6 @@ static void test_behind_a_kernel(gl_handle_t h)
     CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
-/* Auto's paths combined with transposes, padded rows and pointers off 16
- * bytes, each on a shape the planner sends down it (engine/plan.c): a last
- * round cut off onto rung 6's kernel or split in place, stream-K and a
- * split with a short last part on copies, a product packed with one copy.
- * C holds NaN first where beta is 0; each path gives the same bits twice. */
 /* Case c on device operands A, B and C: C poisoned (NaN) where beta is 0,
  * then *host_c, a copy of C as it is (for the caller to put back before
  * each run, and free), and the float64 reference, which the caller frees. */
@@ -236,6 +231,11 @@ static float *run_case(gl_handle_t h, gl_variant_t v, const gemm_case *c, const 
     return to_host(C, n_c);
 }
 
+/* Auto's paths combined with transposes, padded rows and pointers off 16
+ * bytes, each on a shape the planner sends down it (engine/plan.c): a last
+ * round cut off onto rung 6's kernel or split in place, stream-K and a
+ * split with a short last part on copies, a product packed with one copy.
+ * C holds NaN first where beta is 0; each path gives the same bits twice. */
 static void test_engine_paths(gl_handle_t h)
 {
     static const struct {
