@@ -692,8 +692,9 @@ static void test_graph_capture_packed(gl_handle_t h)
 int main(void)
 {
     /* Kernels load when the context is made, so that none loads (and takes
-     * memory) once the memory is full (meson's test sets it too). */
-    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+     * memory) once the memory is full; the test needs it, whatever the
+     * environment says. */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 1);
     gl_handle_t h = NULL;
     const int early = harness_gpu_handle(&h, "test_gpu_faults");
     if (early >= 0)
