@@ -52,10 +52,11 @@ static const shape large_shapes[] = {{4096, 4096, 4096}, {4097, 4097, 4097}, {81
 static const char *const class_names[3] = {"small", "medium", "large"};
 
 #define MAX_CLASS_SHAPES 5 /* the most shapes one class has */
-#define CLASS_FITS(a) (sizeof a / sizeof a[0] <= MAX_CLASS_SHAPES)
-_Static_assert(CLASS_FITS(small_shapes) && CLASS_FITS(medium_shapes) && CLASS_FITS(large_shapes),
+#define SHAPE_COUNT(a) ((int)(sizeof a / sizeof a[0]))
+_Static_assert(SHAPE_COUNT(small_shapes) <= MAX_CLASS_SHAPES &&
+                   SHAPE_COUNT(medium_shapes) <= MAX_CLASS_SHAPES &&
+                   SHAPE_COUNT(large_shapes) <= MAX_CLASS_SHAPES,
                "a size class has more shapes than MAX_CLASS_SHAPES");
-#undef CLASS_FITS
 
 #define MAX_CONFIGS 64
 
@@ -346,9 +347,9 @@ int main(int argc, char **argv)
     uint64_t rng = (uint64_t)started;
 
     const shape *class_shapes[3] = {small_shapes, medium_shapes, large_shapes};
-    const int class_counts[3] = {sizeof small_shapes / sizeof small_shapes[0],
-                                 sizeof medium_shapes / sizeof medium_shapes[0],
-                                 full ? 3 : 2}; /* large: 8192^3 with --full only */
+    /* the large class's last shape, 8192^3, with --full only */
+    const int class_counts[3] = {SHAPE_COUNT(small_shapes), SHAPE_COUNT(medium_shapes),
+                                 SHAPE_COUNT(large_shapes) - !full};
     prepared shapes[3][MAX_CLASS_SHAPES];
     fprintf(stderr, "preparing inputs, references and cuBLAS timings...\n");
     for (int c = 0; c < 3; ++c)
