@@ -2,16 +2,21 @@
  * test_bench_report.c - gemmladder-bench's GPU-free half (tools/bench_report.c)
  * on fixed inputs: the command line (sweeps, shape lists, variants, and the
  * errors for bad ones), the table, CSV, JSON and SVG writers (well-formed,
- * with the expected rows, bars and lines), and the reader of ncu's CSV.
+ * with the expected rows, bars and lines), the reader of ncu's CSV, and the
+ * tools' output files (cli.h: written whole or not at all).
  *
  *   test_bench_report NCU_FIXTURE           run the checks
  *   test_bench_report --write-samples DIR   write the fixed report's CSV, JSON
  *                                           and SVG for tests/bench/check_outputs.py
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench_report.h"
+#include "cli.h"
 #include "harness.h"
 
 /* ---- small tools ----------------------------------------------------------- */
@@ -1090,6 +1095,100 @@ static int write_samples(const char *dir)
     return fclose(f) ? 1 : 0;
 }
 
+/* ---- output files (cli.h): whole or not at all --------------------------------- */
+
+/* Whether the file holds exactly `text`. */
+static int holds(const char *path, const char *text)
+{
+    char buf[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return !strcmp(buf, text);
+}
+
+static int entries(const char *dir)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_outputs(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], a[600], b[600], c[600];
+    snprintf(dir, sizeof dir, "%s/test_bench_report-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp %s", dir);
+        return;
+    }
+    snprintf(a, sizeof a, "%s/a.csv", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    snprintf(c, sizeof c, "%s/./a.csv", dir);
+    FILE *f = fopen(a, "w");
+    CHECK(f && fputs("old a\n", f) >= 0 && fclose(f) == 0, "writing %s", a);
+
+    /* A writer that fails (the second) leaves both destinations as they were. */
+    cli_output out[3] = {{.option = "--csv", .path = a},
+                         {.option = "--json", .path = b},
+                         {.option = "--svg", .path = NULL}};
+    CHECK(cli_outputs_open("test", out, 3) == CLI_OK && out[0].f && out[1].f && !out[2].f,
+          "opening two outputs");
+    CHECK(entries(dir) == 3, "%d entries, expected a.csv and the two temporaries", entries(dir));
+    fputs("new a\n", out[0].f);
+    fputs("new b\n", out[1].f);
+    out[1].failed = 1;
+    CHECK(cli_outputs_commit("test", out, 3) == CLI_FAILED, "a failed writer's commit");
+    CHECK(holds(a, "old a\n") && access(b, F_OK) != 0 && entries(dir) == 1,
+          "after a failed writer: a.csv changed, b.json made, or a temporary left");
+
+    /* Discarded: nothing changes. */
+    CHECK(cli_outputs_open("test", out, 3) == CLI_OK, "opening again");
+    fputs("new a\n", out[0].f);
+    cli_outputs_discard(out, 3);
+    CHECK(holds(a, "old a\n") && entries(dir) == 1, "after a discard");
+
+    /* Committed: each replaced whole, the old file's mode kept. */
+    CHECK(chmod(a, 0640) == 0, "chmod");
+    CHECK(cli_outputs_open("test", out, 3) == CLI_OK, "opening a third time");
+    fputs("new a\n", out[0].f);
+    fputs("new b\n", out[1].f);
+    CHECK(cli_outputs_commit("test", out, 3) == CLI_OK, "a commit");
+    struct stat st;
+    CHECK(holds(a, "new a\n") && holds(b, "new b\n") && entries(dir) == 2,
+          "after a commit: a.csv, b.json and nothing else, with the new text");
+    CHECK(stat(a, &st) == 0 && (st.st_mode & 07777) == 0640, "a.csv's mode %o, was 640",
+          (unsigned)(st.st_mode & 07777));
+
+    /* The same file under two names, existing or not: refused, nothing made. */
+    cli_output same[2] = {{.option = "--csv", .path = a}, {.option = "--json", .path = c}};
+    CHECK(cli_outputs_open("test", same, 2) == CLI_USAGE, "%s and %s", a, c);
+    snprintf(c, sizeof c, "%s/./new.txt", dir);
+    snprintf(b, sizeof b, "%s/new.txt", dir);
+    cli_output two[2] = {{.option = "--csv", .path = b}, {.option = "--json", .path = c}};
+    CHECK(cli_outputs_open("test", two, 2) == CLI_USAGE && entries(dir) == 2, "%s and %s", b, c);
+
+    /* A missing directory: refused, the other output untouched. */
+    snprintf(c, sizeof c, "%s/missing/x.svg", dir);
+    cli_output missing[2] = {{.option = "--csv", .path = a}, {.option = "--svg", .path = c}};
+    CHECK(cli_outputs_open("test", missing, 2) == CLI_FAILED && holds(a, "new a\n") &&
+              entries(dir) == 2,
+          "%s", c);
+
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    remove(a);
+    remove(b);
+    CHECK(rmdir(dir) == 0, "%s left non-empty", dir);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--write-samples"))
@@ -1113,6 +1212,7 @@ int main(int argc, char **argv)
     test_svg();
     test_svg_lines();
     test_json_read_back();
+    test_outputs();
     test_ncu(argv[1]);
     return harness_finish("test_bench_report");
 }

@@ -1,7 +1,8 @@
 /*
  * cli.h - what gemmladder-bench and gemmladder-tune share on their command
- * line: exit statuses, --version, and opening a handle with a message that
- * says why there is no GPU. No CUDA here.
+ * line: exit statuses, --version, opening a handle with a message that says
+ * why there is no GPU, and output files written whole or not at all. No
+ * CUDA here.
  */
 #ifndef GL_CLI_H
 #define GL_CLI_H
@@ -49,5 +50,56 @@ void cli_print_version(FILE *out, const char *tool);
  * why on stderr ("<tool>: ..."), CLI_NO_GPU (CLI_SKIPPED when
  * skip_without_gpu) or CLI_FAILED. */
 int cli_open_handle(const char *tool, gl_handle_t *h, int skip_without_gpu);
+
+/* ---- output files, written whole or not at all --------------------------------
+ *
+ * Each output is written to a temporary file beside it (".NAME.XXXXXX" in
+ * the destination's directory, made by mkstemp) and renamed over the
+ * destination only when every output of the run is complete, so a failed or
+ * interrupted run leaves every existing file as it was:
+ *
+ *   cli_output out[2] = {{.option = "--csv", .path = csv_path},
+ *                        {.option = "--json", .path = json_path}};
+ *   if ((rc = cli_outputs_open(tool, out, 2)) != CLI_OK) return rc;   before any work
+ *   ... write to out[i].f (those whose path is not NULL); set out[i].failed on an error ...
+ *   rc = cli_outputs_commit(tool, out, 2);
+ *
+ * A destination that is a symbolic link is replaced through it (the file it
+ * names is replaced, the link stays). One that exists and is not a regular
+ * file (a device, a pipe), and any name under /dev or /proc (/dev/stdout),
+ * is written in place, as it cannot (or is not to) be replaced.
+ * The replacement keeps an existing file's permission bits (otherwise it
+ * gets 0666 less the umask); hard links to the old file keep the old text.
+ * Until committed or discarded, the temporaries are removed if the tool
+ * exits (bu_die) or is ended by SIGINT, SIGTERM, SIGHUP or SIGPIPE. */
+typedef struct cli_output {
+    const char *option; /* the option that named it ("--csv"), for messages */
+    const char *path;   /* as given; NULL: not written (the calls skip it) */
+    FILE *f;            /* where to write, once open */
+    int failed;         /* set by the caller when writing it failed */
+    char *tmp;          /* the temporary (NULL: written in place) */
+    char *target;       /* what the temporary replaces: path, or the file a link names */
+} cli_output;
+
+/* Checks and opens n outputs before any work. Two that name the same file
+ * (the same path, the same existing file, or the same name in the same
+ * directory) are refused with CLI_USAGE and a message naming both options;
+ * one that cannot be written (a missing or read-only directory, an existing
+ * file without write permission, a directory) with CLI_FAILED and the
+ * reason. On failure every output is closed again and nothing is left on
+ * disk. Messages go to stderr as "<tool>: ...". */
+int cli_outputs_open(const char *tool, cli_output *out, int n);
+
+/* Flushes and closes each open output (its temporary synced to disk).
+ * Returns CLI_OK, or CLI_FAILED after a message for each output that failed
+ * (or was marked failed), having discarded all of them. */
+int cli_outputs_close(const char *tool, cli_output *out, int n);
+
+/* cli_outputs_close, then, when all succeeded, each temporary renamed over
+ * its destination. Returns CLI_OK or CLI_FAILED (after a message). */
+int cli_outputs_commit(const char *tool, cli_output *out, int n);
+
+/* Closes the outputs and removes their temporaries: no destination changes. */
+void cli_outputs_discard(cli_output *out, int n);
 
 #endif

@@ -177,27 +177,31 @@ static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
 
 /* ---- the sweep --------------------------------------------------------------- */
 
-static FILE *open_output(const char *path)
+/* The run's --csv, --json and --svg, in that order (cli_output: each written
+ * to a temporary beside it, renamed into place when all are complete). */
+enum { NOUTPUTS = 3 };
+static void outputs_of(const br_options *o, cli_output out[NOUTPUTS])
 {
-    if (!path)
-        return NULL;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        bu_die("cannot write %s: %s", path, strerror(errno));
-    return f;
+    out[0] = (cli_output){.option = "--csv", .path = o->csv_path};
+    out[1] = (cli_output){.option = "--json", .path = o->json_path};
+    out[2] = (cli_output){.option = "--svg", .path = o->svg_path};
 }
 
-/* Closes an output whose writer returned `written`; 0, or -1 after a message. */
-static int finish_output(FILE *f, const char *path, int written)
+/* Writes the report to every output opened by cli_outputs_open and puts
+ * them in place: all of them, or (after a message) none. 0, or -1. */
+static int write_outputs(cli_output out[NOUTPUTS], const br_report *rep, int64_t svg_size)
 {
-    if (!f)
-        return 0;
-    const int failed = written != 0 || ferror(f);
-    if (fclose(f) != 0 || failed) {
-        fprintf(stderr, "%s: writing %s failed\n", bu_tool, path);
+    if (out[0].f)
+        out[0].failed = br_write_csv(out[0].f, rep) != 0;
+    if (out[1].f)
+        out[1].failed = br_write_json(out[1].f, rep) != 0;
+    if (out[2].f)
+        out[2].failed = br_write_svg(out[2].f, rep, svg_size) != 0;
+    if (cli_outputs_commit(bu_tool, out, NOUTPUTS) != CLI_OK)
         return -1;
-    }
-    fprintf(stderr, "%s: wrote %s\n", bu_tool, path);
+    for (int i = 0; i < NOUTPUTS; ++i)
+        if (out[i].path)
+            fprintf(stderr, "%s: wrote %s\n", bu_tool, out[i].path);
     return 0;
 }
 
@@ -243,13 +247,18 @@ static double copy_gbps(void)
 
 static int run_sweep(const br_options *o)
 {
-    gl_handle_t h;
-    const int rc = cli_open_handle(bu_tool, &h, o->skip_without_gpu);
+    /* Outputs first, so a bad path fails now, not after minutes (nor after
+     * the GPU is found missing). */
+    cli_output out[NOUTPUTS];
+    outputs_of(o, out);
+    int rc = cli_outputs_open(bu_tool, out, NOUTPUTS);
     if (rc)
         return rc;
-    /* Outputs before measuring, so a bad path fails now, not after minutes. */
-    FILE *csv = open_output(o->csv_path), *json = open_output(o->json_path),
-         *svg = open_output(o->svg_path);
+    gl_handle_t h;
+    if ((rc = cli_open_handle(bu_tool, &h, o->skip_without_gpu)) != CLI_OK) {
+        cli_outputs_discard(out, NOUTPUTS);
+        return rc;
+    }
     const int dev = gl_handle_device(h);
     struct cudaDeviceProp prop;
     bu_check_cuda(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
@@ -333,10 +342,7 @@ static int run_sweep(const br_options *o)
     if (bad)
         printf("SOME RUNGS WERE WRONG OR FAILED: see the status column\n");
 
-    int write_failed = 0;
-    write_failed |= finish_output(csv, o->csv_path, csv ? br_write_csv(csv, &rep) : 0);
-    write_failed |= finish_output(json, o->json_path, json ? br_write_json(json, &rep) : 0);
-    write_failed |= finish_output(svg, o->svg_path, svg ? br_write_svg(svg, &rep, o->svg_size) : 0);
+    const int write_failed = write_outputs(out, &rep, o->svg_size) != 0;
 
     free(results);
     bu_check_cublas(cublasDestroy(cb), "cublasDestroy");
@@ -348,9 +354,15 @@ static int run_sweep(const br_options *o)
 
 static int run_replot(const br_options *o)
 {
+    cli_output out[NOUTPUTS];
+    outputs_of(o, out);
+    const int opened = cli_outputs_open(bu_tool, out, NOUTPUTS);
+    if (opened)
+        return opened;
     FILE *in = fopen(o->replot_path, "r");
     if (!in) {
         fprintf(stderr, "%s: cannot read %s: %s\n", bu_tool, o->replot_path, strerror(errno));
+        cli_outputs_discard(out, NOUTPUTS);
         return CLI_FAILED;
     }
     br_saved_run run;
@@ -359,6 +371,7 @@ static int run_replot(const br_options *o)
     fclose(in);
     if (rc) {
         fprintf(stderr, "%s: %s: %s\n", bu_tool, o->replot_path, err);
+        cli_outputs_discard(out, NOUTPUTS);
         return CLI_FAILED;
     }
     br_shape s;
@@ -369,17 +382,12 @@ static int run_replot(const br_options *o)
                 (long long)o->svg_size, o->replot_path, (long long)o->svg_size,
                 (long long)o->svg_size, (long long)o->svg_size);
         br_free_saved_run(&run);
+        cli_outputs_discard(out, NOUTPUTS);
         return CLI_USAGE;
     }
     printf("device: %s\n", run.report.device);
     br_write_summary(stdout, &run.report, o->svg_size);
-    FILE *csv = open_output(o->csv_path), *json = open_output(o->json_path),
-         *svg = open_output(o->svg_path);
-    int write_failed = 0;
-    write_failed |= finish_output(csv, o->csv_path, csv ? br_write_csv(csv, &run.report) : 0);
-    write_failed |= finish_output(json, o->json_path, json ? br_write_json(json, &run.report) : 0);
-    write_failed |= finish_output(svg, o->svg_path,
-                                  svg ? br_write_svg(svg, &run.report, o->svg_size) : 0);
+    const int write_failed = write_outputs(out, &run.report, o->svg_size) != 0;
     br_free_saved_run(&run);
     return write_failed ? CLI_FAILED : CLI_OK;
 }
