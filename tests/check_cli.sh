@@ -55,6 +55,29 @@ for untuned in naive auto; do
         fail "the tuner's refusal of $untuned: $(cat "$err")"
 done
 
+# --variants: an empty list or name is refused; a list of any length is read
+# whole (a trailing bad name is named in full; a long good list is accepted,
+# then the run stops at its output, which is checked before the GPU).
+for list in , warptile, ,warptile warptile,,autotuned; do
+    expect 2 "$tune" --variants "$list"
+    grep -q "^gemmladder-tune: --variants: an empty name in '$list'" "$err" ||
+        fail "the tuner's refusal of --variants '$list': $(cat "$err")"
+done
+long=$(printf 'autotuned,warptile,%.0s' $(seq 20)) # 380 characters
+expect 2 "$tune" --variants "${long}not_a_variant_at_the_end"
+grep -q "^gemmladder-tune: --variants: 'not_a_variant_at_the_end' is not a tuned variant" "$err" ||
+    fail "the tuner's refusal of a long list's last name: $(cat "$err")"
+expect 4 "$tune" --variants "${long%,}" --output /nonexistent/dir/table.txt
+grep -q "^gemmladder-tune: cannot write /nonexistent/dir/table.txt: " "$err" ||
+    fail "the tuner with a long list and a bad --output: $(cat "$err")"
+# One table per --check, one --output: a second is refused, not dropped.
+expect 2 "$tune" --check a.txt --check b.txt
+grep -q "^gemmladder-tune: --check given twice (a.txt, then b.txt)" "$err" ||
+    fail "a repeated --check: $(cat "$err")"
+expect 2 "$tune" -o a.txt --output b.txt
+grep -q "^gemmladder-tune: --output given twice (a.txt, then b.txt)" "$err" ||
+    fail "a repeated --output: $(cat "$err")"
+
 bad=$(mktemp)
 echo "not a table" >"$bad"
 expect 1 "$tune" --check "$bad"

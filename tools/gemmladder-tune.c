@@ -12,9 +12,12 @@
  * fastest configuration per size class (geometric mean over the class's
  * shapes) becomes a row of a tuning table in the shipped format, written to
  * FILE (default: gemmladder-tuning-sm_XY.txt), ready for gl_tuning_load or
- * GEMMLADDER_TUNING. --check validates a table offline with the loader's
- * own messages; it needs no GPU. The tuned variants are those a table
- * holds rows for (the loader says which).
+ * GEMMLADDER_TUNING. FILE is replaced only by a complete table that
+ * validates: the table is written to a temporary file beside it, checked,
+ * and renamed over it (cli_output), so an interrupted or failed run leaves
+ * the old table as it was. --check validates a table offline with the
+ * loader's own messages; it needs no GPU. The tuned variants are those a
+ * table holds rows for (the loader says which).
  */
 #include <errno.h>
 #include <math.h>
@@ -77,12 +80,17 @@ static void usage(void)
            "checked first against a float64 product, on a few shapes per size class, and\n"
            "writes the fastest per class as a tuning table (gl_tuning_load, GEMMLADDER_TUNING).\n"
            "\n"
-           "  -o, --output FILE  where to write the table (default gemmladder-tuning-sm_XY.txt)\n"
-           "  --variants LIST    tuned rungs to search, by name, comma-separated (default all)\n"
+           "  -o, --output FILE  where to write the table (default gemmladder-tuning-sm_XY.txt);\n"
+           "                     checked before any GPU work, and replaced only by a complete\n"
+           "                     table that validates (written beside it, then renamed), so\n"
+           "                     a failed or interrupted run leaves the old one as it was\n"
+           "  --variants LIST    tuned rungs to search, by name, comma-separated (default all;\n"
+           "                     a name given twice is searched once)\n"
            "  --repeats N        timed samples (batches of calls) per configuration and shape,\n"
            "                     1 .. 1000 (default 7)\n"
            "  --full             also time 8192^3 for the large class (slower)\n"
-           "  --check FILE       validate a table file and exit (no GPU needed)\n"
+           "  --check FILE       validate a table file and exit (no GPU needed); one FILE per\n"
+           "                     run: a second --check is refused\n"
            "  -h, --help         this text\n"
            "  -V, --version      the version\n"
            "\n"
@@ -136,10 +144,19 @@ static int parse_args(int argc, char **argv, tune_options *o)
         switch (c) {
         case 'h': usage(); return CLI_OK;
         case 'V': cli_print_version(stdout, bu_tool); return CLI_OK;
-        case 'o': o->output = optarg; break;
+        case 'o':
+        case 'c': {
+            /* A second one would silently replace the first. */
+            const char **slot = c == 'o' ? &o->output : &o->check;
+            if (*slot)
+                return usage_error("%s given twice (%s, then %s): give one",
+                                   cli_option_name(options, c, message, sizeof message), *slot,
+                                   optarg);
+            *slot = optarg;
+            break;
+        }
         case 'v': o->variants = optarg; break;
         case 'f': o->full = 1; break;
-        case 'c': o->check = optarg; break;
         case 'r':
             n = strtol(optarg, &end, 10);
             if (end == optarg || *end || n < 1 || n > 1000)
@@ -183,27 +200,46 @@ static int takes_rows(gl_variant_t v)
     return ok;
 }
 
-/* Marks in want[] the variants of `list` (NULL: every tuned one). Returns -1
- * to go on, or the status to exit with. */
+/* Marks in want[] the variants of `list` (NULL: every tuned one): names
+ * separated by commas, none empty, each a tuned variant; a list of any
+ * length. Returns -1 to go on, or the status to exit with. */
 static int choose_variants(const char *list, int *want)
 {
-    char tuned[256] = "";
-    for (int v = 0; v < gl_variant_count(); ++v) {
-        if (!takes_rows((gl_variant_t)v))
-            continue;
-        snprintf(tuned + strlen(tuned), sizeof tuned - strlen(tuned), "%s%s", *tuned ? ", " : "",
-                 gl_variant_name((gl_variant_t)v));
-        want[v] = !list;
+    const int count = gl_variant_count();
+    int *tuned = calloc((size_t)count, sizeof *tuned);
+    size_t names_size = 1;
+    for (int v = 0; v < count; ++v)
+        names_size += strlen(gl_variant_name((gl_variant_t)v)) + 2;
+    char *names = malloc(names_size), *copy = list ? strdup(list) : NULL;
+    if (!tuned || !names || (list && !copy))
+        bu_die("out of host memory");
+    *names = '\0';
+    for (int v = 0; v < count; ++v) {
+        tuned[v] = takes_rows((gl_variant_t)v);
+        if (tuned[v])
+            strcat(strcat(names, *names ? ", " : ""), gl_variant_name((gl_variant_t)v));
+        want[v] = !list && tuned[v];
     }
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", list ? list : "");
-    for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+    int rc = -1;
+    /* Split by hand: strtok would pass over empty names (",", "warptile,"). */
+    for (char *tok = copy, *next; tok && rc < 0; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
         gl_variant_t v;
-        if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS || !takes_rows(v))
-            return usage_error("--variants: '%s' is not a tuned variant (tuned: %s)", tok, tuned);
-        want[v] = 1;
+        if (!*tok)
+            rc = usage_error("--variants: an empty name in '%s' (want tuned variants separated "
+                             "by commas: %s)",
+                             list, names);
+        else if (gl_variant_from_name(tok, &v) != GL_STATUS_SUCCESS || !tuned[v])
+            rc = usage_error("--variants: '%s' is not a tuned variant (tuned: %s)", tok, names);
+        else
+            want[v] = 1;
     }
-    return -1;
+    free(copy);
+    free(names);
+    free(tuned);
+    return rc;
 }
 
 static void describe_tiles(const gl_tiles *t, char *out, size_t size)
@@ -324,9 +360,18 @@ int main(int argc, char **argv)
         free(want);
         return rc;
     }
+    /* The output before any GPU work, when it is named: a bad path fails
+     * now, not after the preparation (the default's name needs the GPU's
+     * architecture, so it is opened as soon as that is known). */
+    cli_output out = {.option = "--output", .path = output};
+    if (output && (rc = cli_outputs_open(bu_tool, &out, 1)) != CLI_OK) {
+        free(want);
+        return rc;
+    }
     const time_t started = time(NULL);
     gl_handle_t h;
     if ((rc = cli_open_handle(bu_tool, &h, 0)) != CLI_OK) {
+        cli_outputs_discard(&out, 1);
         free(want);
         return rc;
     }
@@ -337,8 +382,14 @@ int main(int argc, char **argv)
     char arch[16], device[512], default_output[64];
     snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
     snprintf(default_output, sizeof default_output, "gemmladder-tuning-%s.txt", arch);
-    if (!output)
-        output = default_output;
+    if (!output) {
+        out.path = output = default_output;
+        if ((rc = cli_outputs_open(bu_tool, &out, 1)) != CLI_OK) {
+            gl_handle_destroy(h);
+            free(want);
+            return rc;
+        }
+    }
     bu_device_description(dev, device, sizeof device);
     printf("device: %s\n", device);
 
@@ -356,9 +407,7 @@ int main(int argc, char **argv)
         for (int s = 0; s < class_counts[c]; ++s)
             prepare(&shapes[c][s], h, cb, class_shapes[c][s], repeats, &rng);
 
-    FILE *table = fopen(output, "w");
-    if (!table)
-        bu_die("cannot write %s: %s", output, strerror(errno));
+    FILE *table = out.f;
     char date[32];
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&started));
     fprintf(table, "gemmladder-tuning 1\n# Tile parameters for %s, written by gemmladder-tune on %s.\n"
@@ -457,7 +506,8 @@ int main(int argc, char **argv)
                     class_names[c], name, pct);
         }
     }
-    fclose(table);
+    if (cli_outputs_close(bu_tool, &out, 1) != CLI_OK)
+        return CLI_FAILED; /* the old table, if any, is as it was */
 
     for (int c = 0; c < 3; ++c)
         for (int s = 0; s < class_counts[c]; ++s)
@@ -466,9 +516,16 @@ int main(int argc, char **argv)
     gl_handle_destroy(h);
     free(want);
 
-    /* The table must load as written. */
-    if (gl_tuning_check(output) != GL_STATUS_SUCCESS)
-        bu_die("the table written does not validate: %s", gl_last_error(NULL));
+    /* The table must load as written, before it replaces anything (a
+     * device or pipe written in place cannot be read back). */
+    if (out.tmp && gl_tuning_check(out.tmp) != GL_STATUS_SUCCESS) {
+        fprintf(stderr, "%s: the table written does not validate, so %s was left as it was: %s\n",
+                bu_tool, output, gl_last_error(NULL));
+        cli_outputs_discard(&out, 1);
+        return CLI_FAILED;
+    }
+    if (cli_outputs_commit(bu_tool, &out, 1) != CLI_OK)
+        return CLI_FAILED;
     printf("\nwrote %s in %.0f s; use it with gl_tuning_load(\"%s\") or "
            "GEMMLADDER_TUNING=%s\n",
            output, difftime(time(NULL), started), output, output);
