@@ -9,13 +9,15 @@ namespace {
 
 constexpr int THREADS = 256;
 
-/* One block per row chunk; the grid strides over rows, threads over columns. */
+/* One block per row chunk; the grid strides over rows, threads over columns.
+ * Both counters are 64-bit: a 32-bit one stepping by THREADS would pass
+ * INT_MAX and wrap when n is within THREADS of it, and never end. */
 __global__ __launch_bounds__(THREADS) void scale_c_kernel(int m, int n, float beta, float *c,
                                                           int64_t ldc)
 {
     for (int64_t i = blockIdx.x; i < m; i += gridDim.x) {
         float *row = c + i * ldc;
-        for (int j = threadIdx.x; j < n; j += THREADS)
+        for (int64_t j = threadIdx.x; j < n; j += THREADS)
             row[j] = beta == 0.0f ? 0.0f : beta * row[j];
     }
 }
