@@ -198,7 +198,8 @@ typedef enum gl_layout {
 
 /* C = A * B with the chosen variant, all matrices row-major and contiguous:
  * A is M x K, B is K x N, C is M x N (leading dimensions K, N and N).
- * A, B and C are device pointers; C must not overlap A or B. The call is
+ * A, B and C are device pointers; C must not overlap A or B (a call where
+ * it does is refused, as gl_sgemm_ex says). The call is
  * asynchronous on the handle's stream: it returns once the work is queued.
  * Same as gl_sgemm_ex(handle, variant, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, M, N,
  * K, 1.0f, A, K, B, N, 0.0f, C, N); see there for sizes of 0 and for every
@@ -222,7 +223,12 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  *   C, ldc          M x N; ldc >= N (row-major) or >= M (column-major).
  * Pointers are device-accessible memory on the handle's device (cudaMalloc,
  * cudaMallocManaged, mapped pinned host memory). Leading-dimension padding of
- * C is never written.
+ * C is never written. C must not share an element with A or B (as in BLAS):
+ * a call where it does is refused. The test is exact where C and the other
+ * operand have the same leading dimension (say, two submatrices of one
+ * matrix) or either is a single row (column-major: column); otherwise C's
+ * span, from its first element to its last, must not meet the operand's.
+ * A and B may overlap each other.
  * Sizes of zero follow BLAS: M == 0 or N == 0 does nothing and succeeds, and
  * the pointers may be NULL; K == 0 or alpha == 0 sets C = beta * C without
  * reading A or B (which may then be NULL). When beta == 0, C is only written,
@@ -243,7 +249,8 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  *   GL_STATUS_INVALID_ARGUMENT for a bad layout or transpose value, a size
  *     outside 0 .. 2147483647, a leading dimension too small, a NULL pointer
  *     the call would read or write or one not aligned to 4 bytes (the size
- *     of a float), a NULL handle, or a pointer that is not
+ *     of a float), C overlapping A or B (the message names both), a NULL
+ *     handle, or a pointer that is not
  *     device-accessible, lies on another device, or whose allocation is
  *     smaller than the matrix described;
  *   GL_STATUS_UNSUPPORTED_VARIANT if the variant cannot run on this device;
@@ -444,7 +451,15 @@ typedef struct gl_plan {
                               tiles (128 x 64, 64 x 128), GL_TILES_THIN for
                               split-K's thin tiles */
     char why[160];         /* one sentence: why this path */
-    int32_t reserved[16];  /* zero */
+    int32_t last_slice_rows; /* products of more than 2^20 rows run in slices
+                              of 2^20 rows; where the last, shorter one is
+                              planned otherwise (another path, kernel, split
+                              or scratch), its rows, else 0. The fields
+                              above describe the other slices; launches and
+                              scratch_bytes cover them all */
+    int32_t last_slice_path; /* gl_path_t of that last slice (when
+                              last_slice_rows > 0), else path */
+    int32_t reserved[14];  /* zero */
 } gl_plan;
 
 /* What gl_sgemm_ex(handle, variant, layout, transA, transB, M, N, K, alpha,
@@ -453,7 +468,8 @@ typedef struct gl_plan {
  * problem, and the operand copies it would make. A, B and C are looked at
  * for their alignment only, never read; NULL stands for a pointer as
  * cudaMalloc returns it (256-byte aligned). The other arguments are checked
- * as gl_sgemm_ex checks them, with the same statuses and messages.
+ * as gl_sgemm_ex checks them, with the same statuses and messages; so is
+ * C's overlap with A and B where all three are given.
  * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
  * GL_STATUS_INVALID_ARGUMENT for a bad argument, a NULL handle or out, or
  * out->size too small. */

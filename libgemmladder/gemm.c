@@ -61,6 +61,84 @@ static bool extent_bytes(const operand *x, gl_layout_t layout, uint64_t *bytes)
     return true;
 }
 
+/* ---- whether C shares an element with A or B ------------------------------- */
+
+/* A stored matrix as the addresses it covers: `outer` runs of `inner`
+ * floats, `ld` floats apart (rows of a row-major matrix, columns of a
+ * column-major one), the first at `base`. */
+typedef struct grid {
+    uintptr_t base; /* bytes */
+    int64_t outer, inner, ld;
+} grid;
+
+static grid grid_of(const operand *x, gl_layout_t layout)
+{
+    const bool row_major = layout == GL_ROW_MAJOR;
+    return (grid){(uintptr_t)x->ptr, row_major ? x->rows : x->cols,
+                  row_major ? x->cols : x->rows, x->ld};
+}
+
+/* floor(a / b) for b > 0. */
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
+
+/* Whether the run of floats [x0, x1) (indices from g's base, x0 < x1) holds
+ * an element of g: the first run of g that ends after x0 is the only
+ * candidate, and it meets the run if it starts before x1. */
+static bool run_meets(int64_t x0, int64_t x1, const grid *g)
+{
+    int64_t r = floor_div(x0, g->ld);
+    if (r < 0)
+        r = 0;
+    else if (x0 - r * g->ld >= g->inner) /* x0 lies in the padding after run r */
+        ++r;
+    return r < g->outer && r * g->ld < x1;
+}
+
+/* Whether grids g and h (both non-empty, 4-byte aligned, spans computed
+ * without overflow by the checks before) share an element. Exact where the
+ * answer is cheap: disjoint spans, one of them a single run, or equal
+ * leading dimensions (submatrices of one matrix); otherwise the spans'
+ * intersection counts as sharing. */
+static bool grids_share(const grid *g, const grid *h)
+{
+    const int64_t g_span = (g->outer - 1) * g->ld + g->inner;
+    const int64_t h_span = (h->outer - 1) * h->ld + h->inner;
+    /* h's base in floats from g's (both 4-byte aligned) */
+    const int64_t d = (int64_t)((uint64_t)h->base - (uint64_t)g->base) / (int64_t)sizeof(float);
+    if (d >= g_span || -d >= h_span)
+        return false; /* the spans do not meet */
+    if (h->outer == 1)
+        return run_meets(d, d + h->inner, g);
+    if (g->outer == 1)
+        return run_meets(-d, -d + g->inner, h);
+    if (g->ld != h->ld)
+        return true;
+    /* One ld: h's run i covers g's runs q + i, columns [s, s + inner), and
+     * the next run's [0, s + inner - ld) where it passes the end of one. */
+    const int64_t ld = g->ld, q = floor_div(d, ld), s = d - q * ld;
+    const bool rows_meet = q < g->outer && q + h->outer > 0;
+    const bool wrapped_rows_meet = q + 1 < g->outer && q + 1 + h->outer > 0;
+    return (rows_meet && s < g->inner) || (wrapped_rows_meet && s + h->inner > ld);
+}
+
+/* C must not share an element with A or B (BLAS's rule): the kernels read A
+ * and B while C is written. */
+static gl_status_t check_overlap(gl_handle_t h, const operand *c, const operand *x,
+                                 gl_layout_t layout)
+{
+    uint64_t bytes;
+    if (!extent_bytes(c, layout, &bytes) || !extent_bytes(x, layout, &bytes))
+        return GL_STATUS_SUCCESS; /* the pointer checks report spans too large */
+    const grid gc = grid_of(c, layout), gx = grid_of(x, layout);
+    if (!grids_share(&gc, &gx))
+        return GL_STATUS_SUCCESS;
+    return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                   "C (%p, %lld x %lld, ldc = %lld) overlaps %s (%p, %lld x %lld, %s = %lld): "
+                   "C must not share memory with A or B",
+                   c->ptr, (long long)c->rows, (long long)c->cols, (long long)c->ld, x->name,
+                   x->ptr, (long long)x->rows, (long long)x->cols, x->ld_name, (long long)x->ld);
+}
+
 /* The GPU must be able to reach every byte of the operand from the handle's
  * device. One driver query gives the memory type, the owning device and the
  * allocation's range. */
@@ -236,6 +314,10 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                            "%s (%p) is not aligned to 4 bytes, the size of a float",
                            ptrs[i].name, ptrs[i].p);
+    if (reads_ab && A && B && C &&
+        ((st = check_overlap(h, &out->c, &out->a, layout)) ||
+         (st = check_overlap(h, &out->c, &out->b, layout))))
+        return st;
     if (!h)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
 
@@ -304,6 +386,13 @@ gl_status_t gl_sgemm(gl_handle_t h, gl_variant_t variant, int64_t M, int64_t N, 
 
 /* ---- what a call would run --------------------------------------------------- */
 
+/* The most scratch a slice of rows holds at once: the rows above the last
+ * round free theirs before the last round's rows (tail) take their own. */
+static size_t scratch_of(const gl_engine_plan *plan, const gl_engine_plan *tail)
+{
+    return plan->tail_rows > 0 && tail->bytes > plan->bytes ? tail->bytes : plan->bytes;
+}
+
 /* A stand-in for a NULL pointer of a plan: aligned as cudaMalloc aligns. */
 static const float *as_allocated(const float *p) { return p ? p : (const float *)(uintptr_t)256; }
 
@@ -359,6 +448,8 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             const int64_t full = c.p.m / MAX_ROWS_PER_LAUNCH, rest = c.p.m % MAX_ROWS_PER_LAUNCH;
             if (plan.tail_rows > 0)
                 out->launches += (int32_t)(full > 0 ? full : 1);
+            /* the rows above the last round free theirs before the tail takes its own */
+            size_t most = scratch_of(&plan, &tail_plan);
             if (full > 0 && rest > 0) {
                 gl_problem last = first;
                 last.m = (int)rest;
@@ -366,6 +457,13 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
                 gl_engine_plan_call(&last, &tiles, h->pinned[c.d->id], h->sm_count, h->code_cc,
                                     h->scratch != NULL, &last_plan, &last_tail_plan);
                 out->launches += last_plan.tail_rows > 0;
+                const size_t last_most = scratch_of(&last_plan, &last_tail_plan);
+                most = last_most > most ? last_most : most;
+                if (last_plan.path != plan.path || last_plan.kernel != plan.kernel ||
+                    last_plan.splits != plan.splits || last_plan.bytes != plan.bytes) {
+                    out->last_slice_rows = (int32_t)rest;
+                    out->last_slice_path = last_plan.path;
+                }
             }
             out->kernel = plan.kernel;
             if (plan.kernel != GL_VARIANT_WARPTILE) /* another rung's kernel, with its fixed tiles */
@@ -382,10 +480,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             out->aligned = plan.aligned;
             out->copies =
                 (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0) | (plan.a.transposed ? 4 : 0);
-            /* the rows above the last round free theirs before the tail takes its own */
-            out->scratch_bytes = (int64_t)(plan.tail_rows > 0 && tail_plan.bytes > plan.bytes
-                                               ? tail_plan.bytes
-                                               : plan.bytes);
+            out->scratch_bytes = (int64_t)most;
             why = plan.why;
         } else {
             out->path = GL_PATH_RUNG;
@@ -393,6 +488,8 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             why = "the rung's own kernel";
         }
     }
+    if (out->last_slice_rows == 0)
+        out->last_slice_path = out->path;
     snprintf(out->why, sizeof out->why, "%s", why);
     return GL_STATUS_SUCCESS;
 }

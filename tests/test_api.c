@@ -6,6 +6,9 @@
  * prints anything.
  */
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -238,6 +241,128 @@ static void test_sgemm_arguments(void)
                  "handle is NULL");
 }
 
+/* ---- C overlapping A or B ---------------------------------------------------- */
+
+static uint64_t overlap_state;
+static int64_t overlap_rand(int64_t n) /* uniform in 0 .. n - 1 */
+{
+    overlap_state = overlap_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (int64_t)((overlap_state >> 33) % (uint64_t)n);
+}
+
+/* A stored operand as element offsets: `outer` runs of `inner`, `ld` apart. */
+typedef struct stored { int64_t outer, inner, ld; } stored;
+
+static int64_t stored_span(stored x) { return (x.outer - 1) * x.ld + x.inner; }
+
+static bool stored_has(stored x, int64_t e)
+{
+    return e >= 0 && e < stored_span(x) && e % x.ld < x.inner;
+}
+
+/* Whether x, based at element 0, and y, based at element d, share an element. */
+static bool brute_share(stored x, stored y, int64_t d)
+{
+    for (int64_t r = 0; r < y.outer; ++r)
+        for (int64_t c = 0; c < y.inner; ++c)
+            if (stored_has(x, d + r * y.ld + c))
+                return true;
+    return false;
+}
+
+/* Every product call with C placed before, across, inside and after A (or
+ * B), touching it or not, for random small shapes, layouts, transposes and
+ * leading dimensions: refused exactly when C shares an element with it
+ * (where the rule is exact: equal leading dimensions, or a single run), or
+ * when the spans meet (otherwise); accepted (up to the NULL handle) when
+ * not. The operand not under test lies far away. */
+static void test_overlap(void)
+{
+    overlap_state = (uint64_t)time(NULL);
+    const uint64_t seed = overlap_state;
+    int refused = 0, accepted = 0, exact = 0;
+    float *const base = (float *)0x10000000; /* element 0 of the operand under test */
+    for (int trial = 0; trial < 20000; ++trial) {
+        const gl_layout_t layout = overlap_rand(2) ? GL_COL_MAJOR : GL_ROW_MAJOR;
+        const gl_transpose_t ta = overlap_rand(2) ? GL_OP_T : GL_OP_N;
+        const gl_transpose_t tb = overlap_rand(2) ? GL_OP_T : GL_OP_N;
+        const int64_t M = 1 + overlap_rand(5), N = 1 + overlap_rand(5), K = 1 + overlap_rand(5);
+        const bool row_major = layout == GL_ROW_MAJOR;
+        /* stored rows x cols of A, B and C */
+        const int64_t ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
+        const int64_t a_need = row_major ? ac : ar, b_need = row_major ? bc : br;
+        const int64_t c_need = row_major ? N : M;
+        /* often the same ld for C and the operand, as submatrices of one matrix */
+        int64_t lda = a_need + overlap_rand(4), ldb = b_need + overlap_rand(4);
+        int64_t ldc = c_need + overlap_rand(4);
+        const bool on_b = overlap_rand(2);
+        if (overlap_rand(2)) {
+            const int64_t ld = (on_b ? ldb : lda) > ldc ? (on_b ? ldb : lda) : ldc;
+            ldc = ld;
+            *(on_b ? &ldb : &lda) = ld;
+        }
+        const stored a = {row_major ? ar : ac, row_major ? ac : ar, lda};
+        const stored b = {row_major ? br : bc, row_major ? bc : br, ldb};
+        const stored c = {row_major ? M : N, row_major ? N : M, ldc};
+        const stored x = on_b ? b : a;
+        const int64_t d = -stored_span(c) - 1 + overlap_rand(stored_span(c) + stored_span(x) + 2);
+        const float *A = on_b ? (const float *)0x1000 : base;
+        const float *B = on_b ? base : (const float *)0x2000;
+        float *Cp = base + d;
+
+        const bool one_run = x.outer == 1 || c.outer == 1;
+        const bool spans_meet = d < stored_span(x) && -d < stored_span(c);
+        const bool want_refused =
+            x.ld == c.ld || one_run ? brute_share(x, c, d) : spans_meet;
+        exact += x.ld == c.ld || one_run;
+        const gl_status_t st = gl_sgemm_ex(NULL, GL_VARIANT_NAIVE, layout, ta, tb, M, N, K, 1.0f,
+                                           A, lda, B, ldb, 0.0f, Cp, ldc);
+        const char *msg = gl_last_error(NULL);
+        const bool was_refused = st == GL_STATUS_INVALID_ARGUMENT && strstr(msg, "overlaps");
+        CHECK(was_refused == want_refused &&
+                  (was_refused || strstr(msg, "handle is NULL")),
+              "seed %llu: %s %c%c M %lld N %lld K %lld, C at %lld elements from %s (ld %lld, "
+              "ldc %lld): %s, expected %s",
+              (unsigned long long)seed, row_major ? "row" : "col", ta ? 'T' : 'N',
+              tb ? 'T' : 'N', (long long)M, (long long)N, (long long)K, (long long)d,
+              on_b ? "B" : "A", (long long)x.ld, (long long)ldc, msg,
+              want_refused ? "refused" : "accepted");
+        if (was_refused) {
+            ++refused;
+            CHECK(strstr(msg, on_b ? "overlaps B" : "overlaps A") && strstr(msg, "C ("),
+                  "message names both: %s", msg);
+        } else {
+            ++accepted;
+        }
+    }
+    CHECK(refused > 1000 && accepted > 1000 && exact > 1000,
+          "the trials reached both answers: %d refused, %d accepted, %d exact", refused,
+          accepted, exact);
+
+    /* The review's case: C == A, 512^3, every variant; and C one element
+     * past A's end (adjacent, accepted), or its last element A's first. */
+    float *const a512 = (float *)0x20000000;
+    for (int v = 0; v < gl_variant_count(); ++v)
+        CHECK_STATUS(NULL, gl_sgemm(NULL, (gl_variant_t)v, 512, 512, 512, a512, B, a512),
+                     GL_STATUS_INVALID_ARGUMENT, "overlaps A");
+    CHECK_STATUS(NULL, gl_sgemm(NULL, GL_VARIANT_AUTO, 512, 512, 512, a512, B, a512 + 512 * 512),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    CHECK_STATUS(NULL, gl_sgemm(NULL, GL_VARIANT_AUTO, 512, 512, 512, a512, B,
+                                a512 - 512 * 512 + 1),
+                 GL_STATUS_INVALID_ARGUMENT, "overlaps A");
+    /* Interleaved columns of one matrix Y (ld 8): A = Y[:, :4], C = Y[:, 4:]. */
+    CHECK_STATUS(NULL, EX(GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 6, 4, 4, 1.0f, a512, 8,
+                          B, 4, 0.0f, a512 + 4, 8),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    CHECK_STATUS(NULL, EX(GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 6, 4, 4, 1.0f, a512, 8,
+                          B, 4, 0.0f, a512 + 3, 8),
+                 GL_STATUS_INVALID_ARGUMENT, "overlaps A");
+    /* K == 0 or alpha == 0: A and B are not read, so C may overlap them. */
+    CHECK_STATUS(NULL, EX(GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 4, 4, 4, 0.0f, a512, 4,
+                          B, 4, 1.0f, a512, 4),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+}
+
 /* The library never prints: run every failing call above with stdout and
  * stderr pointed at a file, and expect the file to stay empty. */
 static void test_silence(void)
@@ -285,6 +410,7 @@ int main(void)
     test_version();
     test_handle_arguments();
     test_sgemm_arguments();
+    test_overlap();
     test_silence();
     return harness_finish("test_api");
 }

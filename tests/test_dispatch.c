@@ -9,6 +9,7 @@
  */
 #include "fake_gpu.h"
 #include "harness.h"
+#include "engine/engine.h"
 #include "internal.h"
 
 #define SLICE_ROWS (1 << 20) /* gemm.c: MAX_ROWS_PER_LAUNCH */
@@ -163,6 +164,132 @@ static void test_auto_launches(gl_handle_t h)
     }
 }
 
+/* The most scratch one slice's plan holds at once (gemm.c's rule: the rows
+ * above the last round free theirs before the last round takes its own). */
+static size_t slice_scratch(const gl_engine_plan *plan, const gl_engine_plan *tail)
+{
+    return plan->tail_rows > 0 && tail->bytes > plan->bytes ? tail->bytes : plan->bytes;
+}
+
+/* gl_sgemm_plan against the call, for tall products: the call's slices (as
+ * the fake GPU records them, each the problem auto's launcher is handed)
+ * planned one by one as the launcher plans them; the plan must report the
+ * most scratch of any slice, and say so when the last slice runs another
+ * path. Over a grid of tall shapes, transposes, layouts and leading
+ * dimensions (the review found 882 of 1,680 under-reported). */
+static void test_plan_covers_slices(gl_handle_t h)
+{
+    const int64_t ms[] = {SLICE_ROWS + 1, SLICE_ROWS + 129, 1049089, SLICE_ROWS + 4096,
+                          2 * SLICE_ROWS + 3072, 2 * SLICE_ROWS - 7, 3 * SLICE_ROWS};
+    const int64_t ns[] = {1, 3, 32, 127, 1024, 4097};
+    const int64_t ks[] = {1, 31, 1024, 1025, 6000};
+    const gl_variant_desc *auto_desc = gl_variant_find(GL_VARIANT_AUTO);
+    int shapes = 0, differing = 0, with_scratch = 0;
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; ++i)
+        for (size_t j = 0; j < sizeof ns / sizeof ns[0]; ++j)
+            for (size_t l = 0; l < sizeof ks / sizeof ks[0]; ++l)
+                for (int form = 0; form < 4; ++form) {
+                    const int64_t m = ms[i], n = ns[j], k = ks[l];
+                    const gl_transpose_t ta = form & 1 ? T : N, tb = form & 2 ? T : N;
+                    const int64_t lda = (ta == T ? m : k) + (form == 3),
+                                  ldb = (tb == T ? k : n) + (form == 1);
+                    const uint64_t a_bytes = (uint64_t)((ta == T ? k : m) - 1) * lda * 4 +
+                                             (uint64_t)(ta == T ? m : k) * 4;
+                    const uint64_t b_bytes = (uint64_t)((tb == T ? n : k) - 1) * ldb * 4 +
+                                             (uint64_t)(tb == T ? k : n) * 4;
+                    float *a = fake_gpu_alloc(a_bytes), *b = fake_gpu_alloc(b_bytes);
+                    float *c = fake_gpu_alloc((uint64_t)m * n * 4);
+                    gl_plan plan = {.size = sizeof plan};
+                    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, R, ta, tb, m, n, k, a, lda,
+                                                  b, ldb, c, n, &plan),
+                                 GL_STATUS_SUCCESS, NULL);
+                    fake_gpu_clear_launches();
+                    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_AUTO, R, ta, tb, m, n, k, 1.0f, a,
+                                                lda, b, ldb, 0.0f, c, n),
+                                 GL_STATUS_SUCCESS, NULL);
+                    const gl_tile_params tiles = gl_resolve_tiles(h, auto_desc, m, n, NULL);
+                    size_t most = 0;
+                    gl_engine_plan first = {0}, last = {0};
+                    bool differs = false;
+                    for (int s = 0; s < fake_gpu_launch_count(); ++s) {
+                        const fake_launch *f = fake_gpu_launch(s);
+                        const gl_problem p = {f->m,   f->n,   f->k,       f->alpha, f->beta,
+                                              f->a,   f->lda, f->trans_a, f->b,     f->ldb,
+                                              f->trans_b, f->c, f->ldc,   0};
+                        gl_engine_plan sp, tail;
+                        gl_engine_plan_call(&p, &tiles, false, h->sm_count, h->code_cc,
+                                            h->scratch != NULL, &sp, &tail);
+                        const size_t bytes = slice_scratch(&sp, &tail);
+                        most = bytes > most ? bytes : most;
+                        last = sp;
+                        if (s == 0)
+                            first = sp;
+                        else
+                            differs = differs || sp.path != first.path ||
+                                      sp.kernel != first.kernel || sp.splits != first.splits ||
+                                      sp.bytes != first.bytes;
+                    }
+                    CHECK(fake_gpu_launch_count() == (int)((m - 1) / SLICE_ROWS + 1),
+                          "%lld rows: %d slices", (long long)m, fake_gpu_launch_count());
+                    CHECK(plan.scratch_bytes == (int64_t)most,
+                          "auto %lld x %lld x %lld, trans %c%c, lda %lld, ldb %lld: the plan "
+                          "reports %lld bytes of scratch, its slices take up to %zu",
+                          (long long)m, (long long)n, (long long)k, ta == T ? 'T' : 'N',
+                          tb == T ? 'T' : 'N', (long long)lda, (long long)ldb,
+                          (long long)plan.scratch_bytes, most);
+                    const int64_t rest = m % SLICE_ROWS;
+                    CHECK(plan.last_slice_rows == (differs ? rest : 0) &&
+                              plan.last_slice_path == (differs ? (int32_t)last.path : plan.path),
+                          "auto %lld x %lld x %lld: the last slice %s (path %d); the plan says "
+                          "last_slice_rows %d, last_slice_path %d",
+                          (long long)m, (long long)n, (long long)k,
+                          differs ? "is planned otherwise" : "is planned as the first",
+                          (int)last.path, (int)plan.last_slice_rows, (int)plan.last_slice_path);
+                    ++shapes, differing += differs, with_scratch += most > 0;
+                    fake_gpu_free(a), fake_gpu_free(b), fake_gpu_free(c);
+                }
+    CHECK(differing > 0 && with_scratch > 0 && shapes - differing > 0,
+          "the grid reaches last slices planned otherwise (%d of %d shapes) and scratch (%d)",
+          differing, shapes, with_scratch);
+}
+
+/* Auto copies an operand only where the copy changes the kernel: when the
+ * other operand can still not be read in 16-byte groups, the copy buys
+ * nothing (the review's 257 x 8193 x 6000 with lda = 6001 copied A for rung
+ * 8's float-per-load kernel). Over a grid of shapes and leading dimensions:
+ * a plan with copies runs the aligned kernels, and no plan that copies says
+ * copying does not pay. */
+static void test_copies_change_the_kernel(gl_handle_t h)
+{
+    const int64_t sizes[] = {1, 63, 257, 1000, 2048, 4097, 8193};
+    const int64_t ks[] = {64, 1001, 6000};
+    int plans = 0, copying = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+        for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; ++j)
+            for (size_t l = 0; l < sizeof ks / sizeof ks[0]; ++l)
+                for (int form = 0; form < 16; ++form) {
+                    const int64_t m = sizes[i], n = sizes[j], k = ks[l];
+                    const gl_transpose_t ta = form & 1 ? T : N, tb = form & 2 ? T : N;
+                    const int64_t lda = (ta == T ? m : k) + (form >> 2 & 1);
+                    const int64_t ldb = (tb == T ? k : n) + (form >> 3 & 1);
+                    gl_plan plan = {.size = sizeof plan};
+                    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, R, ta, tb, m, n, k, NULL,
+                                                  lda, NULL, ldb, NULL, n, &plan),
+                                 GL_STATUS_SUCCESS, NULL);
+                    ++plans;
+                    if (!(plan.copies & 3))
+                        continue;
+                    ++copying;
+                    CHECK(plan.aligned && !strstr(plan.why, "does not pay"),
+                          "auto %lld x %lld x %lld, trans %c%c, lda %lld, ldb %lld copies "
+                          "(%d) for the kernel it would run anyway: path %d, aligned %d, \"%s\"",
+                          (long long)m, (long long)n, (long long)k, ta == T ? 'T' : 'N',
+                          tb == T ? 'T' : 'N', (long long)lda, (long long)ldb, (int)plan.copies,
+                          (int)plan.path, (int)plan.aligned, plan.why);
+                }
+    CHECK(copying > 0 && copying < plans, "%d of %d plans copy", copying, plans);
+}
+
 /* gl_sgemm_plan's origin of the tiles auto picks for itself: split-K's
  * thin tiles for C of few columns (128 x 32) or rows (32 x 128), and the
  * half tiles (128 x 64, 64 x 128) where the table's grid is one uneven
@@ -262,6 +389,8 @@ int main(void)
         test_normalised_problem(h);
         test_slicing(h);
         test_auto_launches(h);
+        test_plan_covers_slices(h);
+        test_copies_change_the_kernel(h);
         test_own_tiles_origin(h);
         test_pointer_checks(h);
         test_query_and_pins(h);

@@ -726,7 +726,11 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         bytes += copy_bytes(&c);
         whole = whole && (c.made || !short_of_tiles[i]);
     }
-    if (bytes == 0 || (k_edge && !whole)) { /* K padded in one operand only would not match */
+    /* K padded in one operand only would not match; and a copy buys nothing
+     * while the other operand still cannot be read in groups: rung 8's
+     * kernel would read both a float per load, copy or not. */
+    if (bytes == 0 || (k_edge && !whole) || !(a_ok || plan->a.made) ||
+        !(b_ok || plan->b.made)) {
         plan->a.made = plan->b.made = false;
         in_place(p, t, a_ok, b_ok, pinned, sms, plan);
         return;
@@ -737,8 +741,6 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
     /* The copies are aligned and padded with zeros, so split-K may run on
      * them (4096 x 127 x 4096: B copied, then split): its parts read a group
      * of 4 that reaches into the padding, and store only inside C. */
-    if (!(a_ok || plan->a.made) || !(b_ok || plan->b.made))
-        return;
     /* The split is asked again on the copies: it must now beat rung 8's
      * kernel on them, not the float-per-load kernel that split_copies
      * weighed it against (3807 x 2881 x 1501 is copied for a split, then
