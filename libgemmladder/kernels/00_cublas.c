@@ -9,11 +9,24 @@
  */
 #include "launch.h"
 
+/* cuBLAS 13.0 fails (CUBLAS_STATUS_INTERNAL_ERROR) on a 1 x 2147483647
+ * product; C's columns go to it in pieces of at most this many. */
+#define MAX_COLUMNS_PER_CALL (1 << 30)
+
 int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
     (void)t;
     const cublasOperation_t op_a = p->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_b = p->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
-    return (int)cublasSgemm_64(x->cublas, op_b, op_a, p->n, p->m, p->k, &p->alpha, p->b,
-                               p->ldb, p->a, p->lda, &p->beta, p->c, p->ldc);
+    for (int64_t n0 = 0; n0 < p->n; n0 += MAX_COLUMNS_PER_CALL) {
+        const int64_t n = p->n - n0 < MAX_COLUMNS_PER_CALL ? p->n - n0 : MAX_COLUMNS_PER_CALL;
+        /* op(B)'s column n0: B's column n0 as stored, or its row n0 transposed */
+        const float *b = p->b + (p->trans_b ? n0 * p->ldb : n0);
+        const cublasStatus_t st =
+            cublasSgemm_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b, p->ldb, p->a,
+                           p->lda, &p->beta, p->c + n0, p->ldc);
+        if (st != CUBLAS_STATUS_SUCCESS)
+            return (int)st;
+    }
+    return CUBLAS_STATUS_SUCCESS;
 }

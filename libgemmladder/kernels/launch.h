@@ -93,7 +93,9 @@ static inline GL_HOST_DEVICE bool gl_b_vec4_ok(const gl_problem *p)
  * empty. */
 static inline GL_HOST_DEVICE int gl_split_depth(int k, int parts)
 {
-    return ((k - 1) / parts + 1 + 31) / 32 * 32;
+    /* 64-bit: rounding K up passes INT_MAX near it; with parts >= 2 (the
+     * plan's splits) the depth itself fits an int. */
+    return (int)((((int64_t)k - 1) / parts + 1 + 31) / 32 * 32);
 }
 
 /* The row stride of a part's m x n product in scratch: n rounded up to a
