@@ -7,7 +7,8 @@ import os
 import threading
 from typing import Any, List, Optional, Union
 
-from . import _cudart, _library
+from . import _arguments, _cudart, _library
+from ._arguments import INT32, POINTER
 from ._library import Error, PlanStruct, Status, TilesStruct, check, load
 from ._matrix import ROW, Plan
 
@@ -74,22 +75,32 @@ Args:
         Numba; or DLPack tensors on the GPU) are used in place, each with
         its rows or its columns contiguous, and the call returns once the
         work is queued.
-    alpha, beta: real numbers that fit a float32.
-    trans_a, trans_b: op(X) is X.T when True (or 'T'; False or 'N': X).
+    alpha, beta: real numbers that fit a float32: int, float, Fraction,
+        Decimal or numpy integer or floating scalars (not bool), rounded
+        to float32; a finite value float32 would make infinite or a
+        nonzero one it would make 0 is refused, whatever its type
+        (infinity and NaN pass as themselves).
+    trans_a, trans_b: op(X) is X.T when True (or 'T'; False or 'N': X);
+        Python's or numpy's bools.
     out: the M x N result array, of the same kind as A and B; needed when
         beta != 0. None: a new array like A's (numpy for host arrays,
         PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU).
     variant: a name ('warptile'), an id or a Variant.
-    stream: CUDA arrays: the stream to run on (an int cudaStream_t or a
-        stream object); None: the stream the arrays name, else the
-        handle's. DLPack tensors on the GPU are exported for it ({dlpack}).
+    stream: CUDA arrays: the stream to run on (an int cudaStream_t, a numpy
+        integer, or a stream object); None: the stream the arrays name,
+        else the handle's. DLPack tensors on the GPU are exported for it
+        ({dlpack}).
 Returns:
     out, or the new result array.
 Raises:
-    TypeError, ValueError: arguments the call cannot express (another
-        dtype, 1-D or 3-D, mismatched shapes, a masked array, alpha or beta
-        outside float32, mixed host and CUDA arrays, arrays on different
-        GPUs, an unknown variant), before anything reaches the GPU.
+    TypeError: an argument of a type it does not take (another dtype, not
+        an array, alpha a bool or a str, trans_a an int, mixed host and
+        CUDA arrays), before anything reaches the GPU.
+    ValueError: an argument of the right type whose value the call cannot
+        express (1-D or 3-D, mismatched shapes, a masked array, alpha or
+        beta outside float32, out overlapping A or B, arrays on different
+        GPUs, an unknown variant, a variant name with a NUL), before
+        anything reaches the GPU.
     Error: the library or the CUDA runtime failed (status and message){no_device}.
 """
 
@@ -105,7 +116,7 @@ Returns:
     out, or the new result array.
 Raises:
     TypeError, ValueError: arguments the call cannot express, before
-        anything reaches the GPU.
+        anything reaches the GPU (as gemm() says).
     Error: the library or the CUDA runtime failed (status and message){no_device}.
 """
 
@@ -127,29 +138,33 @@ def variant(v: VariantLike) -> Union[Variant, int]:
     """The variant a name, an id or a Variant stands for.
 
     Args:
-        v: a name ('warptile'), an id (8) or a Variant.
+        v: a name ('warptile'), an id (8: an int or a numpy integer, not a
+            bool) or a Variant.
     Returns:
         The Variant, or a plain int for an id the library knows but this
         binding's enum does not (a newer library).
     Raises:
-        ValueError: the library knows no such name or id.
+        ValueError: the library knows no such name or id, or the name
+            holds a NUL character (which C would read as its end).
         TypeError: v is neither a str nor an integer.
         LibraryNotFoundError: libgemmladder cannot be loaded.
     """
     lib = load()
     if isinstance(v, str):
+        encoded = _arguments.text(v, 'the variant name')
         out = ctypes.c_int()
-        if lib.gl_variant_from_name(v.encode(), ctypes.byref(out)) != Status.SUCCESS:
-            raise ValueError('unknown variant %r; the library knows %s'
-                             % (v, ', '.join(repr(_name(i)) for i in range(lib.gl_variant_count()))))
+        if lib.gl_variant_from_name(encoded, ctypes.byref(out)) != Status.SUCCESS:
+            raise ValueError('unknown variant %s; the library knows %s'
+                             % (_arguments.describe(v),
+                                ', '.join(repr(_name(i)) for i in range(lib.gl_variant_count()))))
         number = out.value
-    elif hasattr(v, '__index__') and not isinstance(v, bool):  # int, Variant, numpy integers
-        number = v.__index__()
-        if not 0 <= number < lib.gl_variant_count():
-            raise ValueError('unknown variant id %d; the library knows 0 .. %d'
-                             % (number, lib.gl_variant_count() - 1))
+    elif hasattr(v, '__index__') and not _arguments.is_bool(v):  # int, Variant, numpy integers
+        count = lib.gl_variant_count()
+        number = _arguments.integer(v, 'the variant id', (0, count - 1),
+                                    'unknown variant id %%s; the library knows 0 .. %d' % (count - 1))
     else:
-        raise TypeError('variant must be a name, an id or a gemmladder.Variant, got %r' % (v,))
+        raise TypeError('variant must be a name, an id or a gemmladder.Variant, got %s'
+                        % _arguments.describe(v))
     try:
         return Variant(number)
     except ValueError:
@@ -246,11 +261,14 @@ class Tiles:
 
     def _to_struct(self):
         s = _new_tiles_struct()
-        for k in self._NUMBERS:
-            setattr(s, k, int(getattr(self, k)))
-        s.origin = int(self.origin)
+        for k in self._NUMBERS + ('origin',):
+            setattr(s, k, _arguments.integer(getattr(self, k), 'Tiles.' + k, INT32))
         for k in self._TEXTS:
-            setattr(s, k, getattr(self, k).encode())
+            encoded = _arguments.text(getattr(self, k), 'Tiles.' + k)
+            room = getattr(TilesStruct, k).size - 1  # and its NUL
+            if len(encoded) > room:
+                raise ValueError('Tiles.%s is %d bytes; the C struct holds %d' % (k, len(encoded), room))
+            setattr(s, k, encoded)
         return s
 
 
@@ -331,16 +349,18 @@ def tuning_load(path: Optional[PathLike]) -> None:
     """Layers a tuning table file over the built-in table, for the whole process.
 
     Args:
-        path: the table file (docs/tuning.md describes the format), or None
-            to remove the override.
+        path: the table file (docs/tuning.md describes the format): a str,
+            bytes or os.PathLike; or None to remove the override.
     Returns:
         None.
     Raises:
         Error: status TUNING_ERROR for a bad file, with file, line and
             reason; the table in use stays as it was.
+        TypeError: path is not a str, bytes, os.PathLike or None.
+        ValueError: path holds a NUL character (which C would read as its end).
         NotImplementedError: the library has no tuning interface.
     """
-    encoded = None if path is None else _path_bytes(path)
+    encoded = None if path is None else _arguments.path(path)
     check(_library.optional('gl_tuning_load')(encoded), 'gl_tuning_load')
 
 
@@ -348,27 +368,26 @@ def tuning_check(path: PathLike) -> None:
     """Validates a tuning table file as tuning_load would, without loading it (no GPU needed).
 
     Args:
-        path: the table file.
+        path: the table file: a str, bytes or os.PathLike.
     Returns:
         None: the table is valid.
     Raises:
         Error: status TUNING_ERROR for a bad file, with file, line and reason.
+        TypeError: path is not a str, bytes or os.PathLike.
+        ValueError: path holds a NUL character (which C would read as its end).
         NotImplementedError: the library has no tuning interface.
     """
-    check(_library.optional('gl_tuning_check')(_path_bytes(path)), 'gl_tuning_check')
-
-
-def _path_bytes(path):
-    return os.fsencode(path)
+    check(_library.optional('gl_tuning_check')(_arguments.path(path)), 'gl_tuning_check')
 
 
 # ---- streams ------------------------------------------------------------------------
 def _stream_value(stream):
-    """A cudaStream_t as an int from an int or a stream object of a framework
-    (__cuda_stream__, torch's .cuda_stream, CuPy's .ptr, Numba's .handle)."""
+    """A cudaStream_t as an int from an int (or a numpy integer) or a stream
+    object of a framework (__cuda_stream__, torch's .cuda_stream, CuPy's
+    .ptr, Numba's .handle)."""
     if stream is None:
         return None
-    if isinstance(stream, int) and not isinstance(stream, bool):
+    if hasattr(stream, '__index__') and not _arguments.is_bool(stream):
         value = stream
     elif hasattr(stream, '__cuda_stream__'):
         value = stream.__cuda_stream__()[1]
@@ -379,12 +398,19 @@ def _stream_value(stream):
     elif hasattr(stream, 'handle'):
         value = getattr(stream.handle, 'value', stream.handle)
     else:
-        raise TypeError('stream must be a cudaStream_t as an int or a CUDA stream object, got %r'
-                        % (stream,))
-    value = int(value or 0)
-    if value < 0:
-        raise ValueError('stream %d is not a cudaStream_t' % value)
+        raise TypeError('stream must be a cudaStream_t as an int or a CUDA stream object, got %s'
+                        % _arguments.describe(stream))
+    value = _arguments.integer(value or 0, 'stream', POINTER,
+                               'stream %s is not a cudaStream_t (0 .. 2**64 - 1)')
     return _canonical(value)
+
+
+def _device(device: Any) -> Optional[int]:
+    """A CUDA device ordinal (a C int) or None."""
+    if device is None:
+        return None
+    return _arguments.integer(device, 'device', (0, INT32[1]),
+                              'device %s is not a CUDA device ordinal (0 .. 2**31 - 1)')
 
 
 def _canonical(stream):
@@ -422,13 +448,18 @@ class Handle:
         """Creates a handle (gl_handle_create).
 
         Args:
-            device: the CUDA device ordinal to run on; None: the current device.
+            device: the CUDA device ordinal to run on (an int or a numpy
+                integer, not a bool); None: the current device.
         Raises:
             Error: status NO_DEVICE where there is no usable GPU (the message
-                says whether the driver is missing, too old, or sees no GPU).
+                says whether the driver is missing, too old, or sees no GPU);
+                CUDA_ERROR for an ordinal the CUDA runtime has no device for.
+            TypeError: device is not an integer or None.
+            ValueError: device is negative or past a C int.
             LibraryNotFoundError: libgemmladder cannot be loaded.
         """
         self._ptr = None
+        device = _device(device)
         lib = load()
         handle = ctypes.c_void_p()
         with _cudart.on_device(device):
@@ -489,8 +520,9 @@ class Handle:
     @property
     def stream(self) -> int:
         """The handle's stream as an int cudaStream_t (0: the default stream).
-        Set it to an int, a framework's stream object, or None (TypeError or
-        ValueError for anything else; ValueError once closed)."""
+        Set it to an int (or a numpy integer, not a bool), a framework's
+        stream object, or None (TypeError for another type, ValueError for
+        an int outside 0 .. 2**64 - 1; ValueError once closed)."""
         out = ctypes.c_void_p()
         self._check(load().gl_get_stream(self._handle(), ctypes.byref(out)), 'gl_get_stream')
         return out.value or 0
@@ -642,7 +674,8 @@ class Handle:
 
     # -- what a call would run
     def sgemm_plan(self, M: int, N: int, K: int, v: VariantLike = DEFAULT_VARIANT, *,
-                   trans_a: bool = False, trans_b: bool = False, column_major: bool = False,
+                   trans_a: Union[bool, str] = False, trans_b: Union[bool, str] = False,
+                   column_major: bool = False,
                    lda: Optional[int] = None, ldb: Optional[int] = None,
                    ldc: Optional[int] = None) -> 'SgemmPlan':
         """What a product of these sizes would run now (gl_sgemm_plan), for operands
@@ -650,27 +683,43 @@ class Handle:
         the copies auto would make and why.
 
         Args:
-            M, N, K: C is M x N, op(A) M x K, op(B) K x N.
+            M, N, K: C is M x N, op(A) M x K, op(B) K x N: ints or numpy
+                integers (not bools).
             v: the variant (default auto).
-            trans_a, trans_b: op(A) = A^T, op(B) = B^T.
-            column_major: the matrices are column-major (default row-major).
-            lda, ldb, ldc: leading dimensions; default: the matrices are contiguous.
+            trans_a, trans_b: op(A) = A^T, op(B) = B^T: True/False (Python's or
+                numpy's) or 'N'/'T', as gemm() takes them.
+            column_major: the matrices are column-major (default row-major):
+                True/False (Python's or numpy's).
+            lda, ldb, ldc: leading dimensions (ints or numpy integers);
+                default: the matrices are contiguous.
         Returns:
             SgemmPlan.
         Raises:
             Error: status INVALID_ARGUMENT for sizes or leading dimensions the call
                 would refuse (the message says which), UNKNOWN_VARIANT.
-            ValueError, TypeError: as variant() does, or the handle is closed.
+            TypeError: a size, leading dimension or flag of another type (a
+                float, a bool for a size, an int for a flag), or as variant() does.
+            ValueError: a size or leading dimension past int64_t (the C
+                parameter), a transpose string other than 'N'/'T', as
+                variant() does, or the handle is closed.
             NotImplementedError: the library is older than 1.1.0.
         """
+        M, N, K = (_arguments.integer(x, name) for x, name in ((M, 'M'), (N, 'N'), (K, 'K')))
+        lda, ldb, ldc = (None if x is None else _arguments.integer(x, name)
+                         for x, name in ((lda, 'lda'), (ldb, 'ldb'), (ldc, 'ldc')))
+        trans_a = _arguments.transpose(trans_a, 'trans_a')
+        trans_b = _arguments.transpose(trans_b, 'trans_b')
+        column_major = _arguments.flag(column_major, 'column_major')
+        number = variant(v)
+
         def stored(rows, cols, transposed):  # the stored matrix's leading dimension
             r, c = (cols, rows) if transposed else (rows, cols)
             return max(1, r if column_major else c)
         s = PlanStruct()
         s.size = ctypes.sizeof(PlanStruct)
         self._check(_library.optional('gl_sgemm_plan')(
-            self._handle(), variant(v), 1 if column_major else 0, int(bool(trans_a)),
-            int(bool(trans_b)), M, N, K, None, stored(M, K, trans_a) if lda is None else lda,
+            self._handle(), number, 1 if column_major else 0, int(trans_a),
+            int(trans_b), M, N, K, None, stored(M, K, trans_a) if lda is None else lda,
             None, stored(K, N, trans_b) if ldb is None else ldb, None,
             stored(M, N, False) if ldc is None else ldc, ctypes.byref(s)), 'gl_sgemm_plan')
         return SgemmPlan._from_struct(s)
@@ -681,16 +730,21 @@ class Handle:
 
         Args:
             v: a tuned or fixed-tile variant (not cublas).
-            M, N, K: the product's sizes (M and N are C's).
+            M, N, K: the product's sizes (M and N are C's): ints or numpy
+                integers (not bools).
         Returns:
             Tiles, with origin, table line, architecture and size class filled in.
         Raises:
             Error: status INVALID_ARGUMENT for cublas or sizes out of range.
-            ValueError, TypeError: as variant() does, or the handle is closed.
+            TypeError: a size that is not an integer, or as variant() does.
+            ValueError: a size past int64_t (the C parameter), as variant()
+                does, or the handle is closed.
             NotImplementedError: the library has no tuning interface.
         """
+        M, N, K = (_arguments.integer(x, name) for x, name in ((M, 'M'), (N, 'N'), (K, 'K')))
+        number = variant(v)
         s = _new_tiles_struct()
-        self._check(_library.optional('gl_tuning_query')(self._handle(), variant(v), M, N, K,
+        self._check(_library.optional('gl_tuning_query')(self._handle(), number, M, N, K,
                                                          ctypes.byref(s)), 'gl_tuning_query')
         return Tiles._from_struct(s)
 
@@ -705,9 +759,15 @@ class Handle:
         Raises:
             Error: status TUNING_ERROR if the variant takes no tuning, or the
                 tiles are not compiled or do not fit the device.
-            ValueError, TypeError: as variant() does, or the handle is closed.
+            TypeError: tiles is not a Tiles or None, a field of another type,
+                or as variant() does.
+            ValueError: a field the C struct cannot hold (a number past
+                int32_t, a text with a NUL or too long for its array), as
+                variant() does, or the handle is closed.
             NotImplementedError: the library has no tuning interface.
         """
+        if tiles is not None and not isinstance(tiles, Tiles):
+            raise TypeError('tiles must be a gemmladder.Tiles or None, got %s' % _arguments.type_name(tiles))
         s = None if tiles is None else ctypes.byref(tiles._to_struct())
         self._check(_library.optional('gl_set_tiles')(self._handle(), variant(v), s), 'gl_set_tiles')
 
@@ -783,13 +843,18 @@ def default_handle(device: Optional[int] = None) -> Handle:
     """The handle the module-level gemm() and sgemm() use in this thread.
 
     Args:
-        device: the CUDA device ordinal; None: the current device.
+        device: the CUDA device ordinal (an int or a numpy integer, not a
+            bool); None: the current device.
     Returns:
         This thread's Handle for the device, created on first use and
         closed at exit.
     Raises:
-        Error: status NO_DEVICE where there is no usable GPU.
+        Error: status NO_DEVICE where there is no usable GPU; CUDA_ERROR for
+            an ordinal the CUDA runtime has no device for.
+        TypeError: device is not an integer or None.
+        ValueError: device is negative or past a C int.
     """
+    device = _device(device)
     if device is None:
         try:
             device = _cudart.get_device()

@@ -82,8 +82,8 @@ class LibraryNotFoundError(OSError):
 
 def _status_name(status):
     lib = _loaded
-    if lib is not None:
-        return lib.gl_status_string(int(status)).decode()
+    if lib is not None and isinstance(status, int) and -2**31 <= status < 2**31:  # a C int
+        return lib.gl_status_string(status).decode()
     return status.name.lower().replace('_', ' ') if isinstance(status, Status) else 'unknown status'
 
 

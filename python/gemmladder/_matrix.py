@@ -6,12 +6,13 @@ through their interfaces, never by importing their framework:
 __cuda_array_interface__ (CuPy, PyTorch, Numba, ...) for device memory,
 __array_interface__ (numpy) for host memory, and DLPack (__dlpack__, for
 either) for the rest. numpy is imported only to copy a host array whose
-elements the library cannot walk.
+elements the library cannot walk. Scalars, flags and the integers of the
+interfaces are converted by _arguments, as every argument is.
 """
-import struct
 import sys
 
-from . import _dlpack
+from . import _arguments, _dlpack
+from ._arguments import INT64, POINTER
 
 MAX_SIZE = 2**31 - 1  # the library's limit for M, N and K
 _FLOAT32 = ('<f4', '=f4') if sys.byteorder == 'little' else ('>f4', '=f4')
@@ -37,18 +38,22 @@ class Matrix:
         shape = tuple(info.get('shape', ()))
         if len(shape) != 2:
             raise ValueError('%s must be a 2-D matrix, got shape %s' % (name, shape))
-        self.rows, self.cols = (int(n) for n in shape)
+        self.rows, self.cols = (_arguments.integer(n, '%s: the shape' % name, (0, INT64[1])) for n in shape)
         strides = info.get('strides')
         if strides is None:  # C-contiguous
             strides = (self.cols * 4, 4)
-        if any(int(s) % 4 for s in strides):
+        if len(strides) != 2:
+            raise ValueError('%s has %d strides for a 2-D shape' % (name, len(strides)))
+        strides = tuple(_arguments.integer(s, '%s: a stride' % name) for s in strides)
+        if any(s % 4 for s in strides):
             raise ValueError('%s has strides %s (bytes) that are not whole float32 elements'
                              % (name, tuple(strides)))
-        self.row_stride, self.col_stride = (int(s) // 4 for s in strides)
+        self.row_stride, self.col_stride = (s // 4 for s in strides)
         data = info.get('data')
         if not isinstance(data, tuple) or len(data) != 2:
             raise TypeError('%s: its array interface gives no (address, read-only) data tuple' % name)
-        self.address, self.readonly = int(data[0] or 0), bool(data[1])
+        self.address = _arguments.integer(data[0] or 0, '%s: the data address' % name, POINTER)
+        self.readonly = bool(data[1])
         if info.get('mask') is not None:
             raise ValueError('%s is a masked array; gemmladder takes plain matrices' % name)
         self.extent = self._extent()
@@ -58,6 +63,9 @@ class Matrix:
             if self.stream == 0:
                 raise ValueError('%s: __cuda_array_interface__ stream 0 is disallowed by the '
                                  'interface (1 is the legacy default stream, 2 per-thread)' % name)
+            if self.stream is not None:
+                self.stream = _arguments.integer(self.stream, '%s: __cuda_array_interface__ stream'
+                                                 % name, POINTER)
         self.layouts = self._layouts()
         if not self.layouts and self.kind == 'host':
             self._use_copy(info)
@@ -171,8 +179,9 @@ class Plan:
 
     def __init__(self, A, B, out, alpha, beta, trans_a, trans_b, stream=None):
         """`stream`: the cudaStream_t the product will run on, if known (see Matrix)."""
-        alpha, beta = _scalar(alpha, 'alpha'), _scalar(beta, 'beta')
-        trans_a, trans_b = _transpose(trans_a, 'trans_a'), _transpose(trans_b, 'trans_b')
+        alpha, beta = _arguments.real(alpha, 'alpha'), _arguments.real(beta, 'beta')
+        trans_a = _arguments.transpose(trans_a, 'trans_a')
+        trans_b = _arguments.transpose(trans_b, 'trans_b')
         a, b = Matrix(A, 'A', stream), Matrix(B, 'B', stream)
         c = Matrix(out, 'out', stream) if out is not None else None
         if a.kind != b.kind or (c is not None and c.kind != a.kind):
@@ -226,31 +235,6 @@ def _operand(matrix, transpose, layout):
 
 def _overlap(x, y):
     return x.kind == y.kind and x.extent[0] < y.extent[1] and y.extent[0] < x.extent[1]
-
-
-def _scalar(value, name):
-    """A real number that a float32 holds (overflowing to inf, or a nonzero
-    number rounding to 0, would change the product asked for)."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, '__float__'):
-        raise TypeError('%s must be a real number, got %s' % (name, _type_name(value)))
-    number = float(value)
-    try:
-        single = struct.unpack('=f', struct.pack('=f', number))[0]
-    except OverflowError:
-        raise ValueError('%s = %r does not fit a float32 (largest: 3.4028235e+38)' % (name, number)) from None
-    if single == 0.0 and number != 0.0:
-        raise ValueError('%s = %r is too small for a float32: it would be 0' % (name, number))
-    return number
-
-
-def _transpose(value, name):
-    """True/False (Python's or numpy's), or the BLAS letters 'N'/'T'."""
-    if isinstance(value, str) and value.upper() in ('N', 'T'):
-        return value.upper() == 'T'
-    numpy_bool = type(value).__module__ == 'numpy' and type(value).__name__ in ('bool', 'bool_')
-    if isinstance(value, bool) or numpy_bool:  # numpy 2 renamed bool_ to bool
-        return bool(value)
-    raise TypeError("%s must be True, False, 'N' or 'T', got %r" % (name, value))
 
 
 def _type_name(obj):

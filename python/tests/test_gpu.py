@@ -3,7 +3,8 @@ float64 reference (||C - C_ref|| / ||C_ref|| <= 1e-5, inputs uniform in
 [-1, 1]) for raw device memory, numpy, CuPy and PyTorch arrays, the latter
 two also through DLPack alone; numpy arrays of any strides; transposes
 and memory orders, alpha/beta, out=, zero sizes, streams, errors coming back
-from the library, and the tuning bindings.
+from the library, argument ranges only the GPU side can judge, and the
+tuning bindings.
 
 Exits 77 (skipped) where creating a handle reports no CUDA device; parts
 whose package (numpy, CuPy, PyTorch) is missing are skipped one by one.
@@ -213,6 +214,34 @@ class RawDeviceMemory(GpuTest):
             gemmladder.sgemm(DeviceMatrix(4, 5), other, out=DeviceMatrix(4, 3))
         with self.assertRaisesRegex(ValueError, 'the handle runs on GPU'):
             gemmladder.Handle(1).sgemm(DeviceMatrix(4, 5), DeviceMatrix(5, 3), out=DeviceMatrix(4, 3))
+
+
+class ArgumentRanges(GpuTest):
+    """Integers only the library or the CUDA runtime can judge come back as
+    gemmladder.Error; those no C parameter can hold are ValueError."""
+
+    def test_device_ordinals(self):
+        count = ctypes.c_int()
+        runtime().cudaGetDeviceCount(ctypes.byref(count))
+        with self.assertRaises(gemmladder.Error) as caught:
+            gemmladder.Handle(count.value)
+        self.assertIs(caught.exception.status, gemmladder.Status.CUDA_ERROR)
+        for bad, error in ((-1, ValueError), (2**31, ValueError), (True, TypeError), (0.0, TypeError)):
+            with self.subTest(device=bad), self.assertRaises(error):
+                gemmladder.Handle(bad)
+        if numpy is not None:
+            with gemmladder.Handle(numpy.int64(0)) as h:
+                self.assertEqual(h.device, 0)
+
+    def test_sizes(self):
+        with self.assertRaisesRegex(gemmladder.Error, 'M'):
+            self.handle.sgemm_plan(2**31, 4, 4)  # an int64_t the library refuses
+        with self.assertRaises(ValueError):
+            self.handle.sgemm_plan(2**64 + 4, 4, 4)  # no int64_t: ctypes would have passed 4
+        with self.assertRaises(gemmladder.Error):
+            self.handle.tuning_query('warptile', -1, 4, 4)
+        with self.assertRaises(ValueError):
+            self.handle.tuning_query('warptile', 2**64 - 1, 4, 4)  # ctypes would have passed -1
 
 
 @unittest.skipIf(numpy is None, 'numpy is not installed')

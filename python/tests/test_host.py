@@ -1,6 +1,8 @@
 """Host tests of the Python binding (no GPU needed): import and library
 location, versions and pinned values against the header, variant names,
-argument errors raised before the GPU is touched, how arrays map onto
+argument errors raised before the GPU is touched, every public argument
+with every numeric type and string (what reaches C, or the error raised),
+how arrays map onto
 gl_sgemm_ex (checked by emulating the call), the library-not-found message,
 the no-device error, and the tuning bindings where the library has them.
 
@@ -8,11 +10,17 @@ Run by meson (suite host) with PYTHONPATH set to the build tree's package.
 """
 import ctypes
 import dataclasses
+import decimal
+import fractions
 import inspect
+import math
 import os
+import pathlib
+import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 import support
@@ -242,7 +250,7 @@ class ArgumentErrors(unittest.TestCase):
         self.rejects(ValueError, 'alpha = 1e-50 is too small for a float32', a, b, alpha=1e-50)
         self.rejects(TypeError, 'beta must be a real number', a, b, beta=1j, out=FakeArray(4, 3))
         self.rejects(TypeError, 'trans_a must be', a, b, trans_a=1)
-        self.rejects(TypeError, 'trans_b must be', a, b, trans_b='X')
+        self.rejects(ValueError, 'trans_b must be', a, b, trans_b='X')
         self.rejects(ValueError, 'beta = 0.5 reads C: pass it as out=', a, b, beta=0.5)
         self.rejects(ValueError, 'unknown variant', a, b, variant='fastest')
         self.rejects(TypeError, 'stream must be', a, b, stream='fast')
@@ -421,7 +429,7 @@ class _SimulatedHandle(_api.Handle):
     records the stream each product ran on."""
 
     def __init__(self, stream=0):
-        self._ptr, self._device, self._stream, self.calls = 1, 0, stream, []
+        self._ptr, self._device, self._stream, self.calls, self.products = 1, 0, stream, [], []
 
     @property
     def stream(self):
@@ -431,7 +439,16 @@ class _SimulatedHandle(_api.Handle):
         pass
 
     def _call(self, plan, number, a_ptr, a_ld, b_ptr, b_ld, c_ptr, c_ld, stream):
+        # What the real call would pass to gl_sgemm_ex must reach C unchanged.
+        arguments = (self._ptr, number, 0 if plan.layout == _matrix.ROW else 1, int(plan.a.transpose),
+                     int(plan.b.transpose), plan.M, plan.N, plan.K, plan.alpha, a_ptr or None, a_ld,
+                     b_ptr or None, b_ld, plan.beta, c_ptr or None, c_ld)
+        for ctype, value in zip(_library._CORE['gl_sgemm_ex'][1], arguments):
+            c_value(ctype, value)
+        c_value(ctypes.c_void_p, stream or None)
         self.calls.append(self._stream if stream is None else stream)
+        self.products.append({'variant': number, 'alpha': plan.alpha, 'beta': plan.beta,
+                              'trans_a': plan.a.transpose, 'trans_b': plan.b.transpose})
         emulate_sgemm_ex(0 if plan.layout == _matrix.ROW else 1, plan.a.transpose, plan.b.transpose,
                          plan.M, plan.N, plan.K, plan.alpha, a_ptr, a_ld, b_ptr, b_ld, plan.beta, c_ptr, c_ld)
 
@@ -626,6 +643,360 @@ class SimulatedCalls(unittest.TestCase):
         with _SimulatedRuntime():
             with self.assertRaisesRegex(TypeError, 'cannot allocate the result like A'):
                 _SimulatedHandle().gemm(FakeArray(2, 3), FakeArray(3, 2))
+
+
+def c_value(ctype, value):
+    """value as a C parameter of type ctype, asserting that ctypes passes it
+    unchanged: ctypes wraps ints silently (2**64 + 5 arrives as 5), rounds a
+    float past float32 to infinity, and C reads bytes up to the first NUL."""
+    if ctype is ctypes.c_float:
+        assert type(value) is float, ('float', value)
+        try:
+            single = struct.unpack('=f', struct.pack('=f', value))[0]
+        except OverflowError:
+            raise AssertionError('%r would reach C as infinity' % value) from None
+        assert single != 0.0 or value == 0.0, '%r would reach C as 0' % value
+    elif ctype is ctypes.c_void_p:
+        assert value is None or (type(value) is int and 0 < value < 2**64), ('void *', value)
+    elif ctype is ctypes.c_char_p:
+        assert value is None or (type(value) is bytes and b'\0' not in value), ('char *', value)
+    elif ctype in (ctypes.c_int, ctypes.c_long, ctypes.c_longlong, ctypes.c_uint32):
+        bits = 8 * ctypes.sizeof(ctype)
+        low, high = (0, 2**bits) if ctype is ctypes.c_uint32 else (-2**(bits - 1), 2**(bits - 1))
+        assert isinstance(value, int) and not isinstance(value, bool) and low <= value < high, \
+            (ctype.__name__, value)
+    return value
+
+
+class _RecordingLibrary:
+    """libgemmladder with the functions that take a handle or a file replaced:
+    those a test may reach record their arguments, after checking each
+    reaches C unchanged (c_value), and succeed; the others fail the test.
+    The rest is the real library."""
+
+    RECORDED = ('gl_set_stream', 'gl_variant_available', 'gl_sgemm_plan', 'gl_tuning_query',
+                'gl_set_tiles', 'gl_tuning_load', 'gl_tuning_check', 'gl_variant_config_count')
+    FORBIDDEN = ('gl_sgemm', 'gl_sgemm_ex', 'gl_get_stream', 'gl_last_error', 'gl_handle_create',
+                 'gl_handle_destroy', 'gl_handle_device', 'gl_variant_config')
+
+    def __init__(self):
+        self.calls = []
+
+    def __enter__(self):
+        self.saved = _api.load, _library.optional
+        _api.load = lambda: self
+        _library.optional = self.__getattr__
+        return self
+
+    def __exit__(self, *exc):
+        _api.load, _library.optional = self.saved
+
+    def __getattr__(self, name):
+        if name in self.FORBIDDEN:
+            def forbidden(*arguments):
+                raise AssertionError('%s was called' % name)
+            return forbidden
+        if name not in self.RECORDED:
+            return getattr(_library.load(), name)
+        argtypes = (_library._CORE.get(name) or _library._OPTIONAL[name])[1]
+
+        def record(*arguments):
+            assert len(arguments) == len(argtypes), (name, arguments)
+            self.calls.append((name, [c_value(t, a) for t, a in zip(argtypes, arguments)]))
+            return 0
+        return record
+
+
+class _UncreatedHandle(_api.Handle):
+    """An open Handle as far as Python can tell, never created in C: its
+    calls must go to a _RecordingLibrary."""
+
+    def __init__(self):
+        self._ptr, self._device = 0x1234, 0
+
+    def close(self):
+        self._ptr = None
+
+
+class _Reached(Exception):
+    """Raised where a Handle being created would first touch the CUDA runtime."""
+
+
+class _DeviceRecorder:
+    """Handle(device) and default_handle(device) as far as the CUDA runtime:
+    the device they would make current is raised as _Reached(device)."""
+
+    def __enter__(self):
+        def reached(device):
+            if device is not None:
+                c_value(ctypes.c_int, device)  # cudaSetDevice(int)
+            raise _Reached(device)
+        self.saved = _cudart.on_device, _api._local
+        _cudart.on_device, _api._local = reached, threading.local()  # no cached default handles
+        return self
+
+    def __exit__(self, *exc):
+        _cudart.on_device, _api._local = self.saved
+
+
+T, V, SKIP = TypeError, ValueError, None  # the errors; SKIP: the argument gives the value a meaning of its own
+NAN = float('nan')
+FLOAT32_MAX = struct.unpack('=f', struct.pack('=I', 0x7f7fffff))[0]
+D, F = decimal.Decimal, fractions.Fraction
+Var = gemmladder.Variant
+KINDS = ('real', 'size', 'variant', 'device', 'stream', 'flag', 'trans', 'path')
+
+
+def argument_values():
+    """(label, value, {kind: what that kind of argument makes of it: the value
+    that reaches C, or the error raised}) for every type a caller might pass."""
+    rows = [
+        # label                 value              real         size   variant        device  stream     flag   trans  path
+        ('int',                 2,                 2.0,         2,     Var.COALESCED, 2,      2,         T,     T,     T),
+        ('zero',                0,                 0.0,         0,     Var.CUBLAS,    0,      0,         T,     T,     T),
+        ('negative int',        -3,                -3.0,        -3,    V,             V,      V,         T,     T,     T),
+        ('int past int32',      2**31,             2.0**31,     2**31, V,             V,      2**31,     T,     T,     T),
+        ('int past int64',      2**63,             2.0**63,     V,     V,             V,      2**63,     T,     T,     T),
+        ('int below int64',     -2**63 - 1,        -2.0**63,    V,     V,             V,      V,         T,     T,     T),
+        ('int past uint64',     2**64 + 5,         2.0**64,     V,     V,             V,      V,         T,     T,     T),
+        ('int past float32',    10**39,            V,           V,     V,             V,      V,         T,     T,     T),
+        ('huge int',            10**400,           V,           V,     V,             V,      V,         T,     T,     T),
+        ('int past str limit',  -10**5000,         V,           V,     V,             V,      V,         T,     T,     T),
+        ('float',               2.5,               2.5,         T,     T,             T,      T,         T,     T,     T),
+        ('integral float',      2.0,               2.0,         T,     T,             T,      T,         T,     T,     T),
+        ('largest float32',     FLOAT32_MAX,       FLOAT32_MAX, T,     T,             T,      T,         T,     T,     T),
+        ('float past float32',  1e39,              V,           T,     T,             T,      T,         T,     T,     T),
+        ('float below float32', -1e300,            V,           T,     T,             T,      T,         T,     T,     T),
+        ('subnormal float32',   2.0**-149,         2.0**-149,   T,     T,             T,      T,         T,     T,     T),
+        ('float too small',     1e-50,             V,           T,     T,             T,      T,         T,     T,     T),
+        ('negative zero',       -0.0,              -0.0,        T,     T,             T,      T,         T,     T,     T),
+        ('nan',                 NAN,               NAN,         T,     T,             T,      T,         T,     T,     T),
+        ('inf',                 math.inf,          math.inf,    T,     T,             T,      T,         T,     T,     T),
+        ('-inf',                -math.inf,         -math.inf,   T,     T,             T,      T,         T,     T,     T),
+        ('Fraction',            F(5, 2),           2.5,         T,     T,             T,      T,         T,     T,     T),
+        ('integral Fraction',   F(4),              4.0,         T,     T,             T,      T,         T,     T,     T),
+        ('huge Fraction',       F(10**400),        V,           T,     T,             T,      T,         T,     T,     T),
+        ('tiny Fraction',       F(1, 10**400),     V,           T,     T,             T,      T,         T,     T,     T),
+        ('Fraction past float32', F(10**39, 2),    V,           T,     T,             T,      T,         T,     T,     T),
+        ('Decimal',             D('2.5'),          2.5,         T,     T,             T,      T,         T,     T,     T),
+        ('integral Decimal',    D(4),              4.0,         T,     T,             T,      T,         T,     T,     T),
+        ('huge Decimal',        D('1e400'),        V,           T,     T,             T,      T,         T,     T,     T),
+        ('Decimal past float32', D('-1e39'),       V,           T,     T,             T,      T,         T,     T,     T),
+        ('tiny Decimal',        D('1e-400'),       V,           T,     T,             T,      T,         T,     T,     T),
+        ('Decimal infinity',    D('-Infinity'),    -math.inf,   T,     T,             T,      T,         T,     T,     T),
+        ('Decimal NaN',         D('NaN'),          NAN,         T,     T,             T,      T,         T,     T,     T),
+        ('Decimal sNaN',        D('sNaN'),         NAN,         T,     T,             T,      T,         T,     T,     T),
+        ('complex',             1j,                T,           T,     T,             T,      T,         T,     T,     T),
+        ('True',                True,              T,           T,     T,             T,      T,         True,  True,  T),
+        ('False',               False,             T,           T,     T,             T,      T,         False, False, T),
+        ('None',                None,              T,           T,     T,             SKIP,   SKIP,      T,     T,     SKIP),
+        ('name',                'warptile',        T,           T,     Var.WARPTILE,  T,      T,         T,     V,     b'warptile'),
+        ('letter',              't',               T,           T,     V,             T,      T,         T,     True,  b't'),
+        ('number as str',       '2',               T,           T,     V,             T,      T,         T,     V,     b'2'),
+        ('str with NUL',        'warptile\0junk',  T,           T,     V,             T,      T,         T,     V,     V),
+        ('letter with NUL',     'N\0',             T,           T,     V,             T,      T,         T,     V,     V),
+        ('bytes',               b'warptile',       T,           T,     T,             T,      T,         T,     T,     b'warptile'),
+        ('bytes with NUL',      b'a\0b',           T,           T,     T,             T,      T,         T,     T,     V),
+        ('path',                pathlib.PurePosixPath('t/x'), T, T,    T,             T,      T,         T,     T,     b't/x'),
+        ('path with NUL',       pathlib.PurePosixPath('a\0b'), T, T,   T,             T,      T,         T,     T,     V),
+        ('list',                [2],               T,           T,     T,             T,      T,         T,     T,     T),
+    ]
+    if numpy is not None:
+        rows += [
+            ('numpy float32',   numpy.float32(2.5), 2.5,        T,     T,             T,      T,         T,     T,     T),
+            ('numpy float64 past float32', numpy.float64(1e39), V, T,  T,             T,      T,         T,     T,     T),
+            ('numpy float16',   numpy.float16(0.5), 0.5,        T,     T,             T,      T,         T,     T,     T),
+            ('numpy float64 nan', numpy.float64('nan'), NAN,    T,     T,             T,      T,         T,     T,     T),
+            ('numpy int64',     numpy.int64(2),    2.0,         2,     Var.COALESCED, 2,      2,         T,     T,     T),
+            ('numpy int8',      numpy.int8(-3),    -3.0,        -3,    V,             V,      V,         T,     T,     T),
+            ('numpy uint64 max', numpy.uint64(2**64 - 1), 2.0**64, V,  V,             V,      2**64 - 1, T,     T,     T),
+            ('numpy bool',      numpy.True_,       T,           T,     T,             T,      T,         True,  True,  T),
+            ('numpy complex',   numpy.complex64(1), T,          T,     T,             T,      T,         T,     T,     T),
+            ('numpy 0-d array', numpy.array(2.5),  T,           T,     T,             T,      T,         T,     T,     T),
+        ]
+        if numpy.finfo(numpy.longdouble).max > numpy.longdouble('1e4000'):  # x86's 80-bit long double
+            rows += [
+                ('numpy longdouble past float64', numpy.longdouble('1e4000'), V, T, T, T, T, T, T, T),
+                ('numpy longdouble below float64', numpy.longdouble('1e-4000'), V, T, T, T, T, T, T, T),
+            ]
+    return [(label, value, dict(zip(KINDS, expected))) for label, value, *expected in rows]
+
+
+class ArgumentTable(unittest.TestCase):
+    """Every public argument that reaches C, with every type a caller might
+    pass: what C receives (checked to pass through ctypes unchanged), or the
+    error raised, the same for every type; nothing reaches C after an error."""
+
+    def product(self, module=False, function='gemm', **kwargs):
+        """gemm or sgemm (the module's or a Handle's) on CUDA arrays with the
+        GPU emulated: what gl_sgemm_ex got, and the stream it ran on."""
+        a, b = FakeArray(2, 2, values=[[1, 2], [3, 4]]), FakeArray(2, 2, values=[[1, 0], [0, 1]])
+        handle = self.reached = _SimulatedHandle(stream=0x10)
+        saved = _api.default_handle
+        with _SimulatedRuntime():
+            _api.default_handle = lambda device=None: handle
+            try:
+                getattr(gemmladder if module else handle, function)(a, b, out=FakeArray(2, 2), **kwargs)
+            finally:
+                _api.default_handle = saved
+        return dict(handle.products[-1], stream=handle.calls[-1])
+
+    def recorded(self, call, index, converted=None):
+        """Argument `index` of the one library function call() ends in."""
+        with _RecordingLibrary() as lib:
+            self.reached = lib
+            call()
+        self.assertEqual(len(lib.calls), 1, lib.calls)
+        value = lib.calls[0][1][index]
+        return converted(value) if converted else value
+
+    def device(self, call):
+        with _DeviceRecorder():
+            try:
+                call()
+            except _Reached as reached:
+                return reached.args[0]
+        self.fail('did not reach the CUDA runtime')
+
+    def arguments(self):
+        """(argument, kind, what C got from a value); all public arguments but arrays."""
+        plan_index = {'v': (1,), 'column_major': (2, bool), 'trans_a': (3, bool), 'trans_b': (4, bool),
+                      'M': (5,), 'N': (6,), 'K': (7,), 'lda': (9,), 'ldb': (11,), 'ldc': (13,)}
+
+        def plan(name, value):
+            given = dict(M=4, N=5, K=6)
+            given[name] = value
+            return self.recorded(lambda: _UncreatedHandle().sgemm_plan(**given), *plan_index[name])
+
+        def query(name, value):
+            given = dict(v='warptile', M=4, N=5, K=6)
+            given[name] = value
+            return self.recorded(lambda: _UncreatedHandle().tuning_query(**given),
+                                 {'v': 1, 'M': 2, 'N': 3, 'K': 4}[name])
+
+        def set_stream(value):
+            return self.recorded(lambda: setattr(_UncreatedHandle(), 'stream', value), 1, lambda s: s or 0)
+
+        arguments = [
+            ('gemm alpha', 'real', lambda x: self.product(module=True, alpha=x)['alpha']),
+            ('gemm beta', 'real', lambda x: self.product(module=True, beta=x)['beta']),
+            ('Handle.gemm alpha', 'real', lambda x: self.product(alpha=x)['alpha']),
+            ('Handle.gemm beta', 'real', lambda x: self.product(beta=x)['beta']),
+            ('gemm trans_a', 'trans', lambda x: self.product(module=True, trans_a=x)['trans_a']),
+            ('Handle.gemm trans_b', 'trans', lambda x: self.product(trans_b=x)['trans_b']),
+            ('gemm variant', 'variant', lambda x: self.product(module=True, variant=x)['variant']),
+            ('sgemm variant', 'variant', lambda x: self.product(module=True, function='sgemm', variant=x)['variant']),
+            ('Handle.sgemm variant', 'variant', lambda x: self.product(function='sgemm', variant=x)['variant']),
+            ('gemm stream', 'stream', lambda x: self.product(module=True, stream=x)['stream']),
+            ('Handle.sgemm stream', 'stream', lambda x: self.product(function='sgemm', stream=x)['stream']),
+            ('Handle.stream =', 'stream', set_stream),
+            ('variant', 'variant', gemmladder.variant),
+            ('variant_name', 'variant', lambda x: gemmladder.variant(gemmladder.variant_name(x))),
+            ('variant_configs', 'variant', lambda x: self.recorded(lambda: gemmladder.variant_configs(x), 0)),
+            ('Handle.available', 'variant', lambda x: self.recorded(lambda: _UncreatedHandle().available(x), 1)),
+            ('Handle.set_tiles v', 'variant',
+             lambda x: self.recorded(lambda: _UncreatedHandle().set_tiles(x, None), 1)),
+            ('Handle(device)', 'device', lambda x: self.device(lambda: gemmladder.Handle(x))),
+            ('default_handle(device)', 'device', lambda x: self.device(lambda: gemmladder.default_handle(x))),
+            ('tuning_check', 'path', lambda x: self.recorded(lambda: gemmladder.tuning_check(x), 0)),
+            ('tuning_load', 'path', lambda x: self.recorded(lambda: gemmladder.tuning_load(x), 0)),
+            ('Handle.sgemm_plan column_major', 'flag', lambda x: plan('column_major', x)),
+        ]
+        for name, kind in (('v', 'variant'), ('trans_a', 'trans'), ('trans_b', 'trans'), ('M', 'size'),
+                           ('N', 'size'), ('K', 'size'), ('lda', 'size'), ('ldb', 'size'), ('ldc', 'size')):
+            arguments.append(('Handle.sgemm_plan ' + name, kind, lambda x, name=name: plan(name, x)))
+        for name, kind in (('v', 'variant'), ('M', 'size'), ('N', 'size'), ('K', 'size')):
+            arguments.append(('Handle.tuning_query ' + name, kind, lambda x, name=name: query(name, x)))
+        return arguments
+
+    def test_every_argument_with_every_type(self):
+        checked = 0
+        for argument, kind, observe in self.arguments():
+            for label, value, expected in argument_values():
+                want = expected[kind]
+                if want is SKIP or (label == 'None' and argument.split()[-1] in ('lda', 'ldb', 'ldc')):
+                    continue  # None: the default (test_defaults)
+                with self.subTest(argument=argument, value=label):
+                    checked += 1
+                    self.reached = None
+                    if isinstance(want, type) and issubclass(want, Exception):
+                        with self.assertRaises(want):
+                            observe(value)
+                        self.assertEqual(getattr(self.reached, 'calls', []), [])  # nothing reached C
+                        continue
+                    got = observe(value)
+                    if isinstance(want, float) and math.isnan(want):
+                        self.assertTrue(isinstance(got, float) and math.isnan(got), got)
+                        continue
+                    self.assertEqual(got, want)
+                    self.assertEqual(type(got) is bool, type(want) is bool, got)
+                    if isinstance(want, float):
+                        self.assertIs(type(got), float)
+                        self.assertEqual(math.copysign(1, got), math.copysign(1, want))
+        self.assertGreater(checked, 2000)
+
+    def test_defaults(self):
+        with _RecordingLibrary() as lib:
+            gemmladder.tuning_load(None)  # None removes the override
+            _UncreatedHandle().stream = None
+            _UncreatedHandle().sgemm_plan(4, 5, 6, lda=None, ldb=None, ldc=None)
+            _UncreatedHandle().sgemm_plan(4, 5, 6, trans_a='T', column_major=True)
+            _UncreatedHandle().sgemm_plan(4, 5, 6, trans_a='N', trans_b='n')  # 'N' is not transposed
+        self.assertIsNone(lib.calls[0][1][0])
+        self.assertIsNone(lib.calls[1][1][1])
+        self.assertEqual([lib.calls[2][1][i] for i in (9, 11, 13)], [6, 5, 5])
+        self.assertEqual([lib.calls[3][1][i] for i in (2, 3, 9, 11, 13)], [1, 1, 6, 6, 4])
+        self.assertEqual([lib.calls[4][1][i] for i in (2, 3, 4, 9, 11, 13)], [0, 0, 0, 6, 5, 5])
+        with _RecordingLibrary() as lib, self.assertRaises(TypeError):
+            gemmladder.tuning_check(None)
+        self.assertEqual(lib.calls, [])
+        self.assertIsNone(self.device(lambda: gemmladder.Handle(None)))
+
+    def test_messages_name_the_argument_and_the_value(self):
+        a, b = FakeArray(2, 2), FakeArray(2, 2)
+        for kwargs, error, pattern in (
+                ({'alpha': 10**400}, ValueError, r'^alpha = <a 401-digit int> does not fit a float32'),
+                ({'alpha': -10**5000}, ValueError, r'^alpha = <a 5001-digit int> does not fit a float32'),
+                ({'beta': F(10**400), 'out': FakeArray(2, 2)}, ValueError, r'^beta = Fraction\(1000.* does not fit'),
+                ({'alpha': D('1e400')}, ValueError, r"^alpha = Decimal\('1E\+400'\) does not fit a float32"),
+                ({'alpha': D('1e-400')}, ValueError, r"^alpha = Decimal\('1E-400'\) is too small for a float32"),
+                ({'alpha': True}, TypeError, r'^alpha must be a real number, not a bool'),
+                ({'alpha': 1j}, TypeError, r'^alpha must be a real number .* got complex'),
+                ({'variant': 'warptile\0junk'}, ValueError, r"variant name 'warptile\\x00junk' contains a NUL"),
+                ({'variant': 10**400}, ValueError, r'^unknown variant id <a 401-digit int>'),
+                ({'stream': 2**64}, ValueError, r'^stream 18446744073709551616 is not a cudaStream_t'),
+                ({'trans_a': 'N\0'}, ValueError, r"^trans_a must be True, False, 'N' or 'T', got 'N\\x00'")):
+            with self.subTest(pattern=pattern), _NoGpu():
+                with self.assertRaisesRegex(error, pattern):
+                    gemmladder.gemm(a, b, **kwargs)
+        with self.assertRaisesRegex(ValueError, r"^path 'a\\x00b' contains a NUL character"):
+            gemmladder.tuning_check('a\0b')
+        with self.assertRaisesRegex(ValueError, r'^device <a 401-digit int> is not a CUDA device ordinal'):
+            gemmladder.Handle(10**400)
+
+    def test_tiles_fields_reach_c_unchanged(self):
+        good = gemmladder.Tiles(bm=128, bn=128, bk=16, tm=8, tn=8, arch='sm_90', source='x' * 63)
+        with _RecordingLibrary() as lib:
+            _UncreatedHandle().set_tiles('warptile', good)
+        self.assertEqual(len(lib.calls), 1)
+        for change, error in (({'bm': 2**32 + 128}, ValueError), ({'bm': 128.0}, TypeError),
+                              ({'bm': True}, TypeError), ({'origin': 2**31}, ValueError),
+                              ({'arch': 'sm\0_90'}, ValueError), ({'source': 'x' * 64}, ValueError),
+                              ({'size_class': b'small'}, TypeError)):
+            with self.subTest(change=change), _RecordingLibrary() as lib:
+                with self.assertRaises(error):
+                    _UncreatedHandle().set_tiles('warptile', dataclasses.replace(good, **change))
+                self.assertEqual(lib.calls, [])
+        with _RecordingLibrary() as lib, self.assertRaisesRegex(TypeError, 'tiles must be a gemmladder.Tiles'):
+            _UncreatedHandle().set_tiles('warptile', {'bm': 128})
+        self.assertEqual(lib.calls, [])
+
+    def test_error_takes_any_status(self):
+        _library.load()  # the status names come from the library once it is loaded
+        for status in (2**32, -2**40, 10**400):
+            e = gemmladder.Error(status, 'message')
+            self.assertEqual(e.status_name, 'unknown status')
+            self.assertEqual(str(e), 'unknown status: message')
 
 
 class Documentation(unittest.TestCase):
