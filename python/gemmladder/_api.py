@@ -84,7 +84,9 @@ Args:
         Python's or numpy's bools.
     out: the M x N result array, of the same kind as A and B; needed when
         beta != 0. None: a new array like A's (numpy for host arrays,
-        PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU).
+        PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU). It must
+        not share an element with A or B (exactly: views that interleave
+        without sharing one, such as Y[:, :4] and Y[:, 4:], are accepted).
     variant: a name ('warptile'), an id or a Variant.
     stream: CUDA arrays: the stream to run on (an int cudaStream_t, a numpy
         integer, or a stream object); None: the stream the arrays name,

@@ -8,8 +8,14 @@ __array_interface__ (numpy) for host memory, and DLPack (__dlpack__, for
 either) for the rest. numpy is imported only to copy a host array whose
 elements the library cannot walk. Scalars, flags and the integers of the
 interfaces are converted by _arguments, as every argument is.
+
+C must not overlap A or B, in the exact sense: no element of out may lie in
+the same bytes as an element of A or B (numpy.shares_memory's exact
+answer). Views that interleave without sharing an element, such as
+Y[:, :4] and Y[:, 4:], are accepted.
 """
 import sys
+from typing import List, Optional, Tuple
 
 from . import _arguments, _dlpack
 from ._arguments import INT64, POINTER
@@ -57,6 +63,10 @@ class Matrix:
         if info.get('mask') is not None:
             raise ValueError('%s is a masked array; gemmladder takes plain matrices' % name)
         self.extent = self._extent()
+        # The elements' memory, as given (a copy, below, does not change it).
+        self.runs = _runs(self.address, self.rows, self.cols, self.row_stride, self.col_stride)
+        self.memory = {'shape': (self.rows, self.cols), 'typestr': _FLOAT32[0],
+                       'data': (self.address, False), 'strides': strides}
         self.stream = None
         if self.kind == 'device' and info.get('version', 0) >= 3:
             self.stream = info.get('stream')
@@ -203,8 +213,9 @@ class Plan:
             if c.readonly:
                 raise ValueError('out is read-only')
             for m in (a, b):
-                if _overlap(c, m):
-                    raise ValueError('out shares memory with %s; C must not overlap A or B' % m.name)
+                if share(c, m):
+                    raise ValueError('out overlaps %s: at least one element of out is also one of %s '
+                                     '(C must not overlap A or B)' % (m.name, m.name))
         if beta != 0.0 and c is None:
             raise ValueError('beta = %g reads C: pass it as out=' % beta)
 
@@ -233,8 +244,154 @@ def _operand(matrix, transpose, layout):
     return Operand(matrix, other, not transpose, matrix.layouts[other])
 
 
-def _overlap(x, y):
-    return x.kind == y.kind and x.extent[0] < y.extent[1] and y.extent[0] < x.extent[1]
+def share(x: 'Matrix', y: 'Matrix') -> bool:
+    """Whether matrices x and y share an element: some byte of one of x's
+    floats is a byte of one of y's (numpy.shares_memory's exact answer).
+
+    Exact and cheap where each matrix's elements are runs of contiguous
+    floats at a fixed pitch (every CUDA array the library takes, and every
+    host array with contiguous rows or columns): a lattice test, below. Host
+    arrays whose rows and columns are both strided (read through copies, so
+    numpy is there) are asked of numpy.shares_memory, with a bound on its
+    work; where numpy gives up, they count as sharing."""
+    if not (x.rows and x.cols and y.rows and y.cols):
+        return False  # no elements
+    if x.kind != y.kind or not (x.extent[0] < y.extent[1] and y.extent[0] < x.extent[1]):
+        return False  # the spans do not meet
+    if x.runs is not None and y.runs is not None:
+        return _runs_meet(x.runs, y.runs)
+    import numpy
+    too_hard = getattr(getattr(numpy, 'exceptions', numpy), 'TooHardError')
+    try:
+        return bool(numpy.shares_memory(numpy.asarray(_Interface(x.memory)), numpy.asarray(_Interface(y.memory)),
+                                        max_work=_NUMPY_MAX_WORK))  # type: ignore[arg-type]  # (stubs: -1, 0 only)
+    except too_hard:
+        return True
+
+
+_NUMPY_MAX_WORK = 1 << 20
+
+
+Runs = Tuple[int, int, int, int]  # (start, count, pitch, width)
+
+
+def _runs(address: int, rows: int, cols: int, row_stride: int, col_stride: int) -> Optional[Runs]:
+    """A matrix's elements as (start, count, pitch, width): `count` runs of
+    `width` contiguous floats, each `pitch` floats after the last, the first
+    at byte address `start`; pitch > width when count > 1. None when the
+    elements form no such runs (both strides other than 0 and +-1, both
+    dimensions longer than 1). None for an empty matrix too: it has no
+    elements (its span is empty, so share() never asks)."""
+    if rows == 0 or cols == 0:
+        return None
+    # Dimensions that do not change the set of elements drop out: length 1,
+    # or stride 0 (broadcast). A negative stride walks the same set backwards.
+    dims: List[Tuple[int, int]] = []
+    for count, stride in ((rows, row_stride), (cols, col_stride)):
+        if count > 1 and stride != 0:
+            if stride < 0:
+                address += 4 * (count - 1) * stride
+                stride = -stride
+            dims.append((count, stride))
+    if not dims:
+        return address, 1, 0, 1
+    if len(dims) == 1:
+        (count, stride), = dims
+        run = (address, 1, 0, count) if stride == 1 else (address, count, stride, 1)
+    else:
+        (count, stride), (other, other_stride) = dims
+        if other_stride == 1:
+            run = (address, count, stride, other)
+        elif stride == 1:
+            run = (address, other, other_stride, count)
+        else:
+            return None
+    start, count, pitch, width = run
+    if pitch <= width:  # each run starts before the last ends: one run
+        return start, 1, 0, (count - 1) * pitch + width
+    return run
+
+
+def _runs_meet(x: Runs, y: Runs) -> bool:
+    """Whether two sets of runs (as _runs gives them) share a byte."""
+    (s1, n1, p1, w1), (s2, n2, p2, w2) = x, y
+    # x's run i, [s1 + 4 p1 i, + 4 w1), meets y's run k, [s2 + 4 p2 k, + 4 w2),
+    # where 4 z lies strictly between d - 4 w1 and d + 4 w2, with z = p1 i - p2 k
+    # and d = s2 - s1: where L <= z <= H.
+    d = s2 - s1
+    low = (d - 4 * w1) // 4 + 1
+    high = -(-(d + 4 * w2) // 4) - 1
+    return _lattice_meets(p1, n1 - 1, p2, n2 - 1, low, high)
+
+
+def _lattice_meets(a: int, n: int, b: int, k: int, low: int, high: int) -> bool:
+    """Whether low <= a i - b j <= high for some 0 <= i <= n, 0 <= j <= k
+    (a, b, n, k >= 0). Exact, in O(log) steps."""
+    if a == 0:
+        n = 0
+    if b == 0:
+        k = 0
+    if low > high:
+        return False
+    if n == 0:
+        return _multiple_in(b, k, -high, -low)
+    if k == 0:
+        return _multiple_in(a, n, low, high)
+    # j = 0 or j = k.
+    if _multiple_in(a, n, low, high) or _multiple_in(a, n, low + b * k, high + b * k):
+        return True
+    # Otherwise a solution's j, strictly inside (0, k), comes with a window of
+    # j's for its i, [(a i - high) / b, (a i - low) / b], that lies strictly
+    # inside (0, k) too (a window reaching 0 or k would hold 0 or k as well).
+    # Those i form a range, over which the window holds an integer exactly
+    # where (a i - low) mod b <= high - low.
+    first = max(0, high // a + 1)
+    last = min(n, -(-(low + b * k) // a) - 1)
+    if first > last:
+        return False
+    width = high - low
+    if width >= b - 1:
+        return True
+    t = _first_within(a % b, (a * first - low) % b, b, width)
+    return t is not None and t <= last - first
+
+
+def _multiple_in(a: int, n: int, low: int, high: int) -> bool:
+    """Whether a i lies in [low, high] for some 0 <= i <= n (a >= 0)."""
+    if a == 0:
+        return low <= 0 <= high
+    return max(0, -(-low // a)) <= min(n, high // a)
+
+
+def _first_within(a: int, c: int, m: int, width: int) -> Optional[int]:
+    """The least t >= 0 with (a t + c) mod m <= width, or None
+    (0 <= a, c < m; 0 <= width < m)."""
+    low = -c % m
+    high = low + width
+    if high < m:
+        return _least(a, m, low, high)
+    found = [t for t in (_least(a, m, low, m - 1), _least(a, m, 0, high - m)) if t is not None]
+    return min(found) if found else None
+
+
+def _least(a: int, m: int, low: int, high: int) -> Optional[int]:
+    """The least x >= 0 with low <= a x mod m <= high, or None
+    (0 <= low <= high < m). Euclid's steps: O(log m)."""
+    a %= m
+    if low == 0:
+        return 0
+    if a == 0:
+        return None
+    x = -(-low // a)
+    if a * x <= high:  # a x reaches [low, high] before wrapping past m
+        return x
+    # Else [low, high] holds no multiple of a, and x is least where
+    # a x - m y lands in it for the least y >= 1 with a multiple of a in
+    # [low + m y, high + m y]: where m y mod a lies in [a - high % a, a - low % a].
+    y = _least(m % a, a, a - high % a, a - low % a)
+    if y is None:
+        return None
+    return -(-(low + m * y) // a)
 
 
 def _type_name(obj):

@@ -2,7 +2,7 @@
 location, versions and pinned values against the header, variant names,
 argument errors raised before the GPU is touched, every public argument
 with every numeric type and string (what reaches C, or the error raised),
-how arrays map onto
+out overlapping A or B (exact element overlap), how arrays map onto
 gl_sgemm_ex (checked by emulating the call), the library-not-found message,
 the no-device error, and the tuning bindings where the library has them.
 
@@ -16,6 +16,7 @@ import inspect
 import math
 import os
 import pathlib
+import random
 import struct
 import subprocess
 import sys
@@ -258,9 +259,9 @@ class ArgumentErrors(unittest.TestCase):
     def test_output_constraints(self):
         a, b = FakeArray(4, 4), FakeArray(4, 4)
         self.rejects(ValueError, 'out is read-only', a, b, out=FakeArray(4, 4, readonly=True))
-        self.rejects(ValueError, 'out shares memory with A', a, b, out=a)
+        self.rejects(ValueError, 'out overlaps A', a, b, out=a)
         big = FakeArray(8, 8)  # two overlapping 4 x 4 windows of it
-        self.rejects(ValueError, 'out shares memory with B', a, FakeArray(4, 4, strides=(8, 1), base=big, offset=3),
+        self.rejects(ValueError, 'out overlaps B', a, FakeArray(4, 4, strides=(8, 1), base=big, offset=3),
                      out=FakeArray(4, 4, strides=(8, 1), base=big, offset=2))
 
     def test_interface_details(self):
@@ -286,9 +287,9 @@ class ArgumentErrors(unittest.TestCase):
         frozen.flags.writeable = False
         self.rejects(ValueError, 'read-only', a, b, out=frozen)
         self.rejects(ValueError, 'read-only', a, b, out=numpy.broadcast_to(numpy.float32(0), (4, 3)))
-        self.rejects(ValueError, 'out shares memory with A', a[:, :3], b[:3, :3], out=a[:, 2:5])
+        self.rejects(ValueError, 'out overlaps A', a[:, :3], b[:3, :3], out=a[:, 2:5])
         every_other = numpy.ones((4, 10), numpy.float32)[:, ::2]  # read through a copy
-        self.rejects(ValueError, 'out shares memory with A', every_other, b[:, :2],
+        self.rejects(ValueError, 'out overlaps A', every_other, b[:, :2],
                      out=every_other.base[:, 1:3])
         self.rejects(TypeError, "trans_a must be True, False, 'N' or 'T'", a, b, trans_a=numpy.int32(1))
 
@@ -474,6 +475,8 @@ class _SimulatedRuntime:
         self.saved = {n: getattr(_cudart, n) for n in names}
 
         def copy_2d(dst, dst_pitch, src, src_pitch, width, height, kind, stream):
+            if not (width and height):  # as _cudart.copy_2d: nothing to copy, maybe no buffer
+                return
             for row in range(height):
                 ctypes.memmove(dst + row * dst_pitch, src + row * src_pitch, width)
 
@@ -997,6 +1000,164 @@ class ArgumentTable(unittest.TestCase):
             e = gemmladder.Error(status, 'message')
             self.assertEqual(e.status_name, 'unknown status')
             self.assertEqual(str(e), 'unknown status: message')
+
+
+def element_indices(x):
+    """The buffer indices of a FakeArray's elements."""
+    return {x._index((i, j)) for i in range(x.shape[0]) for j in range(x.shape[1])}
+
+
+class Overlap(unittest.TestCase):
+    """out must not share an element with A or B (exact element overlap, as
+    numpy.shares_memory's exact answer): views that interleave without
+    sharing one are accepted, views sharing one (before, after, inside)
+    refused with a ValueError naming both."""
+
+    def cases(self, base):
+        """(case, view, out, shared): views of one 16 x 16 buffer, the same
+        shape, in either role."""
+        def v(rows, cols, strides, offset):
+            return FakeArray(rows, cols, strides=strides, base=base, offset=offset)
+        return [
+            ('left and right halves', v(4, 4, (8, 1), 0), v(4, 4, (8, 1), 4), False),
+            ('halves sharing a column', v(4, 4, (8, 1), 0), v(4, 4, (8, 1), 3), True),
+            ('top and bottom', v(4, 4, (8, 1), 0), v(4, 4, (8, 1), 32), False),
+            ("out's last element is the view's first", v(4, 4, (4, 1), 20), v(4, 4, (4, 1), 5), True),
+            ('out ends where the view starts', v(4, 4, (4, 1), 20), v(4, 4, (4, 1), 4), False),
+            ("out's first element is the view's last", v(4, 4, (4, 1), 0), v(4, 4, (4, 1), 15), True),
+            ('out starts after the view ends', v(4, 4, (4, 1), 0), v(4, 4, (4, 1), 16), False),
+            ('one element of out inside the view', v(4, 4, (8, 1), 0), v(4, 4, (64, 1), 19), True),
+            ("out in the view's padding", v(4, 4, (8, 1), 0), v(4, 4, (64, 1), 20), False),
+            ('column-major beside row-major', v(4, 4, (1, 8), 0), v(4, 4, (8, 1), 4), False),
+            ('column-major meeting row-major', v(4, 4, (1, 8), 0), v(4, 4, (8, 1), 3), True),
+            ('column-major views apart', v(4, 4, (1, 16), 0), v(4, 4, (1, 16), 4), False),
+            ('column-major views one row in', v(4, 4, (1, 16), 0), v(4, 4, (1, 16), 3), True),
+            ('ld 16 and ld 8 interleaved', v(4, 2, (16, 1), 0), v(4, 2, (8, 1), 2), False),
+            ('ld 16 and ld 8 sharing', v(4, 2, (16, 1), 0), v(4, 2, (8, 1), 0), True),
+            ('ld 16 and ld 12 sharing one row', v(4, 2, (16, 1), 0), v(4, 2, (12, 1), 4), True),
+            ('ld 8 and ld 24 interleaved', v(4, 3, (8, 1), 0), v(4, 3, (24, 1), 3), False),
+            ('ld 8 and ld 24 sharing one element', v(4, 3, (8, 1), 0), v(4, 3, (24, 1), 26), True),
+            ('out empty inside the view', v(4, 4, (8, 1), 0), v(4, 0, (8, 1), 9), False),
+        ]
+
+    def test_table(self):
+        rng = support.rng(17)
+        for device in (True, False):
+            base = FakeArray(16, 16, device=device)
+            for case, view, out, shared in self.cases(base):
+                self.assertEqual(bool(element_indices(view) & element_indices(out)), shared, case)
+                for role in ('A', 'B'):
+                    M, N = out.shape
+                    if role == 'B' and view.shape[1] != N:
+                        continue
+                    with self.subTest(case=case, device=device, operand=role):
+                        view.device = out.device = device
+                        for i in range(len(base.buffer)):
+                            base.buffer[i] = rng.uniform(-1, 1)
+                        if role == 'A':
+                            other = FakeArray(view.shape[1], N, device=device,
+                                              values=support.random_matrix(view.shape[1], N, rng))
+                            a, b = view, other
+                        else:
+                            other = FakeArray(M, view.shape[0], device=device,
+                                              values=support.random_matrix(M, view.shape[0], rng))
+                            a, b = other, view
+                        if shared:
+                            with _NoGpu(), self.assertRaisesRegex(
+                                    ValueError, '^out overlaps %s: at least one element of out is also one of %s '
+                                    % (role, role)):
+                                gemmladder.gemm(a, b, out=out)
+                            continue
+                        want = support.reference(a.tolist(), b.tolist())
+                        with _SimulatedRuntime():
+                            self.assertIs(_SimulatedHandle().gemm(a, b, out=out), out)
+                        self.assertLess(support.relative_error(out.tolist(), want), 1e-6)
+
+    def test_against_every_element(self):
+        """Random views of one buffer (any pitch, either order, any offset,
+        reversed, broadcast): the answer is the element sets'."""
+        rng = random.Random(31)
+        base = FakeArray(1, 1024, device=False)
+        unit = lambda: rng.choice([1, -1])
+        for trial in range(5000):
+            views = []
+            for _ in range(2):
+                rows, cols = rng.randrange(0, 7), rng.randrange(0, 7)
+                pitch = rng.choice([rng.randrange(0, 20), cols, cols + 1, 2 * cols, rows, rows + 1])
+                strides = (pitch * unit(), unit()) if rng.random() < 0.5 else (unit(), pitch * unit())
+                if numpy is not None and rng.random() < 0.2:  # neither rows nor columns contiguous
+                    strides = (rng.randrange(-8, 9), rng.randrange(-8, 9))
+                views.append(FakeArray(rows, cols, strides=strides, base=base, offset=300 + rng.randrange(0, 60),
+                                       device=False))
+            x, y = views
+            with self.subTest(trial=trial, x=(x.shape, x.strides, x.offset), y=(y.shape, y.strides, y.offset)):
+                self.assertEqual(_matrix.share(_matrix.Matrix(x, 'x'), _matrix.Matrix(y, 'y')),
+                                 bool(element_indices(x) & element_indices(y)))
+
+    def test_large_views_are_exact_and_cheap(self):
+        # Views of 2^31 - 1 rows with different leading dimensions: decided
+        # by the lattice, in a few steps, not row by row.
+        def device(rows, cols, ld, offset):
+            return _matrix.Matrix(FakeArray(1, 1, extra={'shape': (rows, cols), 'strides': (4 * ld, 4),
+                                                         'data': (2**40 + 4 * offset, False)}), 'x')
+        big = 2**31 - 1
+        x = device(big, 3, 2**20, 0)
+        cases = ((device(big, 5, 2**20 + 7, 3), True),         # meet where the ld's drift apart by 2^20 - 3
+                 (device(big, 5, 2**20, 3), False),            # the same ld, beside each other
+                 (device(big // 2, 2**19, 2**21, 3), False),   # x's ld divides its: always beside
+                 (device(big // 2, 2**19, 2**21 + 1, 3), True),
+                 (device(3, 3, 2**40, 2**20 * 12345 + 3), False),
+                 (device(3, 3, 2**40, 2**20 * 12345 + 2), True))
+        for other, shared in cases:
+            self.assertEqual(_matrix.share(x, other), shared, other.memory)
+            self.assertEqual(_matrix.share(other, x), shared, other.memory)
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_numpy_views(self):
+        y = numpy.zeros((8, 8), numpy.float32)
+        b = numpy.ones((4, 4), numpy.float32)
+        with _SimulatedRuntime():
+            _SimulatedHandle().gemm(y[:4, :4], b, out=y[:4, 4:])                     # halves
+            _SimulatedHandle().gemm(y[::2, :4], b, out=y[1::2, 4:])                  # interleaved rows
+            _SimulatedHandle().gemm(y[::2, ::2], b, out=y[1::2, ::2])                # neither contiguous
+            _SimulatedHandle().gemm(b, y[::2, 1::2], out=y[::2, ::2])                # as B
+        one = numpy.lib.stride_tricks.as_strided(y.ravel()[18:], shape=(4, 1), strides=(44, 4))  # y[2, 2] and 3 not in A
+        for a, out in ((y[:4, :4], y[:4, 3:7]), (y[:4, :4], y[3:7, :4]), (y[::2, ::2], y[::2, 2::2][:, :3]),
+                       (y.T[:4, :4], y[:4, :4]), (y[::2, ::2], one)):
+            with self.subTest(a=a.strides, out=out.strides), _NoGpu():
+                with self.assertRaisesRegex(ValueError, '^out overlaps A'):
+                    gemmladder.gemm(a, b[:, :out.shape[1]], out=out)
+        # Floats at byte offsets that are not multiples of 4 share bytes, not whole elements.
+        raw = numpy.zeros(160, numpy.uint8)
+        def floats(offset, count):
+            return numpy.frombuffer(raw.data, numpy.float32, count, offset=offset).reshape(1, count)
+        for offset, shared in ((14, True), (16, False), (2, True), (18, False)):
+            a, out = floats(offset, 4), floats(0, 4)
+            self.assertEqual(numpy.shares_memory(a, out), shared)
+            with self.subTest(offset=offset):
+                if shared:
+                    with _NoGpu(), self.assertRaisesRegex(ValueError, '^out overlaps A'):
+                        gemmladder.gemm(a, b, out=out)
+                else:
+                    with _SimulatedRuntime():
+                        _SimulatedHandle().gemm(a, b, out=out)
+        # numpy's exact answer, for random views at any byte offset and strides.
+        pool = numpy.zeros(8192, numpy.uint8)
+        rng = numpy.random.default_rng(4)
+        for trial in range(3000):
+            views = []
+            for _ in range(2):
+                rows, cols = (int(n) for n in rng.integers(1, 6, 2))
+                strides = [4 * int(s) for s in rng.integers(-10, 11, 2)]
+                if rng.random() < 0.6:
+                    strides[int(rng.integers(0, 2))] = 4 * int(rng.choice([1, -1]))
+                offset = 4000 + int(rng.integers(0, 60)) * 4 + (int(rng.integers(1, 4)) if rng.random() < 0.3 else 0)
+                start = numpy.frombuffer(pool.data, numpy.float32, 1, offset=offset)
+                views.append(numpy.lib.stride_tricks.as_strided(start, shape=(rows, cols), strides=strides))
+            x, y = views
+            with self.subTest(trial=trial, x=(x.shape, x.strides), y=(y.shape, y.strides)):
+                self.assertEqual(_matrix.share(_matrix.Matrix(x, 'x'), _matrix.Matrix(y, 'y')),
+                                 numpy.shares_memory(x, y, max_work=None))
 
 
 class Documentation(unittest.TestCase):
