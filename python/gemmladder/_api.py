@@ -291,16 +291,21 @@ class SgemmPlan:
     launches: int
     splits: int                # K cut into this many parts (Path.SPLIT_K, Path.GEMV; at most, of
                                # one tile, for Path.STREAM_K); 1: not
-    scratch_bytes: int
+    scratch_bytes: int         # the most any slice of rows takes
     tiles: Tiles
     why: str
+    last_slice_rows: int = 0   # over 2^20 rows: the last slice's rows where it is planned
+                               # otherwise than the others (fields above), else 0
+    last_slice_path: Union[Path, int, None] = None  # that slice's path, else path
 
     @classmethod
     def _from_struct(cls, s):
-        try:
-            path = Path(s.path)
-        except ValueError:
-            path = s.path
+        def as_path(i):
+            try:
+                return Path(i)
+            except ValueError:  # a path newer than this package
+                return i
+        path = as_path(s.path)
         def as_variant(i):
             try:
                 return Variant(i)
@@ -309,7 +314,8 @@ class SgemmPlan:
         return cls(variant=as_variant(s.variant), kernel=as_variant(s.kernel) if s.kernel >= 0 else None,
                    path=path, copies=s.copies, aligned=bool(s.aligned), launches=s.launches, splits=s.splits,
                    scratch_bytes=s.scratch_bytes, tiles=Tiles._from_struct(s.tiles),
-                   why=s.why.decode(errors='replace'))
+                   why=s.why.decode(errors='replace'), last_slice_rows=s.last_slice_rows,
+                   last_slice_path=as_path(s.last_slice_path))
 
 
 def tuning_supported() -> bool:

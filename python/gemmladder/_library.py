@@ -121,7 +121,8 @@ class PlanStruct(ctypes.Structure):
         ('scratch_bytes', _i64),
         ('tiles', TilesStruct),
         ('why', ctypes.c_char * 160),
-        ('reserved', _i32 * 16),
+        ('last_slice_rows', _i32), ('last_slice_path', _i32),
+        ('reserved', _i32 * 14),
     ]
 
 
