@@ -90,19 +90,23 @@ __global__ void reference_kernel(lim_case c, int64_t rows, int64_t cols, long lo
  * ld padding) as filled; inside, alpha * sum + beta * C0 exactly, the sum
  * from ref (C's element (i, j) at ref[i * ref_cols + j], for i < ref_rows)
  * or, where ref is NULL, summed here; rows i with i % row_step != 0 only
- * written (not the poison, a value of the kind the product makes). */
+ * written (not the poison, a value of the kind the product makes). With
+ * untouched, every element must be as filled (a refused call). */
 __global__ void check_kernel(lim_case c, const float *buf, int64_t count, int64_t first,
                              uint64_t seed, const long long *ref, int64_t ref_rows,
-                             int64_t ref_cols, int64_t row_step, unsigned long long *bad,
-                             unsigned long long *first_bad)
+                             int64_t ref_cols, int64_t row_step, bool untouched,
+                             unsigned long long *bad, unsigned long long *first_bad)
 {
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < count;
          e += (int64_t)gridDim.x * blockDim.x) {
         int64_t o, in;
         const float got = buf[e];
         bool ok;
-        if (!element(c.c_matrix, e - first, &o, &in)) {
-            ok = __float_as_int(got) == __float_as_int(value(seed, e));
+        if (untouched || !element(c.c_matrix, e - first, &o, &in)) {
+            const bool poisoned = untouched && c.beta == 0.0f &&
+                                  element(c.c_matrix, e - first, &o, &in);
+            ok = __float_as_int(got) ==
+                 (poisoned ? 0x7fc0dead : __float_as_int(value(seed, e)));
         } else {
             const int64_t i = c.row_major ? o : in, j = c.row_major ? in : o;
             if (i % row_step != 0) {
@@ -147,9 +151,10 @@ extern "C" cudaError_t lim_reference(const lim_case *c, int64_t rows, int64_t co
 extern "C" cudaError_t lim_check(const lim_case *c, const float *buf, int64_t count,
                                  int64_t first, uint64_t seed, const long long *ref,
                                  int64_t ref_rows, int64_t ref_cols, int64_t row_step,
-                                 unsigned long long *bad, unsigned long long *first_bad)
+                                 bool untouched, unsigned long long *bad,
+                                 unsigned long long *first_bad)
 {
     check_kernel<<<BLOCKS, THREADS>>>(*c, buf, count, first, seed, ref, ref_rows, ref_cols,
-                                      row_step, bad, first_bad);
+                                      row_step, untouched, bad, first_bad);
     return cudaGetLastError();
 }

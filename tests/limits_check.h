@@ -42,10 +42,12 @@ cudaError_t lim_reference(const lim_case *c, int64_t rows, int64_t cols, long lo
  * buf + first, filled by lim_fill with seed) that are wrong: outside C
  * changed at all; inside, not alpha * sum + beta * C0 (sums from ref where
  * given, else summed there), on rows i % row_step == 0; other rows only
- * checked written. *first_bad: the lowest wrong index. */
+ * checked written; with untouched, C too must be as filled (a call that was
+ * refused). *first_bad: the lowest wrong index. */
 cudaError_t lim_check(const lim_case *c, const float *buf, int64_t count, int64_t first,
                       uint64_t seed, const long long *ref, int64_t ref_rows, int64_t ref_cols,
-                      int64_t row_step, unsigned long long *bad, unsigned long long *first_bad);
+                      int64_t row_step, bool untouched, unsigned long long *bad,
+                      unsigned long long *first_bad);
 
 #ifdef __cplusplus
 }

@@ -13,9 +13,21 @@
  * product; C's columns go to it in pieces of at most this many. */
 #define MAX_COLUMNS_PER_CALL (1 << 30)
 
+/* Elements from an operand's first to its last (stored rows x cols, ld). */
+static int64_t span(int64_t rows, int64_t cols, int64_t ld) { return (rows - 1) * ld + cols; }
+
 int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
 {
     (void)t;
+    /* cuBLAS 13.0 reads out of bounds (an illegal address, which ends the
+     * CUDA context) on a product of one row or column whose matrix operand
+     * spans more than 2^31 - 1 elements (1 x (2^31 - 1) x 3 with ldb =
+     * 2^31 - 1): refused instead. */
+    if ((p->m == 1 || p->n == 1) &&
+        (span(p->trans_a ? p->k : p->m, p->trans_a ? p->m : p->k, p->lda) > INT32_MAX ||
+         span(p->trans_b ? p->n : p->k, p->trans_b ? p->k : p->n, p->ldb) > INT32_MAX ||
+         span(p->m, p->n, p->ldc) > INT32_MAX))
+        return CUBLAS_STATUS_NOT_SUPPORTED;
     const cublasOperation_t op_a = p->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_b = p->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
     for (int64_t n0 = 0; n0 < p->n; n0 += MAX_COLUMNS_PER_CALL) {
