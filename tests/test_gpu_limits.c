@@ -82,11 +82,11 @@ static const limit_case cases[] = {
     /* a long K for a small C, A's rows 2^25 apart: split-K */
     {"64 x 64, K 2^25 + 4", {R, N, N, 64, 64, (1 << 25) + 4, 1.0f, 0.5f, (1 << 25) + 4, 64, 64},
      FAST, 1, true, GL_PATH_SPLIT_K},
-    /* operands off 16 bytes in a big product, A of 2^31 + 2^21 floats:
-     * auto copies them (rows checked 1 in 61 exactly, the rest written) */
-    {"2^20 x 1024 x 2049, lda 2050", {R, N, N, 1 << 20, 1024, 2049, 1.0f, 0.0f, 2050, 1025,
-                                       1024}, ALL, 61, false,
-     GL_PATH_PACKED},
+    /* A's rows off 16 bytes in a big product, A of 2^31 + 2^21 floats:
+     * auto copies it, and B for K's edge (rows checked 1 in 61 exactly,
+     * the rest written) */
+    {"2^20 x 2048 x 2049, lda 2050", {R, N, N, 1 << 20, 2048, 2049, 1.0f, 0.0f, 2050, 2048,
+                                       2048}, ALL, 61, false, GL_PATH_PACKED},
 };
 
 static const char *current = "setup";
