@@ -103,8 +103,10 @@ static bool grids_share(const grid *g, const grid *h)
 {
     const int64_t g_span = (g->outer - 1) * g->ld + g->inner;
     const int64_t h_span = (h->outer - 1) * h->ld + h->inner;
-    /* h's base in floats from g's (both 4-byte aligned) */
-    const int64_t d = (int64_t)((uint64_t)h->base - (uint64_t)g->base) / (int64_t)sizeof(float);
+    /* h's base in floats from g's (both 4-byte aligned; user addresses are
+     * far below 2^63 bytes apart) */
+    const int64_t d = h->base >= g->base ? (int64_t)((h->base - g->base) / sizeof(float))
+                                         : -(int64_t)((g->base - h->base) / sizeof(float));
     if (d >= g_span || -d >= h_span)
         return false; /* the spans do not meet */
     if (h->outer == 1)

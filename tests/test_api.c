@@ -246,8 +246,13 @@ static void test_sgemm_arguments(void)
 static uint64_t overlap_state;
 static int64_t overlap_rand(int64_t n) /* uniform in 0 .. n - 1 */
 {
-    overlap_state = overlap_state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return (int64_t)((overlap_state >> 33) % (uint64_t)n);
+    /* xorshift64, with no bit shifted out (clang's integer checks run this) */
+    uint64_t x = overlap_state;
+    x ^= (x & ((1ULL << 51) - 1)) << 13;
+    x ^= x >> 7;
+    x ^= (x & ((1ULL << 47) - 1)) << 17;
+    overlap_state = x;
+    return (int64_t)(x % (uint64_t)n);
 }
 
 /* A stored operand as element offsets: `outer` runs of `inner`, `ld` apart. */
@@ -278,7 +283,7 @@ static bool brute_share(stored x, stored y, int64_t d)
  * not. The operand not under test lies far away. */
 static void test_overlap(void)
 {
-    overlap_state = (uint64_t)time(NULL);
+    overlap_state = (uint64_t)time(NULL) | 1; /* xorshift's state is never 0 */
     const uint64_t seed = overlap_state;
     int refused = 0, accepted = 0, exact = 0;
     float *const base = (float *)0x10000000; /* element 0 of the operand under test */
