@@ -256,7 +256,9 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  *   GL_STATUS_UNSUPPORTED_VARIANT if the variant cannot run on this device;
  *   GL_STATUS_CUDA_ERROR if CUDA failed to query a pointer or to launch;
  *   GL_STATUS_CUBLAS_ERROR or GL_STATUS_ALLOC_FAILED if cuBLAS could not be
- *     created or failed (variant GL_VARIANT_CUBLAS only).
+ *     created or failed (variant GL_VARIANT_CUBLAS only; CUBLAS_STATUS_NOT_
+ *     SUPPORTED for a product of one row or column whose matrix spans more
+ *     than 2^31 - 1 elements, on which cuBLAS 13.0 reads out of bounds).
  * Arguments are checked in the order listed in the parameter list above
  * (variant first, handle after the sizes and pointers), and the first
  * failure is reported; nothing is queued on the GPU when a check fails. */

@@ -61,86 +61,6 @@ static bool extent_bytes(const operand *x, gl_layout_t layout, uint64_t *bytes)
     return true;
 }
 
-/* ---- whether C shares an element with A or B ------------------------------- */
-
-/* A stored matrix as the addresses it covers: `outer` runs of `inner`
- * floats, `ld` floats apart (rows of a row-major matrix, columns of a
- * column-major one), the first at `base`. */
-typedef struct grid {
-    uintptr_t base; /* bytes */
-    int64_t outer, inner, ld;
-} grid;
-
-static grid grid_of(const operand *x, gl_layout_t layout)
-{
-    const bool row_major = layout == GL_ROW_MAJOR;
-    return (grid){(uintptr_t)x->ptr, row_major ? x->rows : x->cols,
-                  row_major ? x->cols : x->rows, x->ld};
-}
-
-/* floor(a / b) for b > 0. */
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
-
-/* Whether the run of floats [x0, x1) (indices from g's base, x0 < x1) holds
- * an element of g: the first run of g that ends after x0 is the only
- * candidate, and it meets the run if it starts before x1. */
-static bool run_meets(int64_t x0, int64_t x1, const grid *g)
-{
-    int64_t r = floor_div(x0, g->ld);
-    if (r < 0)
-        r = 0;
-    else if (x0 - r * g->ld >= g->inner) /* x0 lies in the padding after run r */
-        ++r;
-    return r < g->outer && r * g->ld < x1;
-}
-
-/* Whether grids g and h (both non-empty, 4-byte aligned, spans computed
- * without overflow by the checks before) share an element. Exact where the
- * answer is cheap: disjoint spans, one of them a single run, or equal
- * leading dimensions (submatrices of one matrix); otherwise the spans'
- * intersection counts as sharing. */
-static bool grids_share(const grid *g, const grid *h)
-{
-    const int64_t g_span = (g->outer - 1) * g->ld + g->inner;
-    const int64_t h_span = (h->outer - 1) * h->ld + h->inner;
-    /* h's base in floats from g's (both 4-byte aligned; user addresses are
-     * far below 2^63 bytes apart) */
-    const int64_t d = h->base >= g->base ? (int64_t)((h->base - g->base) / sizeof(float))
-                                         : -(int64_t)((g->base - h->base) / sizeof(float));
-    if (d >= g_span || -d >= h_span)
-        return false; /* the spans do not meet */
-    if (h->outer == 1)
-        return run_meets(d, d + h->inner, g);
-    if (g->outer == 1)
-        return run_meets(-d, -d + g->inner, h);
-    if (g->ld != h->ld)
-        return true;
-    /* One ld: h's run i covers g's runs q + i, columns [s, s + inner), and
-     * the next run's [0, s + inner - ld) where it passes the end of one. */
-    const int64_t ld = g->ld, q = floor_div(d, ld), s = d - q * ld;
-    const bool rows_meet = q < g->outer && q + h->outer > 0;
-    const bool wrapped_rows_meet = q + 1 < g->outer && q + 1 + h->outer > 0;
-    return (rows_meet && s < g->inner) || (wrapped_rows_meet && s + h->inner > ld);
-}
-
-/* C must not share an element with A or B (BLAS's rule): the kernels read A
- * and B while C is written. */
-static gl_status_t check_overlap(gl_handle_t h, const operand *c, const operand *x,
-                                 gl_layout_t layout)
-{
-    uint64_t bytes;
-    if (!extent_bytes(c, layout, &bytes) || !extent_bytes(x, layout, &bytes))
-        return GL_STATUS_SUCCESS; /* the pointer checks report spans too large */
-    const grid gc = grid_of(c, layout), gx = grid_of(x, layout);
-    if (!grids_share(&gc, &gx))
-        return GL_STATUS_SUCCESS;
-    return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                   "C (%p, %lld x %lld, ldc = %lld) overlaps %s (%p, %lld x %lld, %s = %lld): "
-                   "C must not share memory with A or B",
-                   c->ptr, (long long)c->rows, (long long)c->cols, (long long)c->ld, x->name,
-                   x->ptr, (long long)x->rows, (long long)x->cols, x->ld_name, (long long)x->ld);
-}
-
 /* The GPU must be able to reach every byte of the operand from the handle's
  * device. One driver query gives the memory type, the owning device and the
  * allocation's range. */
@@ -259,6 +179,92 @@ typedef struct call {
     gl_problem p;
 } call;
 
+/* ---- whether C shares an element with A or B ------------------------------- */
+
+/* A stored matrix as the addresses it covers: `outer` runs of `inner`
+ * floats, `ld` floats apart (rows of a row-major matrix, columns of a
+ * column-major one), the first at `base`, `span` floats from first to last. */
+typedef struct grid {
+    uintptr_t base; /* bytes */
+    int64_t outer, inner, ld, span;
+} grid;
+
+/* Its grid, or false where its span passes the address space (the pointer
+ * checks report that). */
+static bool grid_of(const operand *x, gl_layout_t layout, grid *g)
+{
+    const bool row_major = layout == GL_ROW_MAJOR;
+    uint64_t bytes;
+    if (!extent_bytes(x, layout, &bytes))
+        return false;
+    *g = (grid){(uintptr_t)x->ptr, row_major ? x->rows : x->cols, row_major ? x->cols : x->rows,
+                x->ld, (int64_t)(bytes / sizeof(float))};
+    return true;
+}
+
+/* floor(a / b) for b > 0. */
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && a < 0); }
+
+/* Whether the run of floats [x0, x1) (indices from g's base, x0 < x1) holds
+ * an element of g: the first run of g that ends after x0 is the only
+ * candidate, and it meets the run if it starts before x1. */
+static bool run_meets(int64_t x0, int64_t x1, const grid *g)
+{
+    int64_t r = floor_div(x0, g->ld);
+    if (r < 0)
+        r = 0;
+    else if (x0 - r * g->ld >= g->inner) /* x0 lies in the padding after run r */
+        ++r;
+    return r < g->outer && r * g->ld < x1;
+}
+
+/* Whether grids g and h (both non-empty, 4-byte aligned) share an element.
+ * Exact where the answer is cheap: disjoint spans, one of them a single
+ * run, or equal leading dimensions (submatrices of one matrix); otherwise
+ * the spans' intersection counts as sharing. */
+static bool grids_share(const grid *g, const grid *h)
+{
+    /* h's base in floats from g's (user addresses are far below 2^63 bytes
+     * apart) */
+    const int64_t d = h->base >= g->base ? (int64_t)((h->base - g->base) / sizeof(float))
+                                         : -(int64_t)((g->base - h->base) / sizeof(float));
+    if (d >= g->span || -d >= h->span)
+        return false; /* the spans do not meet */
+    if (h->outer == 1)
+        return run_meets(d, d + h->inner, g);
+    if (g->outer == 1)
+        return run_meets(-d, -d + g->inner, h);
+    if (g->ld != h->ld)
+        return true;
+    /* One ld: h's run i covers g's runs q + i, columns [s, s + inner), and
+     * the next run's [0, s + inner - ld) where it passes the end of one. */
+    const int64_t ld = g->ld, q = floor_div(d, ld), s = d - q * ld;
+    const bool rows_meet = q < g->outer && q + h->outer > 0;
+    const bool wrapped_rows_meet = q + 1 < g->outer && q + 1 + h->outer > 0;
+    return (rows_meet && s < g->inner) || (wrapped_rows_meet && s + h->inner > ld);
+}
+
+/* C must not share an element with A or B (BLAS's rule): the kernels read A
+ * and B while C is written. */
+static gl_status_t check_overlap(gl_handle_t h, const call *k)
+{
+    grid c, x;
+    if (!grid_of(&k->c, k->layout, &c))
+        return GL_STATUS_SUCCESS;
+    const operand *const ab[2] = {&k->a, &k->b};
+    for (int i = 0; i < 2; ++i) {
+        const operand *o = ab[i];
+        if (grid_of(o, k->layout, &x) && grids_share(&c, &x))
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "C (%p, %lld x %lld, ldc = %lld) overlaps %s (%p, %lld x %lld, "
+                           "%s = %lld): C must not share memory with A or B",
+                           k->c.ptr, (long long)k->c.rows, (long long)k->c.cols,
+                           (long long)k->c.ld, o->name, o->ptr, (long long)o->rows,
+                           (long long)o->cols, o->ld_name, (long long)o->ld);
+    }
+    return GL_STATUS_SUCCESS;
+}
+
 /* The checks that need no handle, in the order gemmladder.h lists them.
  * A plan (gl_sgemm_plan) lets A, B and C be NULL. */
 static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
@@ -316,9 +322,7 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                            "%s (%p) is not aligned to 4 bytes, the size of a float",
                            ptrs[i].name, ptrs[i].p);
-    if (reads_ab && A && B && C &&
-        ((st = check_overlap(h, &out->c, &out->a, layout)) ||
-         (st = check_overlap(h, &out->c, &out->b, layout))))
+    if (reads_ab && A && B && C && (st = check_overlap(h, out)))
         return st;
     if (!h)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "handle is NULL");

@@ -57,7 +57,10 @@ static const limit_case cases[] = {
                                                      NMAX}, ALL, 1, false, GL_PATH_SCALE},
     {"alpha 0, one row of 2^31 - 1", {R, N, N, 1, NMAX, 3, 0.0f, -2.0f, 3, NMAX, NMAX}, ALL, 1,
      false, GL_PATH_SCALE},
-    /* C's row as long as allowed: auto's matrix-vector path */
+    /* C's row as long as allowed: auto's matrix-vector path (K = 1: cuBLAS
+     * gets C's columns in pieces of 2^30, as it fails on one of 2^31 - 1) */
+    {"one row of 2^31 - 1, K 1", {R, N, N, 1, NMAX, 1, 1.0f, 0.5f, 1, NMAX, NMAX}, ALL, 1, false,
+     -1},
     {"one row of 2^31 - 1, K 3", {R, N, N, 1, NMAX, 3, 1.0f, 0.5f, 3, NMAX, NMAX}, ALL, 1, false,
      GL_PATH_GEMV},
     {"one row of 2^31 - 1, B transposed", {R, N, T, 1, NMAX, 3, 1.0f, 0.0f, 3, 3, NMAX}, ALL, 1,

@@ -168,7 +168,8 @@ void stream_k_kernel(const gl_problem p, const gl_stream_k s, float *w)
         }
         const int row0 = (int)(t / cols) * BM, col0 = (int)(t % cols) * BN, k0 = s0 * BK;
         gl_problem q = p;
-        q.m = min(BM, p.m - row0), q.n = min(BN, p.n - col0), q.k = (int)min((int64_t)s1 * BK, (int64_t)p.k) - k0;
+        q.m = min(BM, p.m - row0), q.n = min(BN, p.n - col0);
+        q.k = (int)min((int64_t)s1 * BK, (int64_t)p.k) - k0;
         q.a = p.trans_a ? p.a + (int64_t)k0 * p.lda + row0 : p.a + (int64_t)row0 * p.lda + k0;
         q.b = p.trans_b ? p.b + (int64_t)col0 * p.ldb + k0 : p.b + (int64_t)k0 * p.ldb + col0;
         q.c = p.c + (int64_t)row0 * p.ldc + col0;
