@@ -114,6 +114,43 @@ GL_API const char *gl_variant_name(gl_variant_t variant);
  * GL_STATUS_UNKNOWN_VARIANT if no variant has that name. */
 GL_API gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant);
 
+/* What a variant's results are made of (gl_variant_info.precision). Every
+ * variant so far is FP32; classes such as TF32 are appended. */
+typedef enum gl_precision {
+    GL_PRECISION_FP32 = 0 /* FP32 inputs, FP32 products and sums (FFMA) */
+} gl_precision_t;
+
+/* The facts of one variant, from its descriptor row (since 1.2). Set `size`
+ * to sizeof(gl_variant_info) first. Flags are 0 or 1. */
+typedef struct gl_variant_info {
+    uint32_t size;
+    int32_t variant;        /* the id */
+    char name[32];          /* as gl_variant_name gives it */
+    int32_t precision;      /* gl_precision_t */
+    int32_t min_cc;         /* lowest compute capability it runs on, major * 10 + minor */
+    int32_t arch_specific;  /* its GPU code is architecture-specific (sm_90a):
+                               it runs on compute capability min_cc only */
+    int32_t reference;      /* the reference the others are measured against (cuBLAS) */
+    int32_t engine;         /* the engine: it plans each call (paths, copies,
+                               splits; gl_sgemm_plan) rather than running one kernel */
+    int32_t auto_runs;      /* the engine (auto) may run this variant's kernel */
+    int32_t slow;           /* so slow that tools run it on small shapes only */
+    int32_t takes_rows;     /* tuning tables have rows for it (docs/tuning.md) */
+    int32_t rows_of;        /* the variant whose tuning rows choose its tiles:
+                               itself, another (auto: warptile's), or -1 for
+                               tiles fixed at compile time */
+    int32_t config_count;   /* tile configurations compiled for it (gl_variant_config) */
+    int32_t tile_field_count; /* fields its tiles have (gl_variant_tile_field);
+                                 0 for a variant without tiles (cublas) */
+    int32_t reserved[16];   /* zero */
+} gl_variant_info;
+
+/* Stores the facts of a variant in *out (out->size must be set).
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT for an unknown id;
+ * GL_STATUS_INVALID_ARGUMENT if out is NULL or out->size is too small.
+ * Needs no GPU. (Since 1.2.) */
+GL_API gl_status_t gl_variant_describe(gl_variant_t variant, gl_variant_info *out);
+
 /* ------------------------------------------------------------------------ */
 /* Version at run time. */
 
@@ -325,8 +362,46 @@ typedef struct gl_tiles {
     char arch[16];         /* the row's architecture: "sm_90", "default", or "" */
     char size_class[16];   /* "small", "medium", "large", or "" */
     char source[64];       /* the table's name: "built-in sm_90.txt", a path, or "" */
-    int32_t reserved[8];   /* zero */
+    int32_t reserved[8];   /* zero, but for the words of fields added since
+                              1.2, read and written by name (gl_tiles_get) */
 } gl_tiles;
+
+/* Tile fields by name (since 1.2). The fields above (bm .. threads) are
+ * also gl_tiles members; fields that later rungs add (pipeline stages, an
+ * MMA shape, a cluster size) are read and written only by name: the
+ * library keeps each in a word of `reserved` of its own, taken from
+ * reserved[0] upwards and never reused (reserved[4..7] stay reserved).
+ * A field a configuration does not use is 0.
+ *
+ * gl_tiles_get stores the value of `field` ("bm", "wniter", ...) in *value;
+ * gl_tiles_set writes it (any value: the functions that take tiles check
+ * them). Both need tiles->size set.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if a pointer is
+ * NULL, tiles->size is too small, or no variant's tiles have a field of
+ * that name (the message lists them). Need no GPU. */
+GL_API gl_status_t gl_tiles_get(const gl_tiles *tiles, const char *field, int32_t *value);
+GL_API gl_status_t gl_tiles_set(gl_tiles *tiles, const char *field, int32_t value);
+
+/* One field of a variant's tiles (gl_variant_tile_field; since 1.2). Set
+ * `size` to sizeof(gl_tile_field_info) first. */
+typedef struct gl_tile_field_info {
+    uint32_t size;
+    char name[16];          /* as gl_tiles_get and tuning tables write it */
+    int32_t min, max;       /* its legal range; the variant's rule may narrow
+                               it further (tiles must divide evenly, fit the
+                               shared memory and registers, ...) */
+    int32_t derived;        /* a tuning row may leave it out: it follows from
+                               the others (threads = bm * bn / (tm * tn)) */
+    int32_t reserved[8];    /* zero */
+} gl_tile_field_info;
+
+/* Stores field `index` (0 .. gl_variant_info.tile_field_count - 1) of a
+ * variant's tiles in *out, in the order tuning tables write them.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
+ * GL_STATUS_INVALID_ARGUMENT if out is NULL, out->size is too small, or
+ * index is out of range. Needs no GPU. */
+GL_API gl_status_t gl_variant_tile_field(gl_variant_t variant, int32_t index,
+                                         gl_tile_field_info *out);
 
 /* Number of tile configurations compiled for a variant (0 for cublas), or -1
  * for an unknown variant. */

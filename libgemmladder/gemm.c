@@ -329,10 +329,10 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
 
     /* Row-major problem. A column-major product is the row-major product of
      * the transposes, C^T = op(B)^T op(A)^T: swap the operands and M with N. */
-    out->p = (gl_problem){(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc, 0};
+    out->p = (gl_problem){(int)M, (int)N, (int)K, alpha, beta, A, lda, ta, B, ldb, tb, C, ldc};
     if (layout == GL_COL_MAJOR)
         out->p =
-            (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc, 0};
+            (gl_problem){(int)N, (int)M, (int)K, alpha, beta, B, ldb, tb, A, lda, ta, C, ldc};
     return GL_STATUS_SUCCESS;
 }
 
@@ -423,7 +423,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
     out->size = size;
     out->variant = (int32_t)variant;
     out->splits = 1;
-    out->kernel = (int32_t)(c.d->id == GL_VARIANT_AUTO ? GL_VARIANT_WARPTILE : c.d->id);
+    out->kernel = (int32_t)c.d->id;
     out->tiles.size = sizeof out->tiles;
     const char *why;
     if (c.empty || !c.reads_ab) {
@@ -444,7 +444,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
         if (c.d->uses_cublas) {
             out->path = GL_PATH_CUBLAS;
             why = "cuBLAS SGEMM, FP32 compute";
-        } else if (c.d->id == GL_VARIANT_AUTO) {
+        } else if (c.d->engine) {
             gl_engine_plan plan, tail_plan;
             gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count, h->code_cc,
                                 h->scratch != NULL, &plan, &tail_plan);
@@ -472,7 +472,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
                 }
             }
             out->kernel = plan.kernel;
-            if (plan.kernel != GL_VARIANT_WARPTILE) /* another rung's kernel, with its fixed tiles */
+            if ((int)plan.kernel != c.d->rows_of) /* another rung's kernel, with its fixed tiles */
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
             else if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* the engine's own choice */
                 gl_describe_tiles(&out->tiles, &plan.tiles,
@@ -490,7 +490,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             why = plan.why;
         } else {
             out->path = GL_PATH_RUNG;
-            out->aligned = (c.d->kind == GL_KIND_VECTORIZED || c.d->kind == GL_KIND_WARPTILE) && vec;
+            out->aligned = c.d->schema && c.d->schema->vector_loads && vec;
             why = "the rung's own kernel";
         }
     }

@@ -15,7 +15,8 @@ static void decide_availability(struct gl_handle_s *h)
         const gl_variant_desc *r = gl_variant_find((gl_variant_t)v);
         if (r->uses_cublas)
             h->available[v] = GL_STATUS_SUCCESS; /* cuBLAS carries its own GPU code */
-        else if (h->cc < r->min_cc || !gl_build_covers(h->cc))
+        else if (h->cc < r->min_cc || !gl_build_covers(h->cc) ||
+                 (r->arch_specific && !gl_build_has_arch_specific(r->min_cc, h->cc)))
             h->available[v] = GL_STATUS_UNSUPPORTED_VARIANT;
         else
             h->available[v] = GL_STATUS_SUCCESS;
@@ -232,6 +233,13 @@ gl_status_t gl_variant_available(gl_handle_t h, gl_variant_t variant)
                        "variant '%s' needs compute capability %d.%d; device %d (%s) has %d.%d",
                        r->name, r->min_cc / 10, r->min_cc % 10, h->device, h->device_name,
                        h->cc / 10, h->cc % 10);
+    if (r->arch_specific && gl_build_covers(h->cc))
+        return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
+                       "variant '%s' is code for compute capability %d.%d only (sm_%da), which "
+                       "this build %s; device %d (%s) has %d.%d",
+                       r->name, r->min_cc / 10, r->min_cc % 10, r->min_cc,
+                       gl_build_code(r->min_cc) == r->min_cc ? "holds" : "does not hold",
+                       h->device, h->device_name, h->cc / 10, h->cc % 10);
     return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT,
                    "variant '%s': this build holds GPU code for %s, none of which runs on "
                    "device %d (%s, compute capability %d.%d)",

@@ -156,10 +156,6 @@ static int parse_number(const char *s, int *out)
     return 1;
 }
 
-enum { KEY_BM, KEY_BN, KEY_BK, KEY_TM, KEY_TN, KEY_WM, KEY_WN, KEY_WNITER, KEY_THREADS, KEYS };
-static const char *const key_names[KEYS] = {"bm", "bn", "bk", "tm", "tn",
-                                            "wm", "wn", "wniter", "threads"};
-
 #define MAX_FIELDS 16
 
 /* Splits a line in place into fields separated by blanks (reentrant, unlike
@@ -210,46 +206,52 @@ static gl_status_t parse_row(parser *p, char **field, int fields, gl_tuning_row 
                            show(p, field[2]));
     row->size_class = (gl_size_class)c;
 
-    int value[KEYS] = {0};
+    /* key=value pairs: the fields of the variant's tiles (tile_rules.c). */
+    const gl_tile_schema *schema = d->schema;
+    int value[GL_FIELD_COUNT] = {0};
     for (int f = 3; f < fields; ++f) {
         char *eq = strchr(field[f], '=');
         if (!eq)
             return parse_error(p, "expected key=value, got '%s'", show(p, field[f]));
         *eq = '\0';
-        int k = 0;
-        while (k < KEYS && strcmp(field[f], key_names[k]) != 0)
-            ++k;
-        if (k == KEYS)
-            return parse_error(p, "unknown key '%s' (bm, bn, bk, tm, tn, wm, wn, wniter, threads)",
-                               show(p, field[f]));
+        const int k = gl_tile_field_find(field[f]);
+        if (k < 0) {
+            char known[160];
+            gl_tile_field_names(known, sizeof known);
+            return parse_error(p, "unknown key '%s' (%s)", show(p, field[f]), known);
+        }
         if (value[k])
-            return parse_error(p, "key '%s' is given twice", key_names[k]);
+            return parse_error(p, "key '%s' is given twice", field[f]);
         if (!parse_number(eq + 1, &value[k]))
             return parse_error(p, "bad value '%s' for %s (want an integer from 1 to 4096)",
-                               show(p, eq + 1), key_names[k]);
-    }
-    const int warp = d->kind == GL_KIND_WARPTILE;
-    for (int k = 0; k < KEYS; ++k) {
-        const int needed = k <= KEY_TN || warp;
-        const int allowed = needed || k == KEY_THREADS;
-        if (needed && !value[k])
-            return parse_error(p, "missing key '%s' for %s", key_names[k], field[1]);
-        if (!allowed && value[k])
-            return parse_error(p, "key '%s' does not apply to %s", key_names[k], field[1]);
+                               show(p, eq + 1), field[f]);
     }
     gl_tile_params *t = &row->tiles;
-    *t = (gl_tile_params){value[KEY_BM], value[KEY_BN], value[KEY_BK], value[KEY_TM],
-                          value[KEY_TN], value[KEY_WM], value[KEY_WN], value[KEY_WNITER],
-                          value[KEY_THREADS]};
-    if (!warp) { /* the vectorized kernel's thread count follows from its tiles */
-        const int derived = t->bm * t->bn / (t->tm * t->tn); /* tm, tn >= 1 here */
-        if (t->threads && t->threads != derived)
-            return parse_error(p, "threads=%d, but bm*bn/(tm*tn) = %d", t->threads, derived);
-        t->threads = derived;
+    *t = (gl_tile_params){0};
+    for (int k = 0; k < GL_FIELD_COUNT; ++k) {
+        const gl_tile_range *r = gl_tile_range_of(schema, (gl_tile_field_id)k);
+        if (r && !r->derived && !value[k])
+            return parse_error(p, "missing key '%s' for %s", gl_tile_fields[k].name, field[1]);
+        if (!r && value[k])
+            return parse_error(p, "key '%s' does not apply to %s", gl_tile_fields[k].name,
+                               field[1]);
+        gl_tile_set_value(t, (gl_tile_field_id)k, value[k]);
+    }
+    if (schema->derive) { /* fields that follow from the others: given, they must agree */
+        gl_tile_params derived = *t;
+        schema->derive(&derived);
+        for (int i = 0; i < schema->field_count; ++i) {
+            const gl_tile_field_id k = schema->fields[i].field;
+            const int want = gl_tile_value(&derived, k);
+            if (schema->fields[i].derived && value[k] && value[k] != want)
+                return parse_error(p, "%s=%d, but %s = %d", gl_tile_fields[k].name, value[k],
+                                   schema->fields[i].derived, want);
+        }
+        *t = derived;
     }
 
     char why[256];
-    if (!gl_tiles_legal(d->kind, t, gl_arch_smem_limit(row->arch), why, sizeof why))
+    if (!gl_tiles_legal(schema, t, gl_arch_smem_limit(row->arch), why, sizeof why))
         return parse_error(p, "illegal %s configuration: %s", field[1], why);
     int count = 0;
     if (!gl_tiles_compiled(d, t, &count))
@@ -416,7 +418,7 @@ const gl_tuning_row *gl_tuning_find(const gl_tuning_table *const *layers, int la
             for (int i = 0; t && i < t->count; ++i) {
                 const gl_tuning_row *r = &t->rows[i];
                 if (r->variant != v || r->size_class != c || level(r->arch, cc) != want ||
-                    gl_tiles_smem(gl_variant_find(v)->kind, &r->tiles) > smem_limit)
+                    gl_tiles_smem(gl_variant_find(v)->schema, &r->tiles) > smem_limit)
                     continue;
                 if (!best || closer(r->arch, best->arch, cc))
                     best = r;

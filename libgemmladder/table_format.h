@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tile_rules.h"
+#include "variants.h" /* and tile_rules.h */
 
 /* ---- size classes -------------------------------------------------------- */
 

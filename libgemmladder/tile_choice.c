@@ -8,13 +8,24 @@
 
 #include "internal.h"
 
+/* Field f of a caller's gl_tiles: a member, or a word of reserved (tile_rules.c). */
+static int32_t tiles_value(const gl_tiles *t, gl_tile_field_id f)
+{
+    return *(const int32_t *)((const char *)t + gl_tile_fields[f].in_tiles);
+}
+
+static void set_tiles_value(gl_tiles *t, gl_tile_field_id f, int32_t value)
+{
+    *(int32_t *)((char *)t + gl_tile_fields[f].in_tiles) = value;
+}
+
 void gl_describe_tiles(gl_tiles *out, const gl_tile_params *t, gl_tiles_origin_t origin)
 {
     const uint32_t size = out->size;
     memset(out, 0, sizeof *out);
     out->size = size;
-    out->bm = t->bm, out->bn = t->bn, out->bk = t->bk, out->tm = t->tm, out->tn = t->tn;
-    out->wm = t->wm, out->wn = t->wn, out->wniter = t->wniter, out->threads = t->threads;
+    for (int f = 0; f < GL_FIELD_COUNT; ++f)
+        set_tiles_value(out, (gl_tile_field_id)f, gl_tile_value(t, (gl_tile_field_id)f));
     out->origin = origin;
 }
 
@@ -71,12 +82,6 @@ static gl_status_t check_out(gl_handle_t h, const char *fn, const gl_tiles *t)
                        "%s: gl_tiles.size is %u; set it to sizeof(gl_tiles) (%zu)", fn,
                        (unsigned)t->size, sizeof(gl_tiles));
     return GL_STATUS_SUCCESS;
-}
-
-gl_status_t gl_unknown_variant(gl_handle_t h, const char *fn, gl_variant_t variant)
-{
-    return gl_fail(h, GL_STATUS_UNKNOWN_VARIANT, "%s%svariant %d is not one of 0..%d", fn,
-                   *fn ? ": " : "", (int)variant, (int)gl_variant_count() - 1);
 }
 
 int32_t gl_variant_config_count(gl_variant_t variant)
@@ -148,20 +153,60 @@ gl_status_t gl_set_tiles(gl_handle_t h, gl_variant_t variant, const gl_tiles *ti
     gl_status_t st = check_out(h, "gl_set_tiles", tiles);
     if (st)
         return st;
-    const gl_tile_params t = {tiles->bm, tiles->bn, tiles->bk,     tiles->tm,     tiles->tn,
-                              tiles->wm, tiles->wn, tiles->wniter, tiles->threads};
+    gl_tile_params t;
+    for (int f = 0; f < GL_FIELD_COUNT; ++f)
+        gl_tile_set_value(&t, (gl_tile_field_id)f, tiles_value(tiles, (gl_tile_field_id)f));
     int count = 0;
-    if (!gl_tiles_compiled(d, &t, &count))
+    if (!gl_tiles_compiled(d, &t, &count)) {
+        char text[160];
+        gl_tile_params_text(&t, text, sizeof text);
         return gl_fail(h, GL_STATUS_TUNING_ERROR,
-                       "gl_set_tiles: bm=%d bn=%d bk=%d tm=%d tn=%d wm=%d wn=%d wniter=%d "
-                       "threads=%d is not one of the %d compiled %s configurations",
-                       t.bm, t.bn, t.bk, t.tm, t.tn, t.wm, t.wn, t.wniter, t.threads, count,
-                       d->name);
+                       "gl_set_tiles: %s is not one of the %d compiled %s configurations", text,
+                       count, d->name);
+    }
     char why[256];
-    if (!gl_tiles_legal(d->kind, &t, h->smem_limit, why, sizeof why))
+    if (!gl_tiles_legal(d->schema, &t, h->smem_limit, why, sizeof why))
         return gl_fail(h, GL_STATUS_TUNING_ERROR, "gl_set_tiles: not on device %d: %s",
                        h->device, why);
     h->pin[variant] = t;
     h->pinned[variant] = true;
     return GL_STATUS_SUCCESS;
+}
+
+/* The field named `name` of a caller's gl_tiles, after the checks of fn. */
+static gl_status_t named_field(const char *fn, const gl_tiles *tiles, const char *name,
+                               const void *value, int *field)
+{
+    gl_status_t st = check_out(NULL, fn, tiles);
+    if (st)
+        return st;
+    if (!name || !value)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "%s: %s is NULL", fn,
+                       name ? "value" : "field");
+    *field = gl_tile_field_find(name);
+    if (*field < 0) {
+        char known[160];
+        gl_tile_field_names(known, sizeof known);
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "%s: no tile field is named '%.40s' (%s)",
+                       fn, name, known);
+    }
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_tiles_get(const gl_tiles *tiles, const char *field, int32_t *value)
+{
+    int f = 0;
+    const gl_status_t st = named_field("gl_tiles_get", tiles, field, value, &f);
+    if (st == GL_STATUS_SUCCESS)
+        *value = tiles_value(tiles, (gl_tile_field_id)f);
+    return st;
+}
+
+gl_status_t gl_tiles_set(gl_tiles *tiles, const char *field, int32_t value)
+{
+    int f = 0;
+    const gl_status_t st = named_field("gl_tiles_set", tiles, field, &value, &f);
+    if (st == GL_STATUS_SUCCESS)
+        set_tiles_value(tiles, (gl_tile_field_id)f, value);
+    return st;
 }

@@ -1,63 +1,77 @@
 /*
- * tile_rules.c - what tile parameters a kernel can run with, and what they
- * cost it: the legality rules (thread counts, tiles that divide, 16-byte
- * copies in whole rounds, shared memory, registers), the shared-memory and
- * register model, how many blocks an SM holds, and the fill tiles that
- * replace a table's when its grid would leave SMs idle. Plain C, no CUDA.
+ * tile_rules.c - what tile parameters are and what a kernel can run with:
+ * the fields tiles have, one schema per kind of tiles (its fields and their
+ * ranges, its legality rule: tiles that divide, 16-byte copies in whole
+ * rounds; its shared-memory and register model), how many blocks an SM
+ * holds, and the fill tiles that replace a table's when its grid would
+ * leave SMs idle. Plain C, no CUDA.
  */
 #include "tile_rules.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
-bool gl_tiles_compiled(const gl_variant_desc *d, const gl_tile_params *t, int *count)
+#include "gemmladder.h"
+#include "variants.h"
+
+/* ---- fields -------------------------------------------------------------- */
+
+#define FIELD(x) {#x, offsetof(gl_tile_params, x), offsetof(gl_tiles, x)}
+
+/* Fields added after 1.1's nine take words of gl_tiles.reserved, one each,
+ * from SLOT(0) to SLOT(3), never reused; reserved[4..7] stay reserved:
+ *   [GL_FIELD_STAGES] = {"stages", offsetof(gl_tile_params, stages), SLOT(0)}, */
+#define SLOTS 4
+#define SLOT(i) (offsetof(gl_tiles, reserved) + sizeof(int32_t) * (i))
+
+const gl_tile_field gl_tile_fields[GL_FIELD_COUNT] = {
+    [GL_FIELD_BM] = FIELD(bm),         [GL_FIELD_BN] = FIELD(bn),
+    [GL_FIELD_BK] = FIELD(bk),         [GL_FIELD_TM] = FIELD(tm),
+    [GL_FIELD_TN] = FIELD(tn),         [GL_FIELD_WM] = FIELD(wm),
+    [GL_FIELD_WN] = FIELD(wn),         [GL_FIELD_WNITER] = FIELD(wniter),
+    [GL_FIELD_THREADS] = FIELD(threads),
+};
+
+_Static_assert(sizeof(gl_tile_params) == GL_FIELD_COUNT * sizeof(int),
+               "every member of gl_tile_params is a field of gl_tile_fields");
+_Static_assert(GL_FIELD_COUNT <= 9 + SLOTS, "room in gl_tiles.reserved for the fields");
+
+int gl_tile_field_find(const char *name)
 {
-    const gl_tile_params *list = d->configs;
-    *count = d->config_count;
-    for (int i = 0; i < *count; ++i)
-        if (gl_tile_params_equal(&list[i], t))
-            return true;
-    return false;
+    for (int f = 0; f < GL_FIELD_COUNT; ++f)
+        if (strcmp(gl_tile_fields[f].name, name) == 0)
+            return f;
+    return -1;
 }
 
-size_t gl_tiles_smem(gl_tile_kind kind, const gl_tile_params *t)
+void gl_tile_field_names(char *out, size_t size)
 {
-    switch (kind) {
-    case GL_KIND_SHARED:
-        return 4 * 2 * 32 * 32;
-    case GL_KIND_COLUMN:
-    case GL_KIND_PATCH:
-        return (size_t)GL_BLOCKTILE_SMEM(t->bm, t->bn, t->bk);
-    case GL_KIND_VECTORIZED:
-        return (size_t)GL_VECTORIZED_SMEM(t->bm, t->bn, t->bk);
-    case GL_KIND_WARPTILE:
-        return (size_t)GL_WARPTILE_SMEM(t->bm, t->bn, t->bk);
-    default:
-        return 0;
-    }
+    size_t n = 0;
+    out[0] = '\0';
+    for (int f = 0; f < GL_FIELD_COUNT && n < size; ++f)
+        n += (size_t)snprintf(out + n, size - n, "%s%s", f ? ", " : "", gl_tile_fields[f].name);
 }
 
-/* ---- the legality filter ------------------------------------------------- */
-
-size_t gl_arch_smem_limit(int cc)
+void gl_tile_params_text(const gl_tile_params *t, char *out, size_t size)
 {
-    switch (cc) {
-    case 80:
-    case 87:
-        return 163 * 1024;
-    case 90:
-    case 100:
-    case 103:
-        return 227 * 1024;
-    case 0:   /* any supported GPU: the least of them */
-    case 86:
-    case 89:
-    case 120:
-    case 121:
-    default:
-        return 99 * 1024;
-    }
+    size_t n = 0;
+    out[0] = '\0';
+    for (int f = 0; f < GL_FIELD_COUNT && n < size; ++f)
+        n += (size_t)snprintf(out + n, size - n, "%s%s=%d", f ? " " : "", gl_tile_fields[f].name,
+                              gl_tile_value(t, (gl_tile_field_id)f));
 }
+
+/* ---- schemas ------------------------------------------------------------- */
+
+/* Every field a rule multiplies is bounded to 1 .. FIELD_MAX (the parser's
+ * range), and products are formed in 64 bits: the largest, 32 * tm * tn *
+ * wniter, stays under 2^41. */
+#define FIELD_MAX 4096
+#define TILE(f) {GL_FIELD_##f, 1, FIELD_MAX, NULL}
+#define THREADS {GL_FIELD_THREADS, 64, 1024, NULL}
+#define THREADS_PER_PATCH {GL_FIELD_THREADS, 64, 1024, "bm*bn/(tm*tn)"}
+#define EXACTLY(f, v) {GL_FIELD_##f, v, v, NULL}
 
 static int fail(char *why, size_t size, const char *fmt, ...)
 {
@@ -68,6 +82,32 @@ static int fail(char *why, size_t size, const char *fmt, ...)
         va_end(ap);
     }
     return 0;
+}
+
+/* threads = bm * bn / (tm * tn): one thread per patch of C. */
+static void one_thread_per_patch(gl_tile_params *t)
+{
+    t->threads = t->tm > 0 && t->tn > 0 ? t->bm * t->bn / (t->tm * t->tn) : 0;
+}
+
+/* The thread tile divides the block tile, into whole warps of threads. */
+static int thread_tiles_divide(const gl_tile_params *t, char *why, size_t size)
+{
+    if (t->bm % t->tm || t->bn % t->tn)
+        return fail(why, size, "the %d x %d thread tile does not divide the %d x %d block tile",
+                    t->tm, t->tn, t->bm, t->bn);
+    if (t->threads % 32)
+        return fail(why, size, "%d threads is not a whole number of warps", t->threads);
+    return 1;
+}
+
+static int threads_cover_block(const gl_tile_params *t, char *why, size_t size)
+{
+    const int64_t bm = t->bm, bn = t->bn, tm = t->tm, tn = t->tn;
+    if (t->threads * tm * tn != bm * bn)
+        return fail(why, size, "threads must be bm*bn/(tm*tn) = %lld, not %d",
+                    (long long)(bm * bn / (tm * tn)), t->threads);
+    return 1;
 }
 
 /* The rules the 16-byte slice copy of rungs 6-8 (slice_copy) imposes on a
@@ -89,134 +129,268 @@ static int slice_copy_ok(const char *what, int64_t bk, int64_t bx, int64_t threa
     return 1;
 }
 
-/* Every field the filter multiplies is first bounded to 1 .. GL_TILE_FIELD_MAX
- * (the parser's range), and products are formed in 64 bits: the largest,
- * 32 * tm * tn * wniter, stays under 2^41. */
-#define GL_TILE_FIELD_MAX 4096
+static int slices_copy_in_float4s(const gl_tile_params *t, char *why, size_t size)
+{
+    return slice_copy_ok("A", t->bk, t->bm, t->threads, why, size) &&
+           slice_copy_ok("B", t->bk, t->bn, t->threads, why, size);
+}
 
-int gl_tiles_legal(gl_tile_kind kind, const gl_tile_params *t, size_t smem_limit, char *why,
+static int thread_tiles_in_float4s(const gl_tile_params *t, char *why, size_t size)
+{
+    if (t->tm % 4 || t->tn % 4)
+        return fail(why, size, "the %d x %d thread tile must be read 4 floats at a time "
+                               "(tm and tn multiples of 4)", t->tm, t->tn);
+    return 1;
+}
+
+/* Accumulators a thread holds. */
+static int64_t outputs(const gl_tile_params *t) { return (int64_t)t->bm * t->bn / t->threads; }
+
+/* float4s of the next slice a thread holds while computing on this one. */
+static int64_t staged(const gl_tile_params *t)
+{
+    return ((int64_t)t->bm + t->bn) * t->bk / (4 * (int64_t)t->threads);
+}
+
+/* Rungs 1-2: one thread per element of a 32 x 32 tile, written into their files. */
+const gl_tile_schema gl_schema_element = {
+    .name = "element tiles",
+    .field_count = 6,
+    .fields = {EXACTLY(BM, 32), EXACTLY(BN, 32), EXACTLY(BK, 1), EXACTLY(TM, 1), EXACTLY(TN, 1),
+               EXACTLY(THREADS, 1024)},
+};
+
+/* Rung 3: 32 x 32 slices of A and B in shared memory, written into its file. */
+static size_t shared_smem(const gl_tile_params *t)
+{
+    return 4 * ((size_t)t->bm * t->bk + (size_t)t->bk * t->bn);
+}
+
+const gl_tile_schema gl_schema_shared = {
+    .name = "shared-memory tiles",
+    .field_count = 6,
+    .fields = {EXACTLY(BM, 32), EXACTLY(BN, 32), EXACTLY(BK, 32), EXACTLY(TM, 1), EXACTLY(TN, 1),
+               EXACTLY(THREADS, 1024)},
+    .smem = shared_smem,
+    .static_smem = true,
+};
+
+/* Rungs 4-5: a BM x BK and a BK x BN slice in shared memory, copied a
+ * float per thread in whole rows; a TM x TN patch of C per thread. */
+static int blocktile_rule(const gl_tile_params *t, char *why, size_t size)
+{
+    if (!thread_tiles_divide(t, why, size) || !threads_cover_block(t, why, size))
+        return 0;
+    if (t->threads % t->bk || t->threads % t->bn || (t->bm * t->bk) % t->threads ||
+        (t->bk * t->bn) % t->threads)
+        return fail(why, size, "%d threads cannot copy the %d x %d and %d x %d slices in whole rows",
+                    t->threads, t->bm, t->bk, t->bk, t->bn);
+    return 1;
+}
+
+static size_t blocktile_smem(const gl_tile_params *t)
+{
+    return (size_t)GL_BLOCKTILE_SMEM((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk);
+}
+
+static int blocktile_registers(const gl_tile_params *t)
+{
+    return (int)GL_REGISTER_ESTIMATE(outputs(t), (int64_t)t->tm + t->tn, 0);
+}
+
+const gl_tile_schema gl_schema_column = {
+    .name = "column tiles",
+    .field_count = 6,
+    .fields = {TILE(BM), TILE(BN), TILE(BK), TILE(TM), EXACTLY(TN, 1), THREADS_PER_PATCH},
+    .derive = one_thread_per_patch,
+    .rule = blocktile_rule,
+    .smem = blocktile_smem,
+    .static_smem = true,
+    .registers = blocktile_registers,
+};
+
+const gl_tile_schema gl_schema_patch = {
+    .name = "patch tiles",
+    .field_count = 6,
+    .fields = {TILE(BM), TILE(BN), TILE(BK), TILE(TM), TILE(TN), THREADS_PER_PATCH},
+    .derive = one_thread_per_patch,
+    .rule = blocktile_rule,
+    .smem = blocktile_smem,
+    .static_smem = true,
+    .registers = blocktile_registers,
+};
+
+/* Rungs 6-7: k-major slices copied with float4s, a TM x TN patch per thread
+ * read 4 floats at a time. */
+static int vectorized_rule(const gl_tile_params *t, char *why, size_t size)
+{
+    return thread_tiles_divide(t, why, size) && threads_cover_block(t, why, size) &&
+           thread_tiles_in_float4s(t, why, size) && slices_copy_in_float4s(t, why, size);
+}
+
+static size_t vectorized_smem(const gl_tile_params *t)
+{
+    return (size_t)GL_VECTORIZED_SMEM((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk);
+}
+
+static int vectorized_registers(const gl_tile_params *t)
+{
+    return (int)GL_REGISTER_ESTIMATE(outputs(t), (int64_t)t->tm + t->tn, staged(t));
+}
+
+const gl_tile_schema gl_schema_vectorized = {
+    .name = "vectorized tiles",
+    .field_count = 6,
+    .fields = {TILE(BM), TILE(BN), TILE(BK), TILE(TM), TILE(TN), THREADS_PER_PATCH},
+    .vector_loads = true,
+    .derive = one_thread_per_patch,
+    .rule = vectorized_rule,
+    .smem = vectorized_smem,
+    .registers = vectorized_registers,
+};
+
+/* Rung 8: each warp a WM x WN tile of the block's, walked as WMITER x
+ * WNITER sub-tiles of 32 threads' TM x TN patches; two slices in flight. */
+static int warptile_rule(const gl_tile_params *t, char *why, size_t size)
+{
+    if (!thread_tiles_divide(t, why, size))
+        return 0;
+    const int64_t bm = t->bm, bn = t->bn, tm = t->tm, tn = t->tn;
+    const int64_t wm = t->wm, wn = t->wn, wniter = t->wniter, threads = t->threads;
+    if (bm % wm || bn % wn || (bm / wm) * (bn / wn) != threads / 32)
+        return fail(why, size,
+                    "the %d x %d warp tiles must cover the %d x %d block tile one per warp "
+                    "(%d warps)", t->wm, t->wn, t->bm, t->bn, t->threads / 32);
+    const int64_t per_row = 32 * tm * tn * wniter; /* elements of one row of sub-tiles */
+    if ((wm * wn) % per_row)
+        return fail(why, size,
+                    "a %d x %d warp tile is not a whole number of rows of %d sub-tiles "
+                    "of 32 threads' %d x %d patches",
+                    t->wm, t->wn, t->wniter, t->tm, t->tn);
+    const int64_t wmiter = wm * wn / per_row; /* >= 1: per_row divides wm * wn >= 1 */
+    if (wm % wmiter || wn % wniter)
+        return fail(why, size, "wmiter %lld and wniter %d must divide wm %d and wn %d",
+                    (long long)wmiter, t->wniter, t->wm, t->wn);
+    const int64_t wsubm = wm / wmiter, wsubn = wn / wniter;
+    if (wsubm % tm || wsubn % tn || (wsubm / tm) * (wsubn / tn) != 32)
+        return fail(why, size,
+                    "a %lld x %lld sub-tile must be exactly 32 threads' %d x %d patches",
+                    (long long)wsubm, (long long)wsubn, t->tm, t->tn);
+    return thread_tiles_in_float4s(t, why, size) && slices_copy_in_float4s(t, why, size);
+}
+
+static size_t warptile_smem(const gl_tile_params *t)
+{
+    return (size_t)GL_WARPTILE_SMEM((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk);
+}
+
+static int warptile_registers(const gl_tile_params *t)
+{
+    const int64_t wmiter = (int64_t)t->wm * t->wn / (32 * (int64_t)t->tm * t->tn * t->wniter);
+    return (int)GL_REGISTER_ESTIMATE(outputs(t), wmiter * t->tm + (int64_t)t->wniter * t->tn,
+                                     staged(t));
+}
+
+const gl_tile_schema gl_schema_warptile = {
+    .name = "warp tiles",
+    .field_count = 9,
+    .fields = {TILE(BM), TILE(BN), TILE(BK), TILE(WM), TILE(WN), TILE(WNITER), TILE(TM), TILE(TN),
+               THREADS},
+    .vector_loads = true,
+    .rule = warptile_rule,
+    .smem = warptile_smem,
+    .registers = warptile_registers,
+};
+
+/* ---- rules and costs ----------------------------------------------------- */
+
+bool gl_tiles_compiled(const gl_variant_desc *d, const gl_tile_params *t, int *count)
+{
+    *count = d->config_count;
+    for (int i = 0; i < *count; ++i)
+        if (gl_tile_params_equal(&d->configs[i], t))
+            return true;
+    return false;
+}
+
+size_t gl_tiles_smem(const gl_tile_schema *s, const gl_tile_params *t)
+{
+    return s && s->smem ? s->smem(t) : 0;
+}
+
+size_t gl_arch_smem_limit(int cc)
+{
+    switch (cc) {
+    case 80:
+    case 87:
+        return 163 * 1024;
+    case 90:
+    case 100:
+    case 103:
+        return 227 * 1024;
+    case 0:   /* any supported GPU: the least of them */
+    case 86:
+    case 89:
+    case 120:
+    case 121:
+    default:
+        return 99 * 1024;
+    }
+}
+
+const gl_tile_range *gl_tile_range_of(const gl_tile_schema *s, gl_tile_field_id f)
+{
+    for (int i = 0; i < s->field_count; ++i)
+        if (s->fields[i].field == f)
+            return &s->fields[i];
+    return NULL;
+}
+
+int gl_tiles_legal(const gl_tile_schema *s, const gl_tile_params *t, size_t smem_limit, char *why,
                    size_t why_size)
 {
-    if (kind != GL_KIND_COLUMN && kind != GL_KIND_PATCH && kind != GL_KIND_VECTORIZED &&
-        kind != GL_KIND_WARPTILE)
-        return fail(why, why_size, "this kernel takes no tile parameters");
-    const int warp = kind == GL_KIND_WARPTILE;
-    const struct { const char *name; int value; bool used; } fields[] = {
-        {"bm", t->bm, true}, {"bn", t->bn, true}, {"bk", t->bk, true},
-        {"tm", t->tm, true}, {"tn", t->tn, true}, {"wm", t->wm, warp},
-        {"wn", t->wn, warp}, {"wniter", t->wniter, warp},
-    }; /* threads: 64 .. 1024, below */
-    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; ++f)
-        if (fields[f].used && (fields[f].value < 1 || fields[f].value > GL_TILE_FIELD_MAX))
-            return fail(why, why_size, "%s = %d is outside 1..%d", fields[f].name,
-                        fields[f].value, GL_TILE_FIELD_MAX);
-    const int64_t bm = t->bm, bn = t->bn, bk = t->bk, tm = t->tm, tn = t->tn;
-    if (bm % tm || bn % tn)
-        return fail(why, why_size, "the %d x %d thread tile does not divide the %d x %d block tile",
-                    t->tm, t->tn, t->bm, t->bn);
-    const int64_t threads = t->threads;
-    if (threads < 64 || threads > 1024)
-        return fail(why, why_size, "%d threads per block; a block needs 64 to 1024", t->threads);
-    if (threads % 32)
-        return fail(why, why_size, "%d threads is not a whole number of warps", t->threads);
-
-    switch (kind) {
-    case GL_KIND_COLUMN:
-    case GL_KIND_PATCH:
-        if (threads * tm * tn != bm * bn)
-            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %lld, not %d",
-                        (long long)(bm * bn / (tm * tn)), t->threads);
-        if (threads % bk || threads % bn || (bm * bk) % threads || (bk * bn) % threads)
-            return fail(why, why_size,
-                        "%d threads cannot copy the %d x %d and %d x %d slices in whole rows",
-                        t->threads, t->bm, t->bk, t->bk, t->bn);
-        if (kind == GL_KIND_COLUMN && tn != 1)
-            return fail(why, why_size, "blocktile_1d computes one column per thread (tn = 1)");
-        if (t->wm || t->wn || t->wniter)
-            return fail(why, why_size, "wm, wn and wniter apply to warptile only");
-        if (gl_tiles_smem(kind, t) > 48 * 1024)
-            return fail(why, why_size, "%zu bytes of static shared memory; at most 49152",
-                        gl_tiles_smem(kind, t));
-        break;
-    case GL_KIND_VECTORIZED:
-        if (threads * tm * tn != bm * bn)
-            return fail(why, why_size, "threads must be bm*bn/(tm*tn) = %lld, not %d",
-                        (long long)(bm * bn / (tm * tn)), t->threads);
-        if (tm % 4 || tn % 4)
-            return fail(why, why_size, "the %d x %d thread tile must be read 4 floats at a time "
-                                       "(tm and tn multiples of 4)", t->tm, t->tn);
-        if (t->wm || t->wn || t->wniter)
-            return fail(why, why_size, "wm, wn and wniter apply to warptile only");
-        if (!slice_copy_ok("A", bk, bm, threads, why, why_size) ||
-            !slice_copy_ok("B", bk, bn, threads, why, why_size))
-            return 0;
-        break;
-    default: { /* GL_KIND_WARPTILE */
-        const int64_t wm = t->wm, wn = t->wn, wniter = t->wniter;
-        if (bm % wm || bn % wn || (bm / wm) * (bn / wn) != threads / 32)
-            return fail(why, why_size,
-                        "the %d x %d warp tiles must cover the %d x %d block tile one per warp "
-                        "(%d warps)", t->wm, t->wn, t->bm, t->bn, t->threads / 32);
-        const int64_t per_row = 32 * tm * tn * wniter; /* elements of one row of sub-tiles */
-        if ((wm * wn) % per_row)
-            return fail(why, why_size,
-                        "a %d x %d warp tile is not a whole number of rows of %d sub-tiles "
-                        "of 32 threads' %d x %d patches",
-                        t->wm, t->wn, t->wniter, t->tm, t->tn);
-        const int64_t wmiter = wm * wn / per_row; /* >= 1: per_row divides wm * wn >= 1 */
-        if (wm % wmiter || wn % wniter)
-            return fail(why, why_size, "wmiter %lld and wniter %d must divide wm %d and wn %d",
-                        (long long)wmiter, t->wniter, t->wm, t->wn);
-        const int64_t wsubm = wm / wmiter, wsubn = wn / wniter;
-        if (wsubm % tm || wsubn % tn || (wsubm / tm) * (wsubn / tn) != 32)
-            return fail(why, why_size,
-                        "a %lld x %lld sub-tile must be exactly 32 threads' %d x %d patches",
-                        (long long)wsubm, (long long)wsubn, t->tm, t->tn);
-        if (tm % 4 || tn % 4)
-            return fail(why, why_size, "the %d x %d thread patch must be read 4 floats at a "
-                                       "time (tm and tn multiples of 4)", t->tm, t->tn);
-        if (!slice_copy_ok("A", bk, bm, threads, why, why_size) ||
-            !slice_copy_ok("B", bk, bn, threads, why, why_size))
-            return 0;
-        break;
+    if (!s || !s->rule)
+        return fail(why, why_size, "this kernel takes no tile parameters%s",
+                    s ? ": its tiles are written into its file" : "");
+    for (int f = 0; f < GL_FIELD_COUNT; ++f) {
+        const gl_tile_range *r = gl_tile_range_of(s, (gl_tile_field_id)f);
+        const int value = gl_tile_value(t, (gl_tile_field_id)f);
+        if (r && (value < r->min || value > r->max))
+            return fail(why, why_size, "%s = %d is outside %d..%d", gl_tile_fields[f].name, value,
+                        r->min, r->max);
+        if (!r && value)
+            return fail(why, why_size, "%s = %d: %s have no %s", gl_tile_fields[f].name, value,
+                        s->name, gl_tile_fields[f].name);
     }
-    }
-
-    const size_t smem = gl_tiles_smem(kind, t);
+    if (!s->rule(t, why, why_size))
+        return 0;
+    const size_t smem = gl_tiles_smem(s, t);
+    if (s->static_smem && smem > 48 * 1024)
+        return fail(why, why_size, "%zu bytes of static shared memory; at most 49152", smem);
     if (smem > smem_limit)
         return fail(why, why_size, "needs %zu bytes of shared memory; the limit is %zu", smem,
                     smem_limit);
-    const int registers = gl_tiles_registers(kind, t);
+    const int registers = gl_tiles_registers(s, t);
     if (registers > 255)
         return fail(why, why_size, "needs about %d registers a thread; the limit is 255",
                     registers);
     return 1;
 }
 
-int gl_tiles_registers(gl_tile_kind kind, const gl_tile_params *t)
+int gl_tiles_registers(const gl_tile_schema *s, const gl_tile_params *t)
 {
-    const int64_t outputs = (int64_t)t->bm * t->bn / t->threads; /* accumulators */
-    int64_t fragments = (int64_t)t->tm + t->tn;
-    if (kind == GL_KIND_WARPTILE) {
-        const int64_t wmiter =
-            (int64_t)t->wm * t->wn / (32 * (int64_t)t->tm * t->tn * t->wniter);
-        fragments = wmiter * t->tm + (int64_t)t->wniter * t->tn;
-    }
-    const int64_t staged = (kind == GL_KIND_COLUMN || kind == GL_KIND_PATCH)
-                               ? 0
-                               : ((int64_t)t->bm + t->bn) * t->bk / (4 * (int64_t)t->threads);
-    return (int)GL_REGISTER_ESTIMATE(outputs, fragments, staged);
+    return s && s->registers ? s->registers(t) : 0;
 }
 
 /* ---- filling the GPU ----------------------------------------------------- */
 
-int gl_tiles_resident(gl_tile_kind kind, const gl_tile_params *t, size_t smem_limit)
+int gl_tiles_resident(const gl_tile_schema *s, const gl_tile_params *t, size_t smem_limit)
 {
-    int blocks = 65536 / (t->threads * gl_tiles_registers(kind, t)); /* gl_min_blocks, ladder.cuh */
-    const int by_threads = 2048 / t->threads;
-    const int by_smem = (int)((smem_limit + 1024) / (gl_tiles_smem(kind, t) + 1024));
-    if (blocks > by_threads)
-        blocks = by_threads;
+    const int registers = gl_tiles_registers(s, t);
+    int blocks = 2048 / t->threads;
+    if (registers > 0 && blocks > 65536 / (t->threads * registers)) /* gl_min_blocks, ladder.cuh */
+        blocks = 65536 / (t->threads * registers);
+    const int by_smem = (int)((smem_limit + 1024) / (gl_tiles_smem(s, t) + 1024));
     if (blocks > by_smem)
         blocks = by_smem;
     return blocks > 1 ? blocks : 1;
@@ -228,11 +402,11 @@ int gl_tiles_resident(gl_tile_kind kind, const gl_tile_params *t, size_t smem_li
  * SM computes resident tiles of bm x bn. It counts a part-full last round
  * as a whole one, and takes every tile element to cost the same, which
  * flatters small tiles; the margin below takes that back. */
-static double grid_cost(gl_tile_kind kind, const gl_tile_params *t, int64_t m, int64_t n, int sms,
-                        size_t smem_limit)
+static double grid_cost(const gl_tile_schema *s, const gl_tile_params *t, int64_t m, int64_t n,
+                        int sms, size_t smem_limit)
 {
     const int64_t blocks = ((m - 1) / t->bm + 1) * ((n - 1) / t->bn + 1);
-    const int64_t resident = gl_tiles_resident(kind, t, smem_limit), at_once = resident * sms;
+    const int64_t resident = gl_tiles_resident(s, t, smem_limit), at_once = resident * sms;
     const int64_t rounds = (blocks - 1) / at_once + 1;
     return (double)rounds * (double)resident * t->bm * t->bn;
 }
@@ -251,6 +425,6 @@ const gl_tile_params *gl_fill_tiles(const gl_variant_desc *d, const gl_tile_para
     const gl_tile_params *fill = d->fill;
     if (!fill || sms < 1 || gl_tile_params_equal(fill, t))
         return NULL;
-    const double keep = grid_cost(d->kind, t, m, n, sms, smem_limit);
-    return grid_cost(d->kind, fill, m, n, sms, smem_limit) < GL_FILL_MARGIN * keep ? fill : NULL;
+    const double keep = grid_cost(d->schema, t, m, n, sms, smem_limit);
+    return grid_cost(d->schema, fill, m, n, sms, smem_limit) < GL_FILL_MARGIN * keep ? fill : NULL;
 }

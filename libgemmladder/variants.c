@@ -25,34 +25,44 @@ static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW
 static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
 static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARP_ROW)};
 
-#define CONFIGS(list) list, (int)(sizeof list / sizeof list[0])
-#define FIXED -1
+#define CONFIGS(list) .configs = list, .config_count = (int)(sizeof list / sizeof list[0])
+#define FIXED_TILES .rows_of = -1
 
+/* Every fact of each variant; fields left out are false, NULL or 0. */
 static const gl_variant_desc variants[] = {
-    /* id, name, precision, min_cc, uses_cublas, kind, configs, rows_of, fill, launch, prepare */
-    {GL_VARIANT_CUBLAS, "cublas", GL_PRECISION_FP32, 0, true, GL_KIND_NONE, NULL, 0, FIXED,
-     NULL, gl_launch_cublas, NULL},
-    {GL_VARIANT_NAIVE, "naive", GL_PRECISION_FP32, 70, false, GL_KIND_ELEMENT,
-     CONFIGS(element_configs), FIXED, NULL, gl_launch_naive, NULL},
-    {GL_VARIANT_COALESCED, "coalesced", GL_PRECISION_FP32, 70, false, GL_KIND_ELEMENT,
-     CONFIGS(element_configs), FIXED, NULL, gl_launch_coalesced, NULL},
-    {GL_VARIANT_SHARED, "shared", GL_PRECISION_FP32, 70, false, GL_KIND_SHARED,
-     CONFIGS(shared_configs), FIXED, NULL, gl_launch_shared, NULL},
-    {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d", GL_PRECISION_FP32, 70, false, GL_KIND_COLUMN,
-     CONFIGS(column_configs), FIXED, NULL, gl_launch_blocktile_1d, NULL},
-    {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d", GL_PRECISION_FP32, 70, false, GL_KIND_PATCH,
-     CONFIGS(patch_configs), FIXED, NULL, gl_launch_blocktile_2d, NULL},
-    {GL_VARIANT_VECTORIZED, "vectorized", GL_PRECISION_FP32, 70, false, GL_KIND_VECTORIZED,
-     CONFIGS(vectorized_configs), FIXED, NULL, gl_launch_vectorized, gl_prepare_vectorized},
-    {GL_VARIANT_AUTOTUNED, "autotuned", GL_PRECISION_FP32, 70, false, GL_KIND_VECTORIZED,
-     CONFIGS(vectorized_configs), GL_VARIANT_AUTOTUNED, NULL, gl_launch_autotuned,
-     gl_prepare_vectorized},
-    {GL_VARIANT_WARPTILE, "warptile", GL_PRECISION_FP32, 70, false, GL_KIND_WARPTILE,
-     CONFIGS(warptile_configs), GL_VARIANT_WARPTILE, NULL, gl_launch_warptile,
-     gl_prepare_warptile},
-    {GL_VARIANT_AUTO, "auto", GL_PRECISION_FP32, 70, false, GL_KIND_WARPTILE,
-     CONFIGS(warptile_configs), GL_VARIANT_WARPTILE, warptile_fill, gl_launch_auto,
-     gl_prepare_auto},
+    {.id = GL_VARIANT_CUBLAS, .name = "cublas", .precision = GL_PRECISION_FP32, .min_cc = 0,
+     .uses_cublas = true, .reference = true, FIXED_TILES, .launch = gl_launch_cublas},
+    {.id = GL_VARIANT_NAIVE, .name = "naive", .precision = GL_PRECISION_FP32, .min_cc = 70,
+     .slow = true, .schema = &gl_schema_element, CONFIGS(element_configs), FIXED_TILES,
+     .launch = gl_launch_naive},
+    {.id = GL_VARIANT_COALESCED, .name = "coalesced", .precision = GL_PRECISION_FP32,
+     .min_cc = 70, .slow = true, .schema = &gl_schema_element, CONFIGS(element_configs),
+     FIXED_TILES, .launch = gl_launch_coalesced},
+    {.id = GL_VARIANT_SHARED, .name = "shared", .precision = GL_PRECISION_FP32, .min_cc = 70,
+     .schema = &gl_schema_shared, CONFIGS(shared_configs), FIXED_TILES,
+     .launch = gl_launch_shared},
+    {.id = GL_VARIANT_BLOCKTILE_1D, .name = "blocktile_1d", .precision = GL_PRECISION_FP32,
+     .min_cc = 70, .schema = &gl_schema_column, CONFIGS(column_configs), FIXED_TILES,
+     .launch = gl_launch_blocktile_1d},
+    {.id = GL_VARIANT_BLOCKTILE_2D, .name = "blocktile_2d", .precision = GL_PRECISION_FP32,
+     .min_cc = 70, .schema = &gl_schema_patch, CONFIGS(patch_configs), FIXED_TILES,
+     .launch = gl_launch_blocktile_2d},
+    {.id = GL_VARIANT_VECTORIZED, .name = "vectorized", .precision = GL_PRECISION_FP32,
+     .min_cc = 70, .auto_runs = true, .schema = &gl_schema_vectorized,
+     CONFIGS(vectorized_configs), FIXED_TILES, .launch = gl_launch_vectorized,
+     .prepare = gl_prepare_vectorized},
+    {.id = GL_VARIANT_AUTOTUNED, .name = "autotuned", .precision = GL_PRECISION_FP32,
+     .min_cc = 70, .schema = &gl_schema_vectorized, CONFIGS(vectorized_configs),
+     .rows_of = GL_VARIANT_AUTOTUNED, .launch = gl_launch_autotuned,
+     .prepare = gl_prepare_vectorized},
+    {.id = GL_VARIANT_WARPTILE, .name = "warptile", .precision = GL_PRECISION_FP32,
+     .min_cc = 70, .auto_runs = true, .schema = &gl_schema_warptile,
+     CONFIGS(warptile_configs), .rows_of = GL_VARIANT_WARPTILE, .launch = gl_launch_warptile,
+     .prepare = gl_prepare_warptile},
+    {.id = GL_VARIANT_AUTO, .name = "auto", .precision = GL_PRECISION_FP32, .min_cc = 70,
+     .engine = true, .schema = &gl_schema_warptile, CONFIGS(warptile_configs),
+     .rows_of = GL_VARIANT_WARPTILE, .fill = warptile_fill, .launch = gl_launch_auto,
+     .prepare = gl_prepare_auto},
 };
 
 #define VARIANT_COUNT ((int)(sizeof variants / sizeof variants[0]))
@@ -68,7 +78,7 @@ const gl_variant_desc *gl_variant_find(gl_variant_t id)
 const gl_variant_desc *gl_variant_with_rows(const char *name)
 {
     for (int i = 0; i < VARIANT_COUNT; ++i)
-        if (variants[i].rows_of == (int)variants[i].id && strcmp(variants[i].name, name) == 0)
+        if (gl_variant_takes_rows(&variants[i]) && strcmp(variants[i].name, name) == 0)
             return &variants[i];
     return NULL;
 }
@@ -78,7 +88,7 @@ void gl_variants_with_rows(char *out, size_t size)
     size_t n = 0;
     out[0] = '\0';
     for (int i = 0; i < VARIANT_COUNT && n < size; ++i)
-        if (variants[i].rows_of == (int)variants[i].id)
+        if (gl_variant_takes_rows(&variants[i]))
             n += (size_t)snprintf(out + n, size - n, "%s%s", n ? ", " : "", variants[i].name);
 }
 
@@ -103,6 +113,75 @@ gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant)
     }
     return gl_fail(NULL, GL_STATUS_UNKNOWN_VARIANT,
                    "gl_variant_from_name: no variant is named '%s'", name);
+}
+
+gl_status_t gl_unknown_variant(gl_handle_t h, const char *fn, gl_variant_t variant)
+{
+    return gl_fail(h, GL_STATUS_UNKNOWN_VARIANT, "%s%svariant %d is not one of 0..%d", fn,
+                   *fn ? ": " : "", (int)variant, (int)gl_variant_count() - 1);
+}
+
+/* ---- the public queries ---------------------------------------------------- */
+
+gl_status_t gl_variant_describe(gl_variant_t variant, gl_variant_info *out)
+{
+    const gl_variant_desc *d = gl_variant_find(variant);
+    if (!d)
+        return gl_unknown_variant(NULL, "gl_variant_describe", variant);
+    if (!out)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_variant_describe: the gl_variant_info pointer is NULL");
+    if (out->size < sizeof *out)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_variant_describe: gl_variant_info.size is %u; set it to "
+                       "sizeof(gl_variant_info) (%zu)",
+                       (unsigned)out->size, sizeof *out);
+    const uint32_t size = out->size;
+    memset(out, 0, sizeof *out);
+    out->size = size;
+    out->variant = (int32_t)d->id;
+    snprintf(out->name, sizeof out->name, "%s", d->name);
+    out->precision = (int32_t)d->precision;
+    out->min_cc = d->min_cc;
+    out->arch_specific = d->arch_specific;
+    out->reference = d->reference;
+    out->engine = d->engine;
+    out->auto_runs = d->auto_runs;
+    out->slow = d->slow;
+    out->takes_rows = gl_variant_takes_rows(d);
+    out->rows_of = d->rows_of;
+    out->config_count = d->config_count;
+    out->tile_field_count = d->schema ? d->schema->field_count : 0;
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_variant_tile_field(gl_variant_t variant, int32_t index, gl_tile_field_info *out)
+{
+    const gl_variant_desc *d = gl_variant_find(variant);
+    if (!d)
+        return gl_unknown_variant(NULL, "gl_variant_tile_field", variant);
+    if (!out)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_variant_tile_field: the gl_tile_field_info pointer is NULL");
+    if (out->size < sizeof *out)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_variant_tile_field: gl_tile_field_info.size is %u; set it to "
+                       "sizeof(gl_tile_field_info) (%zu)",
+                       (unsigned)out->size, sizeof *out);
+    const int count = d->schema ? d->schema->field_count : 0;
+    if (index < 0 || index >= count)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_variant_tile_field: index %d is outside 0..%d for variant '%s'",
+                       (int)index, count - 1, d->name);
+    const gl_tile_range *r = &d->schema->fields[index];
+    const uint32_t size = out->size;
+    memset(out, 0, sizeof *out);
+    out->size = size;
+    snprintf(out->name, sizeof out->name, "%s", gl_tile_fields[r->field].name);
+    out->min = r->min;
+    out->max = r->max;
+    out->derived = r->derived != NULL;
+    return GL_STATUS_SUCCESS;
 }
 
 /* ---- build facts --------------------------------------------------------- */
@@ -130,5 +209,10 @@ bool gl_arch_list_covers(const char *archs, int ptx_cc, int cc)
 }
 
 bool gl_build_covers(int cc) { return gl_arch_list_covers(GL_CUDA_SASS_ARCHS, GL_CUDA_PTX_ARCH, cc); }
+
+bool gl_build_has_arch_specific(int arch_cc, int cc)
+{
+    return cc == arch_cc && gl_arch_list_code(GL_CUDA_SASS_ARCHS, 0, cc) == arch_cc;
+}
 
 const char *gl_build_arch_string(void) { return GL_CUDA_ARCH_STRING; }

@@ -11,55 +11,53 @@
 
 #include "gemmladder.h"
 #include "kernels/launch.h"
+#include "tile_rules.h"
 
 /* Room for variants in per-handle arrays; gl_variant_count() is the number
  * of rows, which variants.c checks fits. */
 #define GL_VARIANT_MAX 32
 
-typedef enum gl_precision {
-    GL_PRECISION_FP32 = 0, /* FP32 inputs, FP32 products and sums */
-} gl_precision;
-
-/* What a variant's tile parameters mean, for the legality rules and the
- * shared-memory and register model (tile_rules.c). */
-typedef enum gl_tile_kind {
-    GL_KIND_NONE,       /* no tiles: cuBLAS */
-    GL_KIND_ELEMENT,    /* one thread per element of a 32 x 32 tile (rungs 1-2) */
-    GL_KIND_SHARED,     /* 32 x 32 slices in shared memory (rung 3) */
-    GL_KIND_COLUMN,     /* a TM x 1 column per thread (rung 4) */
-    GL_KIND_PATCH,      /* a TM x TN patch per thread (rung 5) */
-    GL_KIND_VECTORIZED, /* float4 copies into k-major slices (rungs 6-7) */
-    GL_KIND_WARPTILE,   /* warp tiles, double-buffered slices (rung 8, auto) */
-} gl_tile_kind;
-
+/* One row per variant (variants.c): every fact about it. */
 typedef struct gl_variant_desc {
     gl_variant_t id;
-    const char *name;       /* as gl_variant_name gives it */
-    gl_precision precision;
-    int min_cc;             /* lowest compute capability it runs on, major * 10 + minor */
-    bool uses_cublas;       /* the launcher needs exec->cublas; its codes are cuBLAS's */
-    gl_tile_kind kind;
+    const char *name;        /* as gl_variant_name gives it */
+    gl_precision_t precision;
+    int min_cc;              /* lowest compute capability it runs on, major * 10 + minor */
+    bool arch_specific;      /* architecture-specific GPU code (sm_90a): runs on min_cc only */
+    bool uses_cublas;        /* the launcher needs exec->cublas; its codes are cuBLAS's */
+    bool reference;          /* what the others are measured against (tools, tests) */
+    bool engine;             /* plans each call: paths, copies, splits (gl_sgemm_plan) */
+    bool auto_runs;          /* the engine may run this variant's kernel */
+    bool slow;               /* tools run it on small shapes only */
+    const gl_tile_schema *schema; /* what its tiles are (tile_rules.h); NULL: none */
     const gl_tile_params *configs; /* the configurations compiled for it; the first is
                                       what it runs when nothing else says */
     int config_count;
-    int rows_of;            /* tuned: the variant whose tuning-table rows choose its
-                               tiles (itself, or auto: warptile); -1: fixed tiles */
+    int rows_of;             /* tuned: the variant whose tuning-table rows choose its
+                                tiles (itself, or auto: warptile); -1: fixed tiles */
     const gl_tile_params *fill; /* small tiles for grids that would leave SMs idle, or NULL */
     gl_launch_fn launch;
-    gl_prepare_fn prepare;  /* once per handle on its device, or NULL */
+    gl_prepare_fn prepare;   /* once per handle on its device, or NULL */
 } gl_variant_desc;
 
 /* The row for a variant id, or NULL for an unknown one. */
 const gl_variant_desc *gl_variant_find(gl_variant_t id);
 
 /* The variant a tuning-table row names, by name, or NULL: only variants
- * that choose their tiles from their own rows (autotuned, warptile). */
+ * that take rows of their own (gl_variant_takes_rows). */
 const gl_variant_desc *gl_variant_with_rows(const char *name);
 
 /* "autotuned, warptile": the variants that take tuning rows, for messages. */
 void gl_variants_with_rows(char *out, size_t size);
 
+/* Its tiles come from tuning rows (its own or another variant's). */
 static inline bool gl_variant_tuned(const gl_variant_desc *d) { return d->rows_of >= 0; }
+
+/* Tuning tables have rows of its own. */
+static inline bool gl_variant_takes_rows(const gl_variant_desc *d)
+{
+    return d->rows_of == (int)d->id;
+}
 
 /* ---- build facts --------------------------------------------------------- */
 
@@ -80,6 +78,11 @@ bool gl_build_covers(int cc);
  * on an sm_90 device has no sm_90 instructions (griddepcontrol). */
 int gl_arch_list_code(const char *archs, int ptx_cc, int cc);
 int gl_build_code(int cc);
+
+/* Whether a variant of architecture-specific code for capability arch_cc
+ * (sm_90a: no PTX, no other GPU) runs on a device of capability cc: cc is
+ * arch_cc and this build holds machine code for it. */
+bool gl_build_has_arch_specific(int arch_cc, int cc);
 
 /* "sm_80, sm_86, ... + PTX compute_90", for messages. */
 const char *gl_build_arch_string(void);

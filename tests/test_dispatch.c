@@ -215,7 +215,7 @@ static void test_plan_covers_slices(gl_handle_t h)
                         const fake_launch *f = fake_gpu_launch(s);
                         const gl_problem p = {f->m,   f->n,   f->k,       f->alpha, f->beta,
                                               f->a,   f->lda, f->trans_a, f->b,     f->ldb,
-                                              f->trans_b, f->c, f->ldc,   0};
+                                              f->trans_b, f->c, f->ldc};
                         gl_engine_plan sp, tail;
                         gl_engine_plan_call(&p, &tiles, false, h->sm_count, h->code_cc,
                                             h->scratch != NULL, &sp, &tail);

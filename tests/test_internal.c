@@ -58,35 +58,110 @@ static void test_descriptors(void)
                   "variants %d and %d share a name", w, v);
         CHECK(d->launch != NULL, "variant %s has a launcher", d->name);
         CHECK(d->precision == GL_PRECISION_FP32, "variant %s is FP32", d->name);
-        CHECK(d->uses_cublas == (d->kind == GL_KIND_NONE) && (d->config_count > 0) != d->uses_cublas,
-              "variant %s: cuBLAS has no configurations, every kernel has some", d->name);
+        CHECK(d->uses_cublas == (d->schema == NULL) && (d->config_count > 0) != d->uses_cublas,
+              "variant %s: cuBLAS has no tiles, every kernel has a schema and configurations",
+              d->name);
         CHECK(gl_variant_config_count(d->id) == d->config_count, "%s's count", d->name);
+        CHECK(!d->arch_specific || d->min_cc > 0, "%s: architecture-specific code names its "
+              "architecture", d->name);
         if (gl_variant_tuned(d)) {
             const gl_variant_desc *rows = gl_variant_find((gl_variant_t)d->rows_of);
-            CHECK(rows && rows->rows_of == (int)rows->id && rows->kind == d->kind &&
+            CHECK(rows && gl_variant_takes_rows(rows) && rows->schema == d->schema &&
                       rows->configs == d->configs,
                   "%s reads the rows of a variant with its own rows and the same kernel", d->name);
-            CHECK(gl_variant_with_rows(d->name) == (d->rows_of == (int)d->id ? d : NULL),
+            CHECK(gl_variant_with_rows(d->name) == (gl_variant_takes_rows(d) ? d : NULL),
                   "tables name %s only if it has rows of its own", d->name);
+            CHECK(d->schema->rule != NULL, "%s's tiles are chosen: its schema has a rule",
+                  d->name);
         } else {
             CHECK(gl_variant_with_rows(d->name) == NULL, "no rows for fixed %s", d->name);
         }
         if (d->fill) {
             int count = 0;
             CHECK(gl_tiles_compiled(d, d->fill, &count) &&
-                      gl_tiles_smem(d->kind, d->fill) <= 48 * 1024,
+                      gl_tiles_smem(d->schema, d->fill) <= 48 * 1024,
                   "%s's fill tiles are compiled and fit any GPU's shared memory", d->name);
         }
+        /* The rows' facts as gl_variant_describe gives them. */
+        gl_variant_info info = {.size = sizeof info};
+        CHECK(gl_variant_describe(d->id, &info) == GL_STATUS_SUCCESS && info.variant == v &&
+                  strcmp(info.name, d->name) == 0 && info.precision == (int)d->precision &&
+                  info.min_cc == d->min_cc && info.arch_specific == d->arch_specific &&
+                  info.reference == d->reference && info.engine == d->engine &&
+                  info.auto_runs == d->auto_runs && info.slow == d->slow &&
+                  info.takes_rows == gl_variant_takes_rows(d) && info.rows_of == d->rows_of &&
+                  info.config_count == d->config_count &&
+                  info.tile_field_count == (d->schema ? d->schema->field_count : 0),
+              "gl_variant_describe(%s) gives its row", d->name);
     }
     CHECK(gl_variant_find((gl_variant_t)gl_variant_count()) == NULL &&
               gl_variant_find((gl_variant_t)-1) == NULL,
           "no row outside the table");
-    char rows[96];
+    int references = 0, engines = 0;
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        references += d->reference;
+        engines += d->engine;
+        CHECK(!d->auto_runs || (d->schema && d->schema->rule && !d->engine),
+              "the engine runs %s's kernel on tiles it can choose", d->name);
+    }
+    CHECK(references == 1 && engines == 1, "one reference (%d) and one engine (%d)", references,
+          engines);
+    char rows[256], want[256] = "";
     gl_variants_with_rows(rows, sizeof rows);
-    CHECK(strcmp(rows, "autotuned, warptile") == 0, "variants with rows: %s", rows);
-    const gl_variant_desc *a = gl_variant_find(GL_VARIANT_AUTO);
-    CHECK(a && strcmp(a->name, "auto") == 0 && a->rows_of == GL_VARIANT_WARPTILE && a->fill,
-          "auto runs rung 8's kernel with its rows and fill tiles");
+    for (int v = 0; v < gl_variant_count(); ++v)
+        if (gl_variant_takes_rows(gl_variant_find((gl_variant_t)v)))
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", *want ? ", " : "",
+                     gl_variant_name((gl_variant_t)v));
+    CHECK(*rows && strcmp(rows, want) == 0, "variants with rows: '%s', want '%s'", rows, want);
+}
+
+/* The schemas: fields in range, the others 0, every compiled configuration
+ * within its variant's schema; and the field table. */
+static void test_schemas(void)
+{
+    for (int f = 0; f < GL_FIELD_COUNT; ++f) {
+        CHECK(gl_tile_field_find(gl_tile_fields[f].name) == f, "field %d found by its name", f);
+        for (int g = 0; g < f; ++g)
+            CHECK(gl_tile_fields[g].in_params != gl_tile_fields[f].in_params &&
+                      gl_tile_fields[g].in_tiles != gl_tile_fields[f].in_tiles,
+                  "fields %s and %s share no word", gl_tile_fields[g].name,
+                  gl_tile_fields[f].name);
+        CHECK(gl_tile_fields[f].in_tiles + sizeof(int32_t) <= offsetof(gl_tiles, reserved) ||
+                  (gl_tile_fields[f].in_tiles >= offsetof(gl_tiles, reserved) &&
+                   gl_tile_fields[f].in_tiles < offsetof(gl_tiles, reserved) + 4 * sizeof(int32_t)),
+              "%s is a member of gl_tiles or one of reserved[0..3]", gl_tile_fields[f].name);
+    }
+    CHECK(gl_tile_field_find("colour") == -1, "no field 'colour'");
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        const gl_tile_schema *s = d->schema;
+        if (!s)
+            continue;
+        for (int i = 0; i < s->field_count; ++i) {
+            const gl_tile_range *r = &s->fields[i];
+            CHECK(r->field >= 0 && r->field < GL_FIELD_COUNT && 1 <= r->min && r->min <= r->max,
+                  "%s: field %d has a range", d->name, i);
+            CHECK(!r->derived || s->derive, "%s: a derived field has the schema's derive",
+                  d->name);
+            for (int j = 0; j < i; ++j)
+                CHECK(s->fields[j].field != r->field, "%s lists a field twice", d->name);
+            gl_tile_field_info info = {.size = sizeof info};
+            CHECK(gl_variant_tile_field(d->id, i, &info) == GL_STATUS_SUCCESS &&
+                      strcmp(info.name, gl_tile_fields[r->field].name) == 0 &&
+                      info.min == r->min && info.max == r->max &&
+                      info.derived == (r->derived != NULL),
+                  "gl_variant_tile_field(%s, %d) gives the schema's field", d->name, i);
+        }
+        for (int c = 0; c < d->config_count; ++c)
+            for (int f = 0; f < GL_FIELD_COUNT; ++f) {
+                const gl_tile_range *r = gl_tile_range_of(s, (gl_tile_field_id)f);
+                const int value = gl_tile_value(&d->configs[c], (gl_tile_field_id)f);
+                CHECK(r ? r->min <= value && value <= r->max : value == 0,
+                      "%s configuration %d: %s = %d within its schema", d->name, c,
+                      gl_tile_fields[f].name, value);
+            }
+    }
 }
 
 /* Rung 8's tiles the engine's tests plan with: the sm_90 table's 128 x 128
@@ -106,7 +181,7 @@ static gl_problem problem(int m, int n, int k, int64_t lda, int64_t ldb, uintptr
 {
     return (gl_problem){m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)(0x100000 + a_offset), lda,
                         false, (const float *)(uintptr_t)0x200000, ldb, false,
-                        (float *)(uintptr_t)0x300000, n, 0};
+                        (float *)(uintptr_t)0x300000, n};
 }
 
 static void expect_plan(gl_problem p, const gl_tile_params *t, bool can_copy, gl_path_t path,
@@ -190,7 +265,7 @@ static void test_engine_plan(void)
         const int m = split_in_place[i].m, n = split_in_place[i].n, k = split_in_place[i].k;
         gl_engine_plan_for(&(gl_problem){m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
                                          k, false, (const float *)(uintptr_t)0x200000, n, false,
-                                         (float *)(uintptr_t)0x300000, n, 0},
+                                         (float *)(uintptr_t)0x300000, n},
                            &w64_32, false, 132, true, &plan);
         CHECK(plan.kernel == GL_VARIANT_WARPTILE && plan.path == GL_PATH_SPLIT_K &&
                   plan.splits > 1 && !plan.aligned && !plan.whole && plan.part_depth == 0 &&
@@ -436,7 +511,7 @@ static void test_engine_plan(void)
             const int m = v[0], n = v[1], k = v[2];
             const gl_problem q = {m, n, k, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
                                   ta ? m : k, ta, (const float *)(uintptr_t)0x200000,
-                                  tb ? k : n, tb, (float *)(uintptr_t)0x300000, n, 0};
+                                  tb ? k : n, tb, (float *)(uintptr_t)0x300000, n};
             gl_engine_plan plan, tail;
             gl_engine_plan_call(&q, tiles[i % 3], false, 132, 90, true, &plan, &tail);
             if (plan.kernel != GL_VARIANT_WARPTILE || (!plan.a.made && !plan.b.made) ||
@@ -460,7 +535,7 @@ static void test_engine_plan(void)
         gl_engine_plan plan, tail;
         const gl_problem q = {1077, 197, 269, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000,
                               1077, true, (const float *)(uintptr_t)0x200000, 269, true,
-                              (float *)(uintptr_t)0x300000, 197, 0};
+                              (float *)(uintptr_t)0x300000, 197};
         gl_engine_plan_call(&q, &w64_32, false, 132, 90, true, &plan, &tail);
         CHECK(!plan.b.made || plan.b.rows % plan.tiles.bn == 0,
               "1077 x 197 x 269 TT: B's copy %d rows for %d-wide tiles", plan.b.rows,
@@ -646,12 +721,12 @@ static void test_engine_tail(void)
          "5000 x 3000 x 7000, A unaligned"},
         {(gl_problem){5760, 1541, 1792, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000, 5760, true,
                       (const float *)(uintptr_t)0x200000, 1792, true, (float *)(uintptr_t)0x300000,
-                      1541, 0},
+                      1541},
          &w128, false, 5760 - 40 * 128, GL_PATH_RUNG, "5760 x 1541 x 1792, both transposed"},
         /* 400 tiles, under two rounds: stream-K (on 90 SMs, below, not) */
         {(gl_problem){1214, 5028, 6491, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000, 1214, true,
                       (const float *)(uintptr_t)0x200000, 5028, false, (float *)(uintptr_t)0x300000,
-                      5028, 0},
+                      5028},
          &w128, false, 0, GL_PATH_STREAM_K, "1214 x 5028 x 6491, A transposed"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -754,15 +829,14 @@ static void test_engine_call_tiles(void)
           "4699 x 171 x 697 on 128 x 32 tiles: other tiles chosen");
 }
 
-/* The engine's own tile lists (configs.h) are entries of rung 8's, whose
+/* The engine's own tile lists (engine.h) are entries of rung 8's, whose
  * kernels it launches: the fill, thin, half and stream-K tiles. */
 static void test_engine_tile_lists(void)
 {
 #define TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
-    const gl_tile_params engine[] = {GL_WARPTILE_FILL_CONFIG(TILES) GL_WARPTILE_THIN_CONFIGS(TILES)
-                                         GL_WARPTILE_HALF_CONFIGS(TILES)
-                                             GL_WARPTILE_STREAM_K_CONFIGS(TILES)};
+    const gl_tile_params engine[] = {GL_FILL_TILES, GL_THIN_TILES, GL_HALF_TILES,
+                                     GL_STREAM_K_TILES};
     const gl_tile_params rung8[] = {GL_WARPTILE_CONFIGS(TILES)};
 #undef TILES
     for (size_t i = 0; i < sizeof engine / sizeof engine[0]; ++i) {
@@ -1126,6 +1200,7 @@ int main(void)
 {
     test_arch_coverage();
     test_descriptors();
+    test_schemas();
     test_engine_plan();
     test_engine_gemv();
     test_engine_tail();

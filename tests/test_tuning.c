@@ -40,12 +40,11 @@ static void test_builtin_tables(void)
                   t->rows[i].line, t->rows[i].arch);
             covered[t->rows[i].variant][t->rows[i].size_class] = 1;
         }
-        for (int c = 0; c < GL_CLASS_COUNT; ++c) {
-            CHECK(covered[GL_VARIANT_AUTOTUNED][c], "%s covers autotuned %s", b->name,
-                  gl_size_class_name(c));
-            CHECK(covered[GL_VARIANT_WARPTILE][c], "%s covers warptile %s", b->name,
-                  gl_size_class_name(c));
-        }
+        for (int v = 0; v < gl_variant_count(); ++v)
+            for (int c = 0; c < GL_CLASS_COUNT; ++c)
+                if (gl_variant_takes_rows(gl_variant_find((gl_variant_t)v)))
+                    CHECK(covered[v][c], "%s covers %s %s", b->name,
+                          gl_variant_name((gl_variant_t)v), gl_size_class_name(c));
         int named = 0;
         for (int a = 0; a < 5; ++a)
             named += strncmp(b->name, archs[a], strlen(archs[a])) == 0;
@@ -56,17 +55,17 @@ static void test_builtin_tables(void)
 
 static void test_config_lists_are_legal(void)
 {
-    for (int v = 1; v < gl_variant_count(); ++v) {
+    for (int v = 0; v < gl_variant_count(); ++v) {
         const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
         const gl_tile_params *list = d->configs;
         const int count = d->config_count;
-        if (d->kind == GL_KIND_ELEMENT || d->kind == GL_KIND_SHARED)
-            continue; /* their 32 x 32 tiles are written into the kernels */
+        if (!d->schema || !d->schema->rule)
+            continue; /* cuBLAS; rungs 1-3, whose 32 x 32 tiles are written into the kernels */
         CHECK(count > 0, "variant %s compiles configurations", d->name);
         for (int i = 0; i < count; ++i) {
             char why[256] = "";
             /* Legal on every supported GPU: the smallest opt-in limit. */
-            CHECK(gl_tiles_legal(d->kind, &list[i], gl_arch_smem_limit(0), why, sizeof why),
+            CHECK(gl_tiles_legal(d->schema, &list[i], gl_arch_smem_limit(0), why, sizeof why),
                   "%s config %d (bm=%d bn=%d bk=%d tm=%d tn=%d) is illegal: %s", d->name, i,
                   list[i].bm, list[i].bn, list[i].bk, list[i].tm, list[i].tn, why);
             for (int j = 0; j < i; ++j)
@@ -78,7 +77,7 @@ static void test_config_lists_are_legal(void)
 
 /* ---- the legality filter ------------------------------------------------- */
 
-static void expect_legal(gl_tile_kind v, gl_tile_params t, size_t limit, int want,
+static void expect_legal(const gl_tile_schema *v, gl_tile_params t, size_t limit, int want,
                          const char *needle)
 {
     char why[256] = "";
@@ -91,7 +90,7 @@ static void expect_legal(gl_tile_kind v, gl_tile_params t, size_t limit, int wan
 
 static void test_legality_filter(void)
 {
-    const gl_tile_kind V = GL_KIND_VECTORIZED, W = GL_KIND_WARPTILE;
+    const gl_tile_schema *V = &gl_schema_vectorized, *W = &gl_schema_warptile;
     const size_t big = 227 * 1024, small = 99 * 1024;
     /* The seeds' arithmetic: a 128 x 128 tile with 8 x 8 thread tiles is 256
      * threads; with 4 x 4 it is 1024, and then a BK = 8 slice (1024 floats)
@@ -99,8 +98,11 @@ static void test_legality_filter(void)
     expect_legal(V, (gl_tile_params){128, 128, 8, 8, 8, 0, 0, 0, 256}, big, 1, NULL);
     expect_legal(V, (gl_tile_params){128, 128, 8, 4, 4, 0, 0, 0, 1024}, big, 0, "16-byte rounds");
     expect_legal(V, (gl_tile_params){128, 128, 16, 8, 8, 0, 0, 0, 128}, big, 0, "bm*bn/(tm*tn)");
-    expect_legal(V, (gl_tile_params){32, 32, 8, 8, 8, 0, 0, 0, 16}, big, 0, "64 to 1024");
-    expect_legal(V, (gl_tile_params){128, 128, 8, 6, 8, 0, 0, 0, 0}, big, 0, "divide");
+    expect_legal(V, (gl_tile_params){32, 32, 8, 8, 8, 0, 0, 0, 16}, big, 0,
+                 "threads = 16 is outside 64..1024");
+    expect_legal(V, (gl_tile_params){128, 128, 8, 6, 8, 0, 0, 0, 256}, big, 0, "divide");
+    expect_legal(V, (gl_tile_params){128, 128, 8, 8, 8, 32, 0, 0, 256}, big, 0,
+                 "wm = 32: vectorized tiles have no wm");
     expect_legal(V, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0, "multiples of 4");
     /* Shared memory: 128 + 128 (+ padding) floats per step of a 128-deep slice. */
     expect_legal(V, (gl_tile_params){128, 128, 128, 8, 8, 0, 0, 0, 256}, big, 1, NULL);
@@ -115,12 +117,18 @@ static void test_legality_filter(void)
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 3, 256}, big, 0, NULL);
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256}, big, 0, "wm = 0 is outside 1..4096");
     expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 250}, big, 0, "warps");
-    expect_legal(GL_KIND_NONE, (gl_tile_params){128, 128, 16, 4, 4, 0, 0, 0, 256}, big, 0,
+    expect_legal(NULL, (gl_tile_params){128, 128, 16, 4, 4, 0, 0, 0, 256}, big, 0,
                  "no tile parameters");
-    expect_legal(GL_KIND_COLUMN, (gl_tile_params){64, 64, 8, 8, 1, 0, 0, 0, 512}, big, 1,
+    expect_legal(&gl_schema_shared, (gl_tile_params){32, 32, 32, 1, 1, 0, 0, 0, 1024}, big, 0,
+                 "no tile parameters");
+    expect_legal(&gl_schema_column, (gl_tile_params){64, 64, 8, 8, 1, 0, 0, 0, 512}, big, 1,
                  NULL);
-    expect_legal(GL_KIND_COLUMN, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0,
-                 "one column");
+    expect_legal(&gl_schema_column, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0,
+                 "tn = 2 is outside 1..1");
+    expect_legal(&gl_schema_patch, (gl_tile_params){64, 64, 16, 8, 4, 0, 0, 0, 128}, big, 1,
+                 NULL);
+    expect_legal(&gl_schema_patch, (gl_tile_params){128, 128, 64, 8, 8, 0, 0, 0, 256}, big, 0,
+                 "static shared memory");
 }
 
 /* Every value the parser accepts (1..4096) for every field, as powers of two
@@ -135,77 +143,84 @@ static void test_legality_sweep(void)
         for (int d = -1; d <= 1; ++d)
             if (p + d >= 1 && p + d <= 4096 && (nvalues == 0 || values[nvalues - 1] < p + d))
                 values[nvalues++] = p + d;
-    const gl_variant_t variants[] = {GL_VARIANT_BLOCKTILE_1D, GL_VARIANT_BLOCKTILE_2D,
-                                     GL_VARIANT_VECTORIZED, GL_VARIANT_WARPTILE};
+    /* Each schema whose tiles can be chosen once, around its variants' configurations. */
     long calls = 0, legal = 0, unexplained = 0;
-    for (size_t vi = 0; vi < sizeof variants / sizeof variants[0]; ++vi) {
-        const gl_variant_desc *d = gl_variant_find(variants[vi]);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        bool seen = !d->schema || !d->schema->rule;
+        for (int w = 0; w < v; ++w)
+            seen |= gl_variant_find((gl_variant_t)w)->configs == d->configs;
+        if (seen)
+            continue;
         const gl_tile_params *list = d->configs;
         const int count = d->config_count;
         for (int base = 0; base < count + nvalues; ++base) {
             gl_tile_params b;
-            if (base < count) {
-                b = list[base];
-            } else {
-                const int x = values[base - count];
-                b = (gl_tile_params){x, x, x, x, x, x, x, x, x};
-            }
-            int *field[9] = {&b.bm, &b.bn, &b.bk, &b.tm, &b.tn, &b.wm, &b.wn, &b.wniter,
-                             &b.threads};
-            for (int f = 0; f < 9; ++f)
-                for (int g = f; g < 9; ++g) {
+            for (int f = 0; f < GL_FIELD_COUNT; ++f)
+                gl_tile_set_value(&b, (gl_tile_field_id)f,
+                                  base < count ? gl_tile_value(&list[base], (gl_tile_field_id)f)
+                                               : values[base - count]);
+            for (int f = 0; f < GL_FIELD_COUNT; ++f)
+                for (int g = f; g < GL_FIELD_COUNT; ++g) {
                     if (g != f && base >= count)
                         continue; /* pairs around the compiled configurations only */
-                    const int keep_f = *field[f], keep_g = *field[g];
+                    const gl_tile_field_id F = (gl_tile_field_id)f, G = (gl_tile_field_id)g;
+                    const int keep_f = gl_tile_value(&b, F), keep_g = gl_tile_value(&b, G);
                     for (int i = 0; i < nvalues; ++i)
                         for (int j = 0; j < (g == f ? 1 : nvalues); ++j) {
-                            *field[f] = values[i];
+                            gl_tile_set_value(&b, F, values[i]);
                             if (g != f)
-                                *field[g] = values[j];
+                                gl_tile_set_value(&b, G, values[j]);
                             char why[256] = "";
-                            const int ok = gl_tiles_legal(d->kind, &b, gl_arch_smem_limit(90), why,
-                                                          sizeof why);
+                            const int ok = gl_tiles_legal(d->schema, &b, gl_arch_smem_limit(90),
+                                                          why, sizeof why);
                             ++calls;
                             legal += ok;
                             unexplained += !ok && why[0] == '\0';
                         }
-                    *field[f] = keep_f, *field[g] = keep_g;
+                    gl_tile_set_value(&b, F, keep_f), gl_tile_set_value(&b, G, keep_g);
                 }
         }
     }
     CHECK(unexplained == 0, "%ld of %ld rejections gave no reason", unexplained, calls);
     CHECK(calls > 500000 && legal > 0, "%ld configurations judged, %ld legal", calls, legal);
 
-    /* The same values through the parser, one field at a time around the
-     * compiled warptile configurations: each row is accepted or rejected
-     * with its line and a reason. */
-    const gl_variant_desc *warptile = gl_variant_find(GL_VARIANT_WARPTILE);
-    const gl_tile_params *list = warptile->configs;
-    const int count = warptile->config_count;
+    /* The same values through the parser, one field of the variant's schema
+     * at a time around each compiled configuration of each variant that
+     * takes rows: each row is accepted or rejected with its line and a
+     * reason. */
     long rows = 0, wrong = 0;
-    for (int base = 0; base < count; ++base)
-        for (int f = 0; f < 9; ++f)
-            for (int i = 0; i < nvalues; ++i) {
-                gl_tile_params b = list[base];
-                int *field[9] = {&b.bm, &b.bn, &b.bk, &b.tm, &b.tn, &b.wm, &b.wn, &b.wniter,
-                                 &b.threads};
-                *field[f] = values[i];
-                char text[256], err[512] = "";
-                snprintf(text, sizeof text,
-                         "gemmladder-tuning 1\nsm_90 warptile large bm=%d bn=%d bk=%d wm=%d "
-                         "wn=%d wniter=%d tm=%d tn=%d threads=%d\n",
-                         b.bm, b.bn, b.bk, b.wm, b.wn, b.wniter, b.tm, b.tn, b.threads);
-                gl_tuning_table *t = NULL;
-                const gl_status_t st = parse(text, &t, err, sizeof err);
-                ++rows;
-                int compiled_count = 0;
-                const bool compiled = gl_tiles_compiled(warptile, &b, &compiled_count);
-                wrong += st == GL_STATUS_SUCCESS ? !compiled || !t
-                                                 : st != GL_STATUS_TUNING_ERROR || t ||
-                                                       strncmp(err, "t.txt:2: ", 9) != 0 ||
-                                                       strlen(err) < 20;
-                gl_tuning_free(t);
-            }
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        if (!gl_variant_takes_rows(d))
+            continue;
+        const gl_tile_schema *schema = d->schema;
+        for (int base = 0; base < d->config_count; ++base)
+            for (int f = 0; f < schema->field_count; ++f)
+                for (int i = 0; i < nvalues; ++i) {
+                    gl_tile_params b = d->configs[base];
+                    gl_tile_set_value(&b, schema->fields[f].field, values[i]);
+                    char text[256], err[512] = "";
+                    int n = snprintf(text, sizeof text, "gemmladder-tuning 1\nsm_90 %s large",
+                                     d->name);
+                    for (int k = 0; k < schema->field_count; ++k) {
+                        const gl_tile_field_id key = schema->fields[k].field;
+                        n += snprintf(text + n, sizeof text - (size_t)n, " %s=%d",
+                                      gl_tile_fields[key].name, gl_tile_value(&b, key));
+                    }
+                    snprintf(text + n, sizeof text - (size_t)n, "\n");
+                    gl_tuning_table *t = NULL;
+                    const gl_status_t st = parse(text, &t, err, sizeof err);
+                    ++rows;
+                    int compiled_count = 0;
+                    const bool compiled = gl_tiles_compiled(d, &b, &compiled_count);
+                    wrong += st == GL_STATUS_SUCCESS ? !compiled || !t
+                                                     : st != GL_STATUS_TUNING_ERROR || t ||
+                                                           strncmp(err, "t.txt:2: ", 9) != 0 ||
+                                                           strlen(err) < 20;
+                    gl_tuning_free(t);
+                }
+    }
     CHECK(wrong == 0, "%ld of %ld rows were not accepted (compiled) or rejected with a line "
                       "and a reason", wrong, rows);
 }
@@ -663,7 +678,7 @@ static void test_fill(void)
 {
     const size_t sm90 = gl_arch_smem_limit(90);
     const gl_variant_desc *a = gl_variant_find(GL_VARIANT_AUTO);
-    const gl_tile_kind W = GL_KIND_WARPTILE, V = GL_KIND_VECTORIZED;
+    const gl_tile_schema *W = &gl_schema_warptile, *V = &gl_schema_vectorized;
     const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256}, a128 = {128, 128, 16, 8, 8,
                                                                                 0, 0, 0, 256};
     const gl_tile_params *wfill = a->fill;

@@ -26,8 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char why[256];
         const gl_variant_desc *d = gl_variant_find(r->variant);
         int count = 0;
-        if (!d || d->rows_of != (int)d->id ||
-            !gl_tiles_legal(d->kind, &r->tiles, gl_arch_smem_limit(r->arch), why, sizeof why) ||
+        if (!d || !gl_variant_takes_rows(d) ||
+            !gl_tiles_legal(d->schema, &r->tiles, gl_arch_smem_limit(r->arch), why, sizeof why) ||
             !gl_tiles_compiled(d, &r->tiles, &count))
             __builtin_trap();
         for (int j = 0; j < i; ++j)
