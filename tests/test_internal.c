@@ -835,8 +835,9 @@ static void test_engine_tile_lists(void)
 {
 #define TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
-    const gl_tile_params engine[] = {GL_FILL_TILES, GL_THIN_TILES, GL_HALF_TILES,
-                                     GL_STREAM_K_TILES};
+    const gl_tile_params engine[] = {GL_WARPTILE_FILL_CONFIG(TILES) GL_WARPTILE_THIN_CONFIGS(TILES)
+                                         GL_WARPTILE_HALF_CONFIGS(TILES)
+                                             GL_WARPTILE_STREAM_K_CONFIGS(TILES)};
     const gl_tile_params rung8[] = {GL_WARPTILE_CONFIGS(TILES)};
 #undef TILES
     for (size_t i = 0; i < sizeof engine / sizeof engine[0]; ++i) {
