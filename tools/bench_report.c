@@ -460,17 +460,13 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
      * --overhead keep it small. */
     o->slow_limit = slow_limit >= 0 ? slow_limit : quick || overhead || shapes ? 1024 : 0;
 
-    if (!variants_given) {
-        if (o->mode == BR_MODE_PROFILE_ONCE) {
-            seen[GL_VARIANT_NAIVE] = seen[GL_VARIANT_COALESCED] = 1;
-        } else {
-            for (int i = 1; i < gl_variant_count() && i < BR_MAX_VARIANTS; ++i)
-                seen[i] = 1;
-        }
-    }
-    /* cuBLAS is the reference and always runs first; the list holds the rest. */
-    for (int i = 1; i < BR_MAX_VARIANTS; ++i)
-        if (seen[i])
+    /* Every rung, or for --profile-once the slow ones (their rows say which). */
+    if (!variants_given)
+        for (int i = 0; i < gl_variant_count() && i < BR_MAX_VARIANTS; ++i)
+            seen[i] = o->mode != BR_MODE_PROFILE_ONCE || cli_variant(i).slow;
+    /* The reference (cuBLAS) always runs first; the list holds the rest. */
+    for (int i = 0; i < BR_MAX_VARIANTS; ++i)
+        if (seen[i] && !cli_variant(i).reference)
             o->variants[o->nvariants++] = i;
 
     if (o->mode == BR_MODE_BENCH && svg_size) {
@@ -799,7 +795,7 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size)
     const char *sep = " ";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (!same_shape(r->shape, s) || r->variant_id == 0)
+        if (!same_shape(r->shape, s) || cli_variant(r->variant_id).reference)
             continue;
         if (r->status == BR_OK && isfinite(r->pct_of_reference))
             fprintf(out, "%s%s %.1f", sep, r->variant, r->pct_of_reference);
@@ -832,7 +828,8 @@ static const char *goal_shape(char *buf, size_t size, br_shape s)
     return buf;
 }
 
-static int is_auto(const br_result *r) { return !strcmp(r->variant, "auto"); }
+/* The engine's results (auto), which the goals are about. */
+static int is_auto(const br_result *r) { return cli_variant(r->variant_id).engine; }
 
 static int timed(const br_result *r)
 {
@@ -858,7 +855,8 @@ static const br_result *fastest_rung(const br_report *rep, const br_result *r)
         return NULL;
     for (size_t j = 0; j < rep->count; ++j) {
         const br_result *q = &rep->results[j];
-        if (same_shape(q->shape, r->shape) && q->variant_id != 0 && !is_auto(q) && timed(q) &&
+        if (same_shape(q->shape, r->shape) && !cli_variant(q->variant_id).reference &&
+            !is_auto(q) && timed(q) &&
             (!best || q->runtime_ms < best->runtime_ms))
             best = q;
     }
@@ -972,7 +970,7 @@ void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
 
 static const char *provider(const br_result *r)
 {
-    return r->variant_id == 0 ? "cublas" : "gemmladder";
+    return cli_variant(r->variant_id).reference ? r->variant : "gemmladder";
 }
 
 /* An empty field for what was not measured; "inf" for an infinite error. */
@@ -1451,7 +1449,7 @@ static void svg_staircase(FILE *out, const br_report *rep, br_shape s, double to
                 "</text><text x=\"%.1f\" y=\"%.1f\" class=\"tick small\" "
                 "text-anchor=\"middle\">",
                 cx, y1 + 30);
-        if (strcmp(r->variant, "auto") == 0) /* the engine, not a rung */
+        if (cli_variant(r->variant_id).engine) /* the engine, not a rung */
             fprintf(out, "engine</text>\n");
         else
             fprintf(out, "rung %d</text>\n", r->variant_id);

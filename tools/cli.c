@@ -63,6 +63,38 @@ int cli_open_handle(const char *tool, gl_handle_t *h, int skip_without_gpu)
     return CLI_FAILED;
 }
 
+/* ---- variants ----------------------------------------------------------------- */
+
+gl_variant_info cli_variant(int v)
+{
+    gl_variant_info info = {.size = sizeof info};
+    if (gl_variant_describe((gl_variant_t)v, &info) != GL_STATUS_SUCCESS)
+        info = (gl_variant_info){.size = sizeof info, .variant = v, .rows_of = -1};
+    return info;
+}
+
+int cli_reference_variant(void)
+{
+    for (int v = 0; v < gl_variant_count(); ++v)
+        if (cli_variant(v).reference)
+            return v;
+    return -1;
+}
+
+void cli_tiles_text(int v, const gl_tiles *t, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    gl_tile_field_info field = {.size = sizeof field};
+    for (int i = 0; n < size && gl_variant_tile_field((gl_variant_t)v, i, &field) == GL_STATUS_SUCCESS;
+         ++i) {
+        int32_t value = 0;
+        if (!field.derived && gl_tiles_get(t, field.name, &value) == GL_STATUS_SUCCESS)
+            n += (size_t)snprintf(out + n, size - n, "%s%s=%d", n ? " " : "", field.name,
+                                  (int)value);
+    }
+}
+
 /* ---- output files, written whole or not at all -------------------------------- */
 
 /* The temporaries not yet renamed or removed, for the exit and signal

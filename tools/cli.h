@@ -1,8 +1,8 @@
 /*
  * cli.h - what gemmladder-bench and gemmladder-tune share on their command
  * line: exit statuses, --version, opening a handle with a message that says
- * why there is no GPU, and output files written whole or not at all. No
- * CUDA here.
+ * why there is no GPU, the variants' facts, and output files written whole
+ * or not at all. No CUDA here.
  */
 #ifndef GL_CLI_H
 #define GL_CLI_H
@@ -50,6 +50,19 @@ void cli_print_version(FILE *out, const char *tool);
  * why on stderr ("<tool>: ..."), CLI_NO_GPU (CLI_SKIPPED when
  * skip_without_gpu) or CLI_FAILED. */
 int cli_open_handle(const char *tool, gl_handle_t *h, int skip_without_gpu);
+
+/* ---- variants: what the tools treat differently, from the library's rows ------- */
+
+/* The facts of variant v (gl_variant_describe); all 0 for an id the library
+ * does not know. */
+gl_variant_info cli_variant(int v);
+
+/* The variant the others are measured against (cublas), or -1. */
+int cli_reference_variant(void);
+
+/* "name=value ..." for the fields of variant v's tiles that a tuning row
+ * gives (those not derived from the others), as tables write them. */
+void cli_tiles_text(int v, const gl_tiles *t, char *out, size_t size);
 
 /* ---- output files, written whole or not at all --------------------------------
  *

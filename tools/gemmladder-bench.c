@@ -91,11 +91,12 @@ static int run_timed_call(void *ctx, int repetition)
     return shape_call(c->h, c->variant, c->s, x->a, x->b, x->c);
 }
 
-/* Naive and coalesced are skipped on shapes above --slow-limit^3. */
+/* The rungs whose rows say they are slow (naive, coalesced) are skipped on
+ * shapes above --slow-limit^3. */
 static int skipped_as_slow(const br_options *o, int v, br_shape s)
 {
     const double limit = (double)o->slow_limit;
-    return (v == GL_VARIANT_NAIVE || v == GL_VARIANT_COALESCED) && o->slow_limit > 0 &&
+    return cli_variant(v).slow && o->slow_limit > 0 &&
            (double)s.m * (double)s.n * (double)s.k > limit * limit * limit;
 }
 
@@ -147,16 +148,15 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
     return r;
 }
 
-/* What auto runs for a shape (gl_sgemm_plan), as a line under its rows. */
-static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
+/* What variant v (the engine) runs for a shape (gl_sgemm_plan), as a line
+ * under its rows. */
+static void print_plan(gl_handle_t h, gl_variant_t v, br_shape s)
 {
-    int asked = 0;
-    for (int i = 0; i < o->nvariants; ++i)
-        asked |= o->variants[i] == GL_VARIANT_AUTO;
     gl_plan p = {.size = sizeof p};
     const call_form f = form_of(s);
-    if (!asked || gl_sgemm_plan(h, GL_VARIANT_AUTO, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k,
-                                NULL, f.lda, NULL, f.ldb, NULL, f.ldc, &p) != GL_STATUS_SUCCESS)
+    const char *name = gl_variant_name(v);
+    if (gl_sgemm_plan(h, v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, NULL, f.lda, NULL,
+                      f.ldb, NULL, f.ldc, &p) != GL_STATUS_SUCCESS)
         return;
     static const char *const origins[] = {"fixed", "built-in", "override", "pinned", "default",
                                           "fill",  "thin"};
@@ -167,12 +167,21 @@ static void print_auto_plan(gl_handle_t h, const br_options *o, br_shape s)
         snprintf(parts, sizeof parts, ", K in %s%d %s", p.path == GL_PATH_STREAM_K ? "up to " : "",
                  p.splits, p.path == GL_PATH_GEMV ? "slices" : "parts");
     if (p.path == GL_PATH_GEMV) {
-        printf("  auto: its matrix-vector kernel%s, %s\n", parts, p.why);
+        printf("  %s: its matrix-vector kernel%s, %s\n", name, parts, p.why);
         return;
     }
-    printf("  auto: %s kernel, %dx%dx%d tiles (%s)%s, %s\n",
+    printf("  %s: %s kernel, %dx%dx%d tiles (%s)%s, %s\n", name,
            p.kernel >= 0 ? gl_variant_name((gl_variant_t)p.kernel) : "no", p.tiles.bm, p.tiles.bn,
            p.tiles.bk, known ? origins[p.tiles.origin] : "?", parts, p.why);
+}
+
+/* The plans of the variants asked for whose rows say they plan their calls
+ * (the engine, auto). */
+static void print_plans(gl_handle_t h, const br_options *o, br_shape s)
+{
+    for (int i = 0; i < o->nvariants; ++i)
+        if (cli_variant(o->variants[i]).engine)
+            print_plan(h, (gl_variant_t)o->variants[i], s);
 }
 
 /* ---- the sweep --------------------------------------------------------------- */
@@ -272,6 +281,7 @@ static int run_sweep(const br_options *o)
     cublasHandle_t cb; /* for the float64 reference only */
     bu_check_cublas(cublasCreate(&cb), "cublasCreate");
 
+    const int reference = cli_reference_variant(); /* cuBLAS: first in each shape's rows */
     const int per_shape = 1 + o->nvariants;
     br_result *results = malloc(sizeof *results * (size_t)(o->nshapes * per_shape));
     if (!results)
@@ -309,7 +319,7 @@ static int run_sweep(const br_options *o)
 
         br_result *row = &results[count];
         for (int i = 0; i < per_shape; ++i) {
-            const int v = i == 0 ? GL_VARIANT_CUBLAS : o->variants[i - 1];
+            const int v = i == 0 ? reference : o->variants[i - 1];
             fprintf(stderr, " %s", gl_variant_name((gl_variant_t)v));
             row[i] = check_and_time(h, v, s, sets, nsets, ref, o);
             bad |= row[i].status == BR_WRONG || row[i].status == BR_FAILED;
@@ -321,7 +331,7 @@ static int run_sweep(const br_options *o)
                 row[i].pct_of_reference = 100.0 * row[i].gflops / row[0].gflops;
             br_table_row(stdout, &row[i]);
         }
-        print_auto_plan(h, o, s);
+        print_plans(h, o, s);
         fflush(stdout);
         count += (size_t)per_shape;
         free(ref);
@@ -575,7 +585,7 @@ static double host_us_per_call(gl_handle_t h, const scale_steps *e, int v, br_sh
         bu_die("out of memory");
     int ok = 1;
     for (int r = 0; r < repeats && ok; ++r) {
-        ok = gl_sgemm(h, GL_VARIANT_CUBLAS, OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, busy[0],
+        ok = gl_sgemm(h, (gl_variant_t)cli_reference_variant(), OVERHEAD_BUSY, OVERHEAD_BUSY, OVERHEAD_BUSY, busy[0],
                       busy[1], busy[2]) == GL_STATUS_SUCCESS;
         const double t0 = seconds_now();
         for (int i = 0; i < OVERHEAD_CALLS && ok; ++i)
@@ -628,8 +638,9 @@ static int run_overhead(const br_options *o)
                                     o->repeats));
         else
             printf("%-28s %-17s %10s\n", shape, "3 pointer queries", "unavailable");
-        for (int i = -1; i < o->nvariants; ++i) { /* cuBLAS first, as in the sweep */
-            const gl_variant_t v = i < 0 ? GL_VARIANT_CUBLAS : (gl_variant_t)o->variants[i];
+        for (int i = -1; i < o->nvariants; ++i) { /* the reference first, as in the sweep */
+            const gl_variant_t v =
+                i < 0 ? (gl_variant_t)cli_reference_variant() : (gl_variant_t)o->variants[i];
             if (skipped_as_slow(o, v, s)) {
                 printf("%-28s %-17s %10s\n", shape, gl_variant_name(v), "skipped");
                 continue;
@@ -718,6 +729,11 @@ static void copy_file(const char *path, FILE *out)
     fclose(f);
 }
 
+/* --ncu measures one step of the ladder, from rung 1 to rung 2 (memory
+ * coalescing): the sectors per load request of their kernels. */
+#define NCU_RUNGS "naive,coalesced"
+#define NCU_KERNELS "naive_kernel|coalesced_kernel"
+
 static int run_ncu(const br_options *o, const char *argv0)
 {
     char ncu[PATH_MAX], self[PATH_MAX], size[32], seed[32], log_path[PATH_MAX];
@@ -739,17 +755,17 @@ static int run_ncu(const br_options *o, const char *argv0)
                           "--print-units", "base",
                           "--csv",
                           "--log-file", log_path,
-                          "--kernel-name", "regex:naive_kernel|coalesced_kernel",
+                          "--kernel-name", "regex:" NCU_KERNELS,
                           "--metrics", BR_NCU_SECTORS "," BR_NCU_REQUESTS,
-                          self, "--profile-once", "--variants", "naive,coalesced",
+                          self, "--profile-once", "--variants", NCU_RUNGS,
                           "--ncu-size", size, "--seed", seed,
                           NULL};
     if (!have_ncu) {
         /* The same measurement, for a machine where ncu is installed. */
         const char *by_hand[] = {"ncu", "--clock-control", "none", "--kernel-name",
-                                 "regex:naive_kernel|coalesced_kernel", "--metrics",
+                                 "regex:" NCU_KERNELS, "--metrics",
                                  BR_NCU_SECTORS "," BR_NCU_REQUESTS, self, "--profile-once",
-                                 "--ncu-size", size, NULL};
+                                 "--variants", NCU_RUNGS, "--ncu-size", size, NULL};
         const char *env = getenv("NCU");
         if (env && *env)
             fprintf(stderr, "%s: NCU=%s is not an executable\n", bu_tool, env);

@@ -173,33 +173,6 @@ static int parse_args(int argc, char **argv, tune_options *o)
     return -1;
 }
 
-static void describe_tiles(const gl_tiles *t, char *out, size_t size);
-
-/* Whether a tuning table holds rows for a variant: the variants whose tiles
- * come from rows of their own (auto, for one, reads warptile's). Asked of
- * the table loader itself: a one-row table naming the variant and one of
- * its compiled configurations, put to gl_tuning_check. */
-static int takes_rows(gl_variant_t v)
-{
-    const char *tmp = getenv("TMPDIR");
-    char path[4096];
-    gl_tiles t = {.size = sizeof t};
-    int ok = 0;
-    for (int i = 0; !ok && gl_variant_config(v, i, &t) == GL_STATUS_SUCCESS; ++i) {
-        snprintf(path, sizeof path, "%s/gemmladder-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        const int fd = mkstemp(path);
-        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-        if (!f)
-            bu_die("cannot create a temporary file %s: %s", path, strerror(errno));
-        char tiles[160];
-        describe_tiles(&t, tiles, sizeof tiles);
-        fprintf(f, "gemmladder-tuning 1\ndefault %s small %s\n", gl_variant_name(v), tiles);
-        ok = fclose(f) == 0 && gl_tuning_check(path) == GL_STATUS_SUCCESS;
-        remove(path);
-    }
-    return ok;
-}
-
 /* Marks in want[] the variants of `list` (NULL: every tuned one): names
  * separated by commas, none empty, each a tuned variant; a list of any
  * length. Returns -1 to go on, or the status to exit with. */
@@ -215,7 +188,7 @@ static int choose_variants(const char *list, int *want)
         bu_die("out of host memory");
     *names = '\0';
     for (int v = 0; v < count; ++v) {
-        tuned[v] = takes_rows((gl_variant_t)v);
+        tuned[v] = cli_variant(v).takes_rows;
         if (tuned[v])
             strcat(strcat(names, *names ? ", " : ""), gl_variant_name((gl_variant_t)v));
         want[v] = !list && tuned[v];
@@ -240,15 +213,6 @@ static int choose_variants(const char *list, int *want)
     free(names);
     free(tuned);
     return rc;
-}
-
-static void describe_tiles(const gl_tiles *t, char *out, size_t size)
-{
-    if (t->wm)
-        snprintf(out, size, "bm=%d bn=%d bk=%d wm=%d wn=%d wniter=%d tm=%d tn=%d threads=%d",
-                 t->bm, t->bn, t->bk, t->wm, t->wn, t->wniter, t->tm, t->tn, t->threads);
-    else
-        snprintf(out, size, "bm=%d bn=%d bk=%d tm=%d tn=%d", t->bm, t->bn, t->bk, t->tm, t->tn);
 }
 
 typedef struct run_ctx {
@@ -285,11 +249,13 @@ static void prepare(prepared *p, gl_handle_t h, cublasHandle_t cb, shape s, int 
                                    bu_random_device(s.k * s.n, rng),
                                    bu_random_device(s.m * s.n, rng)};
     p->ref = bu_reference(cb, p->sets[0].a, p->sets[0].b, s.m, s.n, s.k, 0, 0, 0);
-    run_ctx c = {h, GL_VARIANT_CUBLAS, s, p->sets, p->nsets};
+    /* The reference rung (cuBLAS), which the table's comments compare with. */
+    const gl_variant_t reference = (gl_variant_t)cli_reference_variant();
+    run_ctx c = {h, reference, s, p->sets, p->nsets};
     const double ms = bu_time_median(run_one, &c, 2, repeats);
     if (ms <= 0)
-        bu_die("cuBLAS failed on %lldx%lldx%lld: %s", (long long)s.m, (long long)s.n,
-               (long long)s.k, gl_last_error(h));
+        bu_die("%s failed on %lldx%lldx%lld: %s", gl_variant_name(reference), (long long)s.m,
+               (long long)s.n, (long long)s.k, gl_last_error(h));
     p->cublas_gflops = 2.0 * s.m * s.n * (double)s.k / (ms * 1e6);
 }
 
@@ -432,7 +398,7 @@ int main(int argc, char **argv)
             if (gl_variant_config(v, i, &x->tiles) != GL_STATUS_SUCCESS)
                 bu_die("%s", gl_last_error(NULL));
             char name[160];
-            describe_tiles(&x->tiles, name, sizeof name);
+            cli_tiles_text(v, &x->tiles, name, sizeof name);
             fprintf(stderr, "[%s %d/%d] %s:", gl_variant_name(v), i + 1, count, name);
             if (gl_set_tiles(h, v, &x->tiles) != GL_STATUS_SUCCESS) {
                 snprintf(x->reason, sizeof x->reason, "%s", gl_last_error(h));
@@ -487,7 +453,7 @@ int main(int argc, char **argv)
             for (int r = 0; r < n && r < 3; ++r) {
                 const measured *x = &m[order[r]];
                 char name[160];
-                describe_tiles(&x->tiles, name, sizeof name);
+                cli_tiles_text(v, &x->tiles, name, sizeof name);
                 printf("    %d. %-70s", r + 1, name);
                 for (int s = 0; s < class_counts[c]; ++s)
                     printf(" %5.1f%%", 100.0 * x->gflops[c][s] / shapes[c][s].cublas_gflops);
@@ -495,7 +461,7 @@ int main(int argc, char **argv)
             }
             const measured *best = &m[order[0]];
             char name[160], pct[96] = "";
-            describe_tiles(&best->tiles, name, sizeof name);
+            cli_tiles_text(v, &best->tiles, name, sizeof name);
             for (int s = 0; s < class_counts[c]; ++s) {
                 char one[24];
                 snprintf(one, sizeof one, "%s%.1f%%", s ? " " : "",
