@@ -20,10 +20,11 @@ see _library.py for where it is looked for.
 """
 from ._library import Error, LibraryNotFoundError, Status, ABI_VERSION
 from ._library import _location
-from ._api import (DEFAULT_VARIANT, Handle, Path, SgemmPlan, Tiles, TilesOrigin, Variant,
-                   default_handle, gemm,
+from ._api import (DEFAULT_VARIANT, Handle, Path, Precision, SgemmPlan, TileField, Tiles,
+                   TilesOrigin, Variant, VariantInfo, default_handle, gemm,
                    library_path, library_version, sgemm, tuning_check, tuning_load,
-                   tuning_supported, variant, variant_configs, variant_name, variants)
+                   tuning_supported, variant, variant_configs, variant_info, variant_name,
+                   variants)
 
 # The version this package was built with (the header's GL_VERSION_*);
 # library_version() gives the loaded library's.
@@ -31,8 +32,8 @@ __version__ = _location.VERSION if _location else '0+unconfigured'
 
 __all__ = [
     'ABI_VERSION', 'DEFAULT_VARIANT', 'Error', 'Handle', 'LibraryNotFoundError', 'Path',
-    'SgemmPlan', 'Status', 'Tiles',
-    'TilesOrigin', 'Variant', 'default_handle', 'gemm', 'library_path', 'library_version', 'sgemm',
-    'tuning_check', 'tuning_load', 'tuning_supported', 'variant', 'variant_configs',
-    'variant_name', 'variants',
+    'Precision', 'SgemmPlan', 'Status', 'TileField', 'Tiles',
+    'TilesOrigin', 'Variant', 'VariantInfo', 'default_handle', 'gemm', 'library_path',
+    'library_version', 'sgemm', 'tuning_check', 'tuning_load', 'tuning_supported', 'variant',
+    'variant_configs', 'variant_info', 'variant_name', 'variants',
 ]

@@ -5,11 +5,12 @@ import dataclasses
 import enum
 import os
 import threading
-from typing import Any, List, Optional, Union
+from typing import Any, List, Optional, Tuple, Union
 
 from . import _arguments, _cudart, _library
 from ._arguments import INT32, POINTER
-from ._library import Error, PlanStruct, Status, TilesStruct, check, load
+from ._library import (Error, PlanStruct, Status, TileFieldStruct, TilesStruct, VariantInfoStruct,
+                       check, load)
 from ._matrix import ROW, Plan
 
 
@@ -26,6 +27,11 @@ class Variant(enum.IntEnum):
     AUTOTUNED = 7
     WARPTILE = 8
     AUTO = 9
+
+
+class Precision(enum.IntEnum):
+    """gl_precision_t: what a variant's results are made of (values pinned by the ABI)."""
+    FP32 = 0
 
 
 class TilesOrigin(enum.IntEnum):
@@ -206,6 +212,73 @@ def variants() -> List[Union[Variant, int]]:
     return [variant(i) for i in range(load().gl_variant_count())]
 
 
+@dataclasses.dataclass(frozen=True)
+class TileField:
+    """One field of a variant's tiles (gl_variant_tile_field): its name, as Tiles and
+    tuning tables write it, its legal range, and whether a tuning row may leave it
+    out (it follows from the others)."""
+    name: str
+    min: int
+    max: int
+    derived: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class VariantInfo:
+    """The facts of a variant, from its descriptor row (gl_variant_describe)."""
+    variant: Union[Variant, int]
+    name: str
+    precision: Union[Precision, int]
+    min_cc: int                     # lowest compute capability, major * 10 + minor
+    arch_specific: bool             # architecture-specific GPU code: runs on min_cc only
+    reference: bool                 # what the others are measured against (cublas)
+    engine: bool                    # plans each call (auto; Handle.sgemm_plan)
+    auto_runs: bool                 # the engine may run this variant's kernel
+    slow: bool                      # tools run it on small shapes only
+    takes_rows: bool                # tuning tables have rows for it
+    rows_of: Optional[Union[Variant, int]]  # whose rows choose its tiles; None: fixed tiles
+    config_count: int               # compiled tile configurations (variant_configs)
+    tile_fields: Tuple[TileField, ...]  # the fields its tiles have, as tables write them
+
+
+def _as_enum(kind, number):
+    try:
+        return kind(number)
+    except ValueError:  # a value newer than this package
+        return number
+
+
+def variant_info(v: VariantLike) -> VariantInfo:
+    """The facts of a variant, from the library's descriptor row.
+
+    Args:
+        v: a name, an id or a Variant.
+    Returns:
+        A VariantInfo.
+    Raises:
+        ValueError, TypeError: as variant() does.
+        NotImplementedError: the library predates gl_variant_describe (1.2).
+    """
+    number = variant(v)
+    s = VariantInfoStruct()
+    s.size = ctypes.sizeof(s)
+    check(_library.optional('gl_variant_describe')(number, ctypes.byref(s)), 'gl_variant_describe')
+    fields = []
+    get = _library.optional('gl_variant_tile_field')
+    for index in range(s.tile_field_count):
+        f = TileFieldStruct()
+        f.size = ctypes.sizeof(f)
+        check(get(number, index, ctypes.byref(f)), 'gl_variant_tile_field')
+        fields.append(TileField(f.name.decode(), f.min, f.max, bool(f.derived)))
+    return VariantInfo(variant=_as_enum(Variant, s.variant), name=s.name.decode(),
+                       precision=_as_enum(Precision, s.precision), min_cc=s.min_cc,
+                       arch_specific=bool(s.arch_specific), reference=bool(s.reference),
+                       engine=bool(s.engine), auto_runs=bool(s.auto_runs), slow=bool(s.slow),
+                       takes_rows=bool(s.takes_rows),
+                       rows_of=_as_enum(Variant, s.rows_of) if s.rows_of >= 0 else None,
+                       config_count=s.config_count, tile_fields=tuple(fields))
+
+
 def library_version() -> str:
     """The loaded library's version (gl_version_string).
 
@@ -232,7 +305,9 @@ def library_path() -> str:
 @dataclasses.dataclass(frozen=True)
 class Tiles:
     """One tile configuration (struct gl_tiles). Fields a rung does not use are 0;
-    origin, line, arch, size_class and source say where a queried one came from."""
+    origin, line, arch, size_class and source say where a queried one came from.
+    Tile fields the library added after the nine below (pipeline stages, ...) are
+    in `more`, as (name, value) pairs of those that are set; get(name) reads any."""
     bm: int
     bn: int
     bk: int
@@ -247,24 +322,54 @@ class Tiles:
     arch: str = ''
     size_class: str = ''
     source: str = ''
+    more: Tuple[Tuple[str, int], ...] = ()
 
+    # struct gl_tiles's members since 1.0 (the fields among them the library names).
     _NUMBERS = ('bm', 'bn', 'bk', 'tm', 'tn', 'wm', 'wn', 'wniter', 'threads', 'line')
     _TEXTS = ('arch', 'size_class', 'source')
+
+    def get(self, name: str) -> int:
+        """The value of a tile field, one of the nine above or one in `more`.
+
+        Args:
+            name: the field's name, as the library gives it ('bm', 'wniter', ...).
+        Returns:
+            Its value; 0 where it is not set.
+        Raises:
+            ValueError: no variant's tiles have a field of that name.
+        """
+        if name in self._NUMBERS[:-1]:
+            return getattr(self, name)
+        if name not in _tile_field_names():
+            raise ValueError('no tile field is named %r; the library knows %s'
+                             % (name, ', '.join(_tile_field_names())))
+        return dict(self.more).get(name, 0)
 
     @classmethod
     def _from_struct(cls, s):
         numbers = {k: getattr(s, k) for k in cls._NUMBERS}
         texts = {k: getattr(s, k).decode(errors='replace') for k in cls._TEXTS}
-        try:
-            origin = TilesOrigin(s.origin)
-        except ValueError:
-            origin = s.origin
-        return cls(origin=origin, **numbers, **texts)
+        more = []
+        for name in _tile_field_names():
+            if name not in cls._NUMBERS:  # a field kept in a word of gl_tiles.reserved
+                value = _INT32()
+                check(_library.optional('gl_tiles_get')(ctypes.byref(s), name.encode(),
+                                                        ctypes.byref(value)), 'gl_tiles_get')
+                if value.value:
+                    more.append((name, value.value))
+        return cls(origin=_as_enum(TilesOrigin, s.origin), more=tuple(more), **numbers, **texts)
 
     def _to_struct(self):
         s = _new_tiles_struct()
         for k in self._NUMBERS + ('origin',):
             setattr(s, k, _arguments.integer(getattr(self, k), 'Tiles.' + k, INT32))
+        for name, value in self.more:
+            if name in self._NUMBERS or name not in _tile_field_names():
+                raise ValueError('Tiles.more: %r is not a tile field the library adds (it knows %s)'
+                                 % (name, ', '.join(_tile_field_names())))
+            check(_library.optional('gl_tiles_set')(ctypes.byref(s), name.encode(),
+                                                    _arguments.integer(value, 'Tiles.more', INT32)),
+                  'gl_tiles_set')
         for k in self._TEXTS:
             encoded = _arguments.text(getattr(self, k), 'Tiles.' + k)
             room = getattr(TilesStruct, k).size - 1  # and its NUL
@@ -272,6 +377,25 @@ class Tiles:
                 raise ValueError('Tiles.%s is %d bytes; the C struct holds %d' % (k, len(encoded), room))
             setattr(s, k, encoded)
         return s
+
+
+_INT32 = ctypes.c_int32
+_field_names = None
+
+
+def _tile_field_names():
+    """Every tile field name the library's variants use, in first-seen order
+    (gl_variant_tile_field); () for a library that predates the query."""
+    global _field_names
+    if _field_names is None:
+        names = []
+        if _library.has('gl_variant_tile_field'):
+            for v in range(load().gl_variant_count()):
+                for f in variant_info(v).tile_fields:
+                    if f.name not in names:
+                        names.append(f.name)
+        _field_names = tuple(names)
+    return _field_names
 
 
 def _new_tiles_struct():

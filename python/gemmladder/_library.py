@@ -126,6 +126,29 @@ class PlanStruct(ctypes.Structure):
     ]
 
 
+class VariantInfoStruct(ctypes.Structure):
+    """struct gl_variant_info (since 1.2), field for field; `size` must be set to sizeof."""
+    _fields_ = [
+        ('size', ctypes.c_uint32),
+        ('variant', _i32),
+        ('name', ctypes.c_char * 32),
+        ('precision', _i32), ('min_cc', _i32), ('arch_specific', _i32), ('reference', _i32),
+        ('engine', _i32), ('auto_runs', _i32), ('slow', _i32), ('takes_rows', _i32),
+        ('rows_of', _i32), ('config_count', _i32), ('tile_field_count', _i32),
+        ('reserved', _i32 * 16),
+    ]
+
+
+class TileFieldStruct(ctypes.Structure):
+    """struct gl_tile_field_info (since 1.2), field for field; `size` must be set to sizeof."""
+    _fields_ = [
+        ('size', ctypes.c_uint32),
+        ('name', ctypes.c_char * 16),
+        ('min', _i32), ('max', _i32), ('derived', _i32),
+        ('reserved', _i32 * 8),
+    ]
+
+
 # name: (restype, argtypes). Functions of ABI 1.0.0, bound when the library loads.
 _CORE = {
     'gl_status_string': (ctypes.c_char_p, [_status_t]),
@@ -161,6 +184,11 @@ _OPTIONAL = {
     'gl_sgemm_plan': (_status_t, [_handle_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                                   ctypes.c_int, _i64, _i64, _i64, _fptr, _i64, _fptr, _i64, _fptr,
                                   _i64, ctypes.POINTER(PlanStruct)]),
+    # ABI 1.2.0
+    'gl_variant_describe': (_status_t, [ctypes.c_int, ctypes.POINTER(VariantInfoStruct)]),
+    'gl_variant_tile_field': (_status_t, [ctypes.c_int, _i32, ctypes.POINTER(TileFieldStruct)]),
+    'gl_tiles_get': (_status_t, [ctypes.POINTER(TilesStruct), ctypes.c_char_p, ctypes.POINTER(_i32)]),
+    'gl_tiles_set': (_status_t, [ctypes.POINTER(TilesStruct), ctypes.c_char_p, _i32]),
 }
 
 

@@ -87,6 +87,23 @@ class LoadAndVersion(unittest.TestCase):
                 self.skipTest('%s not set (not run by meson)' % key)
             self.assertEqual(value, int(os.environ[key]), key)
 
+    def test_variant_info_and_tile_field_layouts_match_c(self):
+        for struct, key, fields in ((_library.VariantInfoStruct, 'VARIANT_INFO',
+                                     ('name', 'tile_field_count', 'reserved')),
+                                    (_library.TileFieldStruct, 'TILE_FIELD_INFO',
+                                     ('name', 'min', 'derived', 'reserved'))):
+            checks = [('GEMMLADDER_TEST_%s_SIZE' % key, ctypes.sizeof(struct))]
+            checks += [('GEMMLADDER_TEST_%s_%s' % (key, f.upper()), getattr(struct, f).offset)
+                       for f in fields]
+            for env, value in checks:
+                if env not in os.environ:
+                    self.skipTest('%s not set (not run by meson)' % env)
+                self.assertEqual(value, int(os.environ[env]), env)
+
+    def test_precision_values_match_header(self):
+        self.assertEqual({p.name: p.value for p in gemmladder.Precision},
+                         support.header_enum('GL_PRECISION_'))
+
     def test_tiles_struct_layout_matches_c(self):
         for key, value in (('GEMMLADDER_TEST_TILES_SIZE', ctypes.sizeof(_library.TilesStruct)),
                            ('GEMMLADDER_TEST_TILES_ARCH', _library.TilesStruct.arch.offset),
@@ -118,6 +135,64 @@ class Variants(unittest.TestCase):
         for bad in (True, 1.0, None):
             with self.assertRaises(TypeError):
                 gemmladder.variant(bad)
+
+
+class VariantFacts(unittest.TestCase):
+    """variant_info: the library's rows, as the binding reads them."""
+
+    def setUp(self):
+        if not _library.has('gl_variant_describe'):
+            self.skipTest('the library predates gl_variant_describe')
+
+    def test_rows(self):
+        infos = [gemmladder.variant_info(v) for v in gemmladder.variants()]
+        self.assertEqual([i.variant for i in infos], gemmladder.variants())
+        self.assertEqual([i.name for i in infos], [gemmladder.variant_name(v) for v in gemmladder.variants()])
+        self.assertEqual(sum(i.reference for i in infos), 1)
+        engines = [i.variant for i in infos if i.engine]
+        self.assertEqual(engines, [gemmladder.DEFAULT_VARIANT])  # the default is the engine
+        for i in infos:
+            self.assertIsInstance(i.precision, gemmladder.Precision)
+            if i.rows_of is not None:
+                self.assertTrue(gemmladder.variant_info(i.rows_of).takes_rows, i.name)
+            self.assertEqual(i.takes_rows, i.rows_of == i.variant, i.name)
+            for f in i.tile_fields:
+                self.assertIsInstance(f, gemmladder.TileField)
+                self.assertTrue(1 <= f.min <= f.max, (i.name, f))
+        self.assertEqual(gemmladder.variant_info(gemmladder.variants()[0].name.lower()), infos[0])
+
+    def test_errors(self):
+        with self.assertRaises(ValueError):
+            gemmladder.variant_info(len(gemmladder.variants()))
+        info = _library.VariantInfoStruct()
+        info.size = 8  # too small
+        self.assertEqual(_library.optional('gl_variant_describe')(0, ctypes.byref(info)),
+                         gemmladder.Status.INVALID_ARGUMENT)
+        self.assertIn('gl_variant_info.size is 8', _library.load().gl_last_error(None).decode())
+
+    def test_tile_fields_by_name(self):
+        names = _api._tile_field_names()
+        self.assertTrue(set(gemmladder.Tiles._NUMBERS[:-1]) <= set(names))
+        t = gemmladder.Tiles(bm=128, bn=64, bk=16, tm=8, tn=4, threads=256)
+        self.assertEqual((t.get('bm'), t.get('wniter'), t.get('threads')), (128, 0, 256))
+        with self.assertRaisesRegex(ValueError, "no tile field is named 'colour'"):
+            t.get('colour')
+        with self.assertRaisesRegex(ValueError, "Tiles.more: 'colour'"):
+            dataclasses.replace(t, more=(('colour', 3),))._to_struct()
+        with self.assertRaisesRegex(ValueError, "Tiles.more: 'bm'"):
+            dataclasses.replace(t, more=(('bm', 3),))._to_struct()
+        s = t._to_struct()  # through the library and back
+        self.assertEqual(gemmladder.Tiles._from_struct(s), t)
+        value = ctypes.c_int32()
+        get, set_ = _library.optional('gl_tiles_get'), _library.optional('gl_tiles_set')
+        self.assertEqual(set_(ctypes.byref(s), b'wniter', 3), gemmladder.Status.SUCCESS)
+        self.assertEqual(get(ctypes.byref(s), b'wniter', ctypes.byref(value)), gemmladder.Status.SUCCESS)
+        self.assertEqual((value.value, s.wniter), (3, 3))
+        self.assertEqual(get(ctypes.byref(s), b'colour', ctypes.byref(value)),
+                         gemmladder.Status.INVALID_ARGUMENT)
+        message = _library.load().gl_last_error(None).decode()
+        self.assertIn("gl_tiles_get: no tile field is named 'colour' (", message)
+        self.assertEqual(set(message.split('(')[1].rstrip(')').split(', ')), set(names))
 
 
 class Errors(unittest.TestCase):
@@ -1241,23 +1316,31 @@ class Tuning(unittest.TestCase):
             self.skipTest('the library does not export the tuning interface yet')
 
     def test_compiled_configurations(self):
-        self.assertEqual(gemmladder.variant_configs('cublas'), [])
-        for name in ('blocktile_1d', 'blocktile_2d', 'vectorized', 'autotuned', 'warptile'):
-            configs = gemmladder.variant_configs(name)
-            self.assertTrue(configs, name)
+        for v in gemmladder.variants():
+            info = gemmladder.variant_info(v)
+            configs = gemmladder.variant_configs(v)
+            self.assertEqual(len(configs), info.config_count, info.name)
+            self.assertEqual(bool(configs), bool(info.tile_fields), info.name)  # cublas: neither
             for t in configs:
                 self.assertIs(t.origin, gemmladder.TilesOrigin.FIXED)
-                self.assertGreater(t.bm * t.bn * t.bk * t.threads, 0, (name, t))
-        self.assertTrue(all(t.wm and t.wn for t in gemmladder.variant_configs('warptile')))
+                for f in info.tile_fields:  # every field of its schema, within its range
+                    self.assertTrue(f.min <= t.get(f.name) <= f.max, (info.name, f, t))
+                names = {f.name for f in info.tile_fields}
+                for k in gemmladder.Tiles._NUMBERS[:-1]:  # the others are 0
+                    self.assertTrue(k in names or getattr(t, k) == 0, (info.name, k, t))
 
     def test_check_and_load_a_good_table(self):
-        # One row per tuned variant, naming its first compiled configuration
-        # (docs/tuning.md's format).
+        # One row per variant that takes rows, naming its first compiled
+        # configuration with the keys of its schema (docs/tuning.md's format).
         rows = ['gemmladder-tuning 1']
-        for name, keys in (('autotuned', ('bm', 'bn', 'bk', 'tm', 'tn')),
-                           ('warptile', ('bm', 'bn', 'bk', 'wm', 'wn', 'wniter', 'tm', 'tn', 'threads'))):
-            first = gemmladder.variant_configs(name)[0]
-            rows.append('default %s small %s' % (name, ' '.join('%s=%d' % (k, getattr(first, k)) for k in keys)))
+        for v in gemmladder.variants():
+            info = gemmladder.variant_info(v)
+            if not info.takes_rows:
+                continue
+            first = gemmladder.variant_configs(v)[0]
+            keys = [f.name for f in info.tile_fields if not f.derived]
+            rows.append('default %s small %s' % (info.name, ' '.join('%s=%d' % (k, first.get(k)) for k in keys)))
+        self.assertGreater(len(rows), 1)
         with tempfile.NamedTemporaryFile('w', suffix='.txt') as table:
             table.write('\n'.join(rows) + '\n')
             table.flush()
