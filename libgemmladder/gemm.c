@@ -137,8 +137,8 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
 /* Runs the variant on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
 static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p)
 {
-    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, h->scratch, h->pinned[d->id],
-                 &h->plan_memo};
+    const gl_engine_context engine = {h->scratch, h->pinned[d->id], &h->plan_memo};
+    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine};
     if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
         if (st != GL_STATUS_SUCCESS)

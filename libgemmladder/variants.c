@@ -23,7 +23,7 @@ static const gl_tile_params column_configs[] = {GL_BLOCKTILE_1D_CONFIGS(GL_ROW)}
 static const gl_tile_params patch_configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_ROW)};
 static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW)};
 static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
-static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARP_ROW)};
+static const gl_tile_params warptile_fill[] = {GL_FILL_TILES};
 
 #define CONFIGS(list) .configs = list, .config_count = (int)(sizeof list / sizeof list[0])
 #define FIXED_TILES .rows_of = -1

@@ -171,9 +171,11 @@ static const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256};
 static const gl_tile_params w64_32 = {64, 64, 32, 8, 4, 32, 32, 1, 128};
 static const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128};
 
-/* The library's kernels take a gl_problem as their parameters: the empty
- * kernel of gemmladder-bench --overhead takes as many bytes. */
-_Static_assert(sizeof(gl_problem) == 96, "tools/gemmladder-bench.c: KERNEL_PARAM_BYTES");
+/* The library's tiled kernels take a gl_problem and a gl_schedule as their
+ * parameters: the empty kernel of gemmladder-bench --overhead takes as many
+ * bytes. */
+_Static_assert(sizeof(gl_problem) + sizeof(gl_schedule) == 144,
+               "tools/gemmladder-bench.c: KERNEL_PARAM_BYTES");
 
 /* What auto does with a problem (engine/plan.c). Pointers are only looked
  * at for their alignment. */
@@ -835,9 +837,8 @@ static void test_engine_tile_lists(void)
 {
 #define TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
-    const gl_tile_params engine[] = {GL_WARPTILE_FILL_CONFIG(TILES) GL_WARPTILE_THIN_CONFIGS(TILES)
-                                         GL_WARPTILE_HALF_CONFIGS(TILES)
-                                             GL_WARPTILE_STREAM_K_CONFIGS(TILES)};
+    const gl_tile_params engine[] = {GL_FILL_TILES, GL_THIN_TILES, GL_HALF_TILES,
+                                     GL_STREAM_K_TILES};
     const gl_tile_params rung8[] = {GL_WARPTILE_CONFIGS(TILES)};
 #undef TILES
     for (size_t i = 0; i < sizeof engine / sizeof engine[0]; ++i) {

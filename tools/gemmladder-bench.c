@@ -457,13 +457,13 @@ enum { FLOOR_MEMSET = -1, FLOOR_EMPTY_KERNEL = -2, FLOOR_POINTER_QUERIES = -3 };
 
 /*
  * The launch floor: a kernel that does nothing, with as many bytes of
- * parameters as the library's kernels take (a gl_problem, KERNEL_PARAM_BYTES),
+ * parameters as the library's tiled kernels take (KERNEL_PARAM_BYTES),
  * written in PTX, which the driver compiles for this GPU when it loads it.
  * Loaded and launched through the driver's own entry points, fetched
  * through the runtime as the library fetches cuPointerGetAttributes, so
  * the tool needs no link to libcuda.
  */
-#define KERNEL_PARAM_BYTES 96 /* sizeof(gl_problem): test_internal.c checks it */
+#define KERNEL_PARAM_BYTES 144 /* a gl_problem and a gl_schedule: test_internal.c checks it */
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 static const char empty_kernel_ptx[] =

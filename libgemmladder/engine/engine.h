@@ -86,7 +86,7 @@ typedef struct gl_gemv {
 } gl_gemv;
 
 /*
- * Stream-K's shares (warptile_paths.cu). A grid of `tiles` tiles on
+ * Stream-K's shares (auto.cu). A grid of `tiles` tiles on
  * `shares` blocks, one for each place the GPU holds at once: block b first
  * computes `rounds` tiles whole, b, b + shares, ... (so the blocks that run
  * together compute neighbouring tiles at the same K, as a plain grid's
@@ -101,6 +101,39 @@ typedef struct gl_stream_k {
     int64_t steps;
     int slices, shares, rounds;
 } gl_stream_k;
+
+/*
+ * The tiles auto runs for reasons of its own (plan.c; docs/engine.md), all
+ * of them configurations of rung 8 (configs.h), in gl_tile_params' order
+ * (bm, bn, bk, tm, tn, wm, wn, wniter, threads):
+ *   fill: for grids whose last round of blocks would leave most SMs idle,
+ *     and the rows of that round: small tiles, five blocks to an SM;
+ *   thin: for split-K on C of few columns (128 x 32) or few rows (32 x 128);
+ *   half: half the default's area, for grids that spread more evenly so;
+ *   stream-K: the default's.
+ */
+#define GL_FILL_TILES {64, 64, 16, 8, 4, 32, 32, 1, 128}
+#define GL_THIN_TILES {128, 32, 16, 8, 4, 32, 32, 1, 128}, {32, 128, 16, 4, 8, 32, 32, 1, 128}
+#define GL_HALF_TILES {128, 64, 16, 4, 4, 32, 64, 2, 128}, {64, 128, 16, 4, 4, 32, 64, 2, 128}
+#define GL_STREAM_K_TILES {128, 128, 16, 4, 4, 64, 32, 2, 256}
+
+/* Split-K: the depth of each of K's `parts`, a multiple of 32 that keeps
+ * the operands' 16-byte alignment; the last part takes what is left. The
+ * plan makes as many parts as K fills at this depth, so none is empty. */
+static inline GL_HOST_DEVICE int gl_split_depth(int k, int parts)
+{
+    /* 64-bit: rounding K up passes INT_MAX near it; with parts >= 2 (the
+     * plan's splits) the depth itself fits an int. */
+    return (int)((((int64_t)k - 1) / parts + 1 + 31) / 32 * 32);
+}
+
+/* The row stride of a part's m x n product in scratch: n rounded up to a
+ * multiple of 4, so that every row starts on 16 bytes and the parts store
+ * float4s whatever n is. */
+static inline GL_HOST_DEVICE int64_t gl_split_ld(int n)
+{
+    return ((int64_t)n + 3) / 4 * 4;
+}
 
 /* The first step of share b (b = shares: the end of the last). */
 static inline GL_HOST_DEVICE int64_t gl_share_start(const gl_stream_k *s, int64_t b)
@@ -129,6 +162,43 @@ static inline GL_HOST_DEVICE bool gl_share_part(const gl_stream_k *s, int64_t b,
     *s0 = (int)(lo - first), *s1 = (int)(hi - first), *j = start < first ? 1 : 0;
     return true;
 }
+
+/*
+ * Which tile and which range of K each block of a mainloop's kernel
+ * computes, and in what order (schedules.cuh): the schedules every rung
+ * compiled as a mainloop runs on (kernels/compose.cuh).
+ */
+typedef enum gl_schedule_kind {
+    GL_SCHEDULE_PARTS,    /* K in `parts` parts along the grid's z; one part: the
+                             plain grid */
+    GL_SCHEDULE_WINDOWS,  /* edge windows: blocks at C's far edge compute the
+                             tile that ends there; K's ragged part first */
+    GL_SCHEDULE_STREAM_K, /* one block per place on the GPU, each its share of
+                             the tiles' K slices */
+} gl_schedule_kind;
+
+/* How the mainloop copies the operands' slices: aligned operands of whole
+ * tiles and slices without a test, aligned ones with tests at the edges,
+ * or any a float per load. */
+typedef enum gl_copies { GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES } gl_copies;
+
+typedef struct gl_schedule {
+    gl_schedule_kind kind;
+    gl_copies copies;
+    int parts;            /* GL_SCHEDULE_PARTS: K's parts (>= 1) */
+    int part_depth;       /* GL_SCHEDULE_PARTS: the depth of each part but the last,
+                             when the plan set one; 0: gl_split_depth's */
+    bool dependent;       /* launched behind the kernel before it (gl_launch_dependent) */
+    gl_stream_k stream_k; /* GL_SCHEDULE_STREAM_K: the shares */
+    float *scratch;       /* GL_SCHEDULE_STREAM_K: where the parts of shared tiles go */
+} gl_schedule;
+
+/* What auto's launcher needs beyond a rung's (gl_exec.engine). */
+typedef struct gl_engine_context {
+    cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
+    bool tiles_pinned;     /* the tiles were pinned with gl_set_tiles: run as they are */
+    struct gl_plan_memo *plan_memo; /* auto's last plans; NULL: none */
+} gl_engine_context;
 
 typedef struct gl_engine_plan {
     gl_variant_t kernel;  /* whose kernel runs: GL_VARIANT_WARPTILE, _VECTORIZED, or
@@ -167,11 +237,11 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
 
 /* What auto does for a call made with tiles t (its table's, or the fill
  * tiles) on a GPU whose code was compiled for capability cc (major * 10
- * + minor, gl_exec.cc):
+ * + minor, gl_exec.code_cc):
  * gl_engine_plan_for's plan on the tiles it returns, which are t or,
  * unless pinned, where t's grid is one round with room left over and
  * theirs costs less, rung 8's 128 x 64 or 64 x 128 tiles (configs.h,
- * GL_WARPTILE_HALF_CONFIGS), the tiles to launch the plan with. Or, where
+ * GL_HALF_TILES), the tiles to launch the plan with. Or, where
  * those tiles would leave the grid's last round of blocks at most three
  * quarters full, K is long and split-K's model says it pays, the plan for
  * the rows above that round, with tail_rows set, and *tail_plan the plan
@@ -235,7 +305,7 @@ bool gl_engine_half_tiles(const gl_tile_params *t);
 /* The tiles the plan for a call's tail_rows is made from: the fill tiles. */
 const gl_tile_params *gl_engine_tail_tiles(void);
 
-/* Whether t are split-K's thin tiles (configs.h, GL_WARPTILE_THIN_CONFIGS). */
+/* Whether t are split-K's thin tiles (GL_THIN_TILES). */
 bool gl_engine_thin_tiles(const gl_tile_params *t);
 
 /* Queues the matrix-vector product g on x's stream; with splits > 1,
@@ -270,7 +340,7 @@ int gl_engine_add_shared_tiles(const float *w, const gl_stream_k *s, int bm, int
  * blocks, instead of after it has finished, and the kernel's first step,
  * gl_wait_for_previous_grid, holds its blocks until that kernel has
  * finished and its writes are visible. Where the code was compiled for an
- * older GPU (gl_exec.cc) they launch as usual, and the wait compiles to
+ * older GPU (gl_exec.code_cc) they launch as usual, and the wait compiles to
  * nothing. */
 template <class... Params, class... Args>
 cudaError_t gl_launch_dependent(void (*kernel)(Params...), dim3 grid, unsigned threads,
@@ -285,7 +355,7 @@ cudaError_t gl_launch_dependent(void (*kernel)(Params...), dim3 grid, unsigned t
     config.dynamicSmemBytes = shared_bytes;
     config.stream = x->stream;
     config.attrs = &overlap;
-    config.numAttrs = x->cc >= 90 ? 1 : 0;
+    config.numAttrs = x->code_cc >= 90 ? 1 : 0;
     return cudaLaunchKernelEx(&config, kernel, args...);
 }
 

@@ -38,7 +38,7 @@ template <class T> __device__ __forceinline__ T read_once(const T *p) { return _
 __device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, float sum)
 {
     float *y = g.y + j * g.syv + r * g.sy;
-    *y = g.beta == 0.0f ? g.alpha * sum : g.alpha * sum + g.beta * *y;
+    gl_store_c(y, sum, g.alpha, g.beta);
 }
 
 /* One warp a row; VEC: the row and x read 16 bytes at a time (both

@@ -1,6 +1,6 @@
 /*
  * plan.c - which path auto takes for a problem (engine.h). Plain C: the
- * launcher (warptile_paths.cu) follows the plan, and gl_sgemm_plan reports
+ * launcher (auto.cu) follows the plan, and gl_sgemm_plan reports
  * it.
  */
 #include "engine.h"
@@ -30,17 +30,15 @@ static int64_t tile_count(const gl_problem *p, int bm, int bn)
     return ceil_div(p->m, bm) * ceil_div(p->n, bn);
 }
 
-/* Rung 8's configurations (configs.h); its default tiles, 128 x 128, its
- * fill tiles, 64 x 64 with five blocks to an SM, its thin tiles, 128 x 32
- * and 32 x 128 (the split's candidates besides the call's), its half
- * tiles and stream-K's. */
+/* Rung 8's configurations (configs.h), and those auto runs for reasons of
+ * its own (engine.h). */
 #define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
 static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
-static const gl_tile_params warptile_fill[] = {GL_WARPTILE_FILL_CONFIG(GL_WARPTILE_TILES)};
-static const gl_tile_params warptile_thin[] = {GL_WARPTILE_THIN_CONFIGS(GL_WARPTILE_TILES)};
-static const gl_tile_params warptile_half[] = {GL_WARPTILE_HALF_CONFIGS(GL_WARPTILE_TILES)};
-static const gl_tile_params warptile_stream_k[] = {GL_WARPTILE_STREAM_K_CONFIGS(GL_WARPTILE_TILES)};
+static const gl_tile_params warptile_fill[] = {GL_FILL_TILES};
+static const gl_tile_params warptile_thin[] = {GL_THIN_TILES};
+static const gl_tile_params warptile_half[] = {GL_HALF_TILES};
+static const gl_tile_params warptile_stream_k[] = {GL_STREAM_K_TILES};
 
 /* Blocks of rung 8's kernel on tiles t that one SM holds, as the plan counts
  * them: with the shared memory any supported GPU gives a block. */
@@ -1102,8 +1100,7 @@ static bool same_key(const gl_problem *x, const gl_problem *y)
 {
     return x->m == y->m && x->n == y->n && x->k == y->k && x->a == y->a && x->lda == y->lda &&
            x->trans_a == y->trans_a && x->b == y->b && x->ldb == y->ldb &&
-           x->trans_b == y->trans_b && x->c == y->c && x->ldc == y->ldc &&
-           x->part_depth == y->part_depth;
+           x->trans_b == y->trans_b && x->c == y->c && x->ldc == y->ldc;
 }
 
 const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_problem *p,

@@ -1,6 +1,6 @@
 /*
  * split_k.cu - the second half of the engine's split-K and stream-K paths
- * (plan.c, warptile_paths.cu): C from the parts' products in scratch. Each
+ * (plan.c, auto.cu): C from the parts' products in scratch. Each
  * element adds the parts in order of K, so a call gives the same bits every
  * time; no atomics.
  */
@@ -23,7 +23,7 @@ __global__ __launch_bounds__(THREADS) void add_parts(const float *w, int parts, 
     for (int z = 0; z < parts; ++z, part += p.m * ld)
         sum += *part;
     float *c = p.c + row * p.ldc + col;
-    *c = p.beta == 0.0f ? p.alpha * sum : p.alpha * sum + p.beta * *c;
+    gl_store_c(c, sum, p.alpha, p.beta);
 }
 
 /* Block (t, y): the y-th run of THREADS groups of 4 floats of the t-th
@@ -62,7 +62,7 @@ __global__ __launch_bounds__(THREADS) void add_shared_tiles(const float *w, gl_s
     }
     float *c = p.c + (int64_t)row * p.ldc + col;
     for (int i = 0; i < inside; ++i)
-        c[i] = p.beta == 0.0f ? p.alpha * sum[i] : p.alpha * sum[i] + p.beta * c[i];
+        gl_store_c(&c[i], sum[i], p.alpha, p.beta);
 }
 
 } // namespace

@@ -25,9 +25,10 @@
  * in stacks of neighbouring rows at one k; on tiles of 128 x 128 and more,
  * the slices of blocks inside C without tests, as in rung 6).
  *
- * The kernel takes its treatment of those edges as a policy (`Edges`):
- * rung 8 runs plain_edges below, and the engine (engine/warptile_paths.cu)
- * runs this same kernel with policies of its own.
+ * This file is the mainloop: how a block computes its accumulators over a
+ * range of K. Which tile and which part of K a block takes is its
+ * schedule's (the rung runs the plain grid), and the results go out
+ * through the one epilogue (epilogue.cuh), a float4 of a row at a time.
  *
  * What stays slow: every slice still waits for its loads at the barrier
  * when a block's warps cannot cover the latency, and the copy goes through
@@ -37,7 +38,7 @@
  * unevenly (1536^3 to 1792^3, 2304^3, 2560^3 on an H100) rung 7 is faster;
  * tiles chosen per grid are the engine's (auto's) work.
  */
-#include "ladder.cuh"
+#include "compose.cuh"
 
 namespace {
 
@@ -92,14 +93,14 @@ struct slice_copy {
     {
         const int groups_per_row = (k_contig ? BK : BX) / 4;
         row = threadIdx.x / groups_per_row;
-        if constexpr (!ALIGNED)
-            row = singles_row(row, groups_per_row);
         col = threadIdx.x % groups_per_row * (ALIGNED ? 4 : 1);
         row_step = THREADS / groups_per_row;
         if (!ALIGNED && k_contig) { /* a stack: rows [row, +4 LOADS) at k = col */
             col = threadIdx.x % BK;
             row = threadIdx.x / BK * 4 * LOADS;
             row_step = 4;
+        } else if (!ALIGNED) { /* single floats across K */
+            row = singles_row(row);
         }
         ld_step = ld;
         round_step = row_step * ld;
@@ -107,23 +108,15 @@ struct slice_copy {
         k_step = k_contig ? 1 : ld;
     }
 
-    /* Where a thread's row of the slice is, for single floats: stored rows
-     * are BX + 4 = 4 (mod 32) floats apart in shared memory, so the 2 rows
-     * of a warp in 64-float rows across K store into distinct banks when
-     * they are 4 apart; otherwise rows are taken in order. (The first case,
-     * 16-float rows along K, is the order of the quarter-row copy that the
-     * stacks replaced; the constructor overwrites it. It stays because the
-     * kernels for any alignment are measured as compiled with it: a rewrite
-     * without it, which also kept the stack's step elsewhere, compiled
-     * differently and ran 4097^3 5% slower on an H100.) */
-    __device__ static int singles_row(int q, int groups_per_row)
+    /* Which stored row a thread copies single floats of, across K: stored
+     * rows are BX + 4 = 4 (mod 32) floats apart in shared memory, so the 2
+     * rows of a warp in 64-float rows store into distinct banks when they
+     * are 4 apart; wider rows are taken in order. */
+    __device__ static int singles_row(int q)
     {
         static_assert(ALIGNED || THREADS % 128 == 0, "rows are dealt out in blocks of 32 and 8");
-        if (groups_per_row == 4)
-            return (q & ~31) | (q >> 3 & 3) << 2 | (q & 3) | (q >> 2 & 1) << 4;
-        if (groups_per_row == 16)
-            return (q & ~7) | (q >> 1 & 3) | (q & 1) << 2;
-        return q;
+        static_assert(ALIGNED || BX >= 32, "single floats across K: rows of 32 floats or more");
+        return BX / 4 == 16 ? (q & ~7) | (q >> 1 & 3) | (q & 1) << 2 : q;
     }
 
     __device__ __forceinline__ float4 load4(const float *p) const
@@ -144,17 +137,6 @@ struct slice_copy {
             for (int i = 0; i < LOADS; ++i)
                 v[i] = load4(ptr + i * round_step);
         }
-    }
-
-    /* A slice whose contiguous direction lies inside the matrix: each group
-     * is one load, or zeros in rows past its edge (rows_left: how far the
-     * matrix reaches from the slice's first stored row). */
-    __device__ __forceinline__ void fetch_rows(int rows_left)
-    {
-#pragma unroll
-        for (int i = 0; i < LOADS; ++i)
-            v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
-                                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 
     /* Unaligned rows along K: the thread's 4 * LOADS floats at its k, in
@@ -280,51 +262,22 @@ struct slice_copy {
     __device__ __forceinline__ void next_slice(int depth) { ptr += depth * k_step; }
 };
 
-/*
- * How a block meets the edges of the problem. The kernel asks its Edges:
- *   part(p)                 the product the block's grid computes: p itself,
- *                           or a part of it picked by blockIdx.z (the
- *                           block's first step: the engine's policies
- *                           wait there for the kernel before theirs);
- *   window(x0, extent, bx)  the first row (column) of the window of C that
- *                           the block whose own tile starts at x0 computes;
- *   first_depth(k, bk)      how deep K slice 0 is (the others are bk deep,
- *                           but a short last one);
- *   tested(s)               whether slice s is copied with tests at the
- *                           edges (else it lies wholly inside the matrices);
- *   owns(x, x0)             whether row (column) x of its window is the
- *                           block's to store.
- * Rung 8's own: the window is the block's tile, slices start at k = 0, the
- * block stores what lies inside C, and every slice is tested, but in the
- * kernel for whole tiles (TESTED false).
- */
-template <bool TESTED>
-struct plain_edges {
-    __device__ static gl_problem part(const gl_problem &p) { return p; }
-    __device__ static int window(int x0, int, int) { return x0; }
-    __device__ static int first_depth(int, int bk) { return bk; }
-    __device__ static bool tested(int) { return TESTED || gl_keep_tests; }
-    __device__ static bool owns(int, int) { return true; }
-};
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
-struct shape {
+/*
+ * The mainloop of one configuration: block -> warp -> thread. The block
+ * computes a BM x BN window of C (its own tile, unless its schedule moves
+ * it); each warp a WM x WN tile of it, as WMITER x WNITER sub-tiles of its
+ * 32 lanes' TM x TN patches.
+ */
+template <int BM_, int BN_, int BK_, int WM, int WN, int WNITER, int TM, int TN, int THREADS_>
+struct warptile {
+    static constexpr int BM = BM_, BN = BN_, BK = BK_, THREADS = THREADS_;
     static constexpr int WMITER = WM * WN / (32 * TM * TN * WNITER);
+    static constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
+    static constexpr int SMEM = GL_WARPTILE_SMEM(BM, BN, BK);
     static constexpr int REGISTERS = GL_REGISTER_ESTIMATE(
         WMITER * TM * WNITER * TN, WMITER * TM + WNITER * TN, (BM + BN) * BK / (4 * THREADS));
-};
-
-/* One tile of C = alpha op(A) op(B) + beta C, m x n: the block owns C's rows
- * [row0, +BM) and columns [col0, +BN), with `buffers` its shared memory.
- * The kernel below runs one a block; the engine's stream-K kernel runs
- * several in a row (engine/warptile_paths.cu). */
-template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
-          int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
-__device__ __forceinline__ void warptile_tile(const gl_problem &p, int row0, int col0,
-                                              float *buffers)
-{
-    constexpr int WMITER = S::WMITER;
-    constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
+    static constexpr gl_tile_params tiles = {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS};
     static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024,
                   "whole warps, 64 to 1024 threads");
     static_assert(BM % WM == 0 && BN % WN == 0 && (BM / WM) * (BN / WN) == THREADS / 32,
@@ -335,14 +288,48 @@ __device__ __forceinline__ void warptile_tile(const gl_problem &p, int row0, int
     static_assert(WSUBM % TM == 0 && WSUBN % TN == 0 && (WSUBM / TM) * (WSUBN / TN) == 32,
                   "a sub-tile must be exactly the 32 lanes' TM x TN patches");
     static_assert(TM % 4 == 0 && TN % 4 == 0, "patches are read and written 4 floats at a time");
+
+    template <bool ALIGNED>
+    struct mainloop {
+        float acc[WMITER * TM][WNITER * TN] = {};
+        int wr, wc, lr, lc; /* the warp's tile in the window, the lane's patch in a sub-tile */
+
+        template <class Schedule>
+        __device__ __forceinline__ void run(const gl_problem &p, int wr0, int wc0, int row0,
+                                            int col0, float *buffers);
+
+        /* Row t of the patch in sub-tile (wm, wn), 4 columns at a time. */
+        template <class F>
+        __device__ __forceinline__ void for_each_c4(F f) const
+        {
+#pragma unroll
+            for (int wm = 0; wm < WMITER; ++wm)
+#pragma unroll
+                for (int t = 0; t < TM; ++t)
+#pragma unroll
+                    for (int wn = 0; wn < WNITER; ++wn)
+#pragma unroll
+                        for (int u = 0; u < TN; u += 4) {
+                            const float *r = &acc[wm * TM + t][wn * TN + u];
+                            f(wr + wm * WSUBM + lr + t, wc + wn * WSUBN + lc + u,
+                              make_float4(r[0], r[1], r[2], r[3]));
+                        }
+        }
+    };
+};
+
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
+template <bool ALIGNED>
+template <class Schedule>
+__device__ __forceinline__ void
+warptile<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
+    const gl_problem &p, int wr0, int wc0, int row0, int col0, float *buffers)
+{
     constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD;
     constexpr int STAGE = BK * (SA + SB); /* floats per buffer: As then Bs */
-
-    /* The block computes the window of C starting at (wr0, wc0). */
-    const int wr0 = Edges::window(row0, p.m, BM), wc0 = Edges::window(col0, p.n, BN);
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
-    const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
+    wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN;
+    lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN;
     slice_copy<BK, BM, THREADS, ALIGNED> copy_a(p.a, p.lda, !p.trans_a, wr0);
     slice_copy<BK, BN, THREADS, ALIGNED> copy_b(p.b, p.ldb, p.trans_b, wc0);
     /* Swizzled slices (slice_copy): in rows k with bit 3 set, the thread's
@@ -356,24 +343,24 @@ __device__ __forceinline__ void warptile_tile(const gl_problem &p, int row0, int
     const int xa = wr + lr, xb = wc + lc, xa8 = xa ^ 8, xb8 = xb ^ 8;
 
     /* Warps with nothing to store skip the math. */
-    const bool active = wr0 + wr < p.m && wc0 + wc < p.n && Edges::owns(wr0 + wr + WM - 1, row0) &&
-                        Edges::owns(wc0 + wc + WN - 1, col0);
-    float acc[WMITER * TM][WNITER * TN] = {};
+    const bool active = wr0 + wr < p.m && wc0 + wc < p.n &&
+                        Schedule::owns(wr0 + wr + WM - 1, row0) &&
+                        Schedule::owns(wc0 + wc + WN - 1, col0);
     float a[WMITER * TM], b[WNITER * TN];
 
     const int slices = (p.k - 1) / BK + 1;
-    const int depth0 = Edges::first_depth(p.k, BK);
+    const int depth0 = Schedule::first_depth(p.k, BK);
     /* A float per load is also a test per load: as in rung 6, a block of
      * the kernel for any alignment whose window lies inside C copies the
      * slices that lie inside K untested. Only on tiles of 128 x 128 and
      * more: on smaller ones, whose grids are mostly edge blocks or too few
      * to hide their loads, the kernel with both copies ran up to 10%
-     * slower, every slice tested or not (H100, docs/ladder.md). */
+     * slower (docs/ladder.md). */
     constexpr bool UNTESTED_INSIDE = !ALIGNED && !gl_keep_tests && BM >= 128 && BN >= 128;
     const bool window_inside = UNTESTED_INSIDE && p.m - wr0 >= BM && p.n - wc0 >= BN;
     const auto fetch = [&](int s) { /* slice s into registers, then on to slice s + 1 */
         const int k_left = s == 0 ? min(depth0, p.k) : p.k - depth0 - (s - 1) * BK;
-        if (ALIGNED ? Edges::tested(s) : !(window_inside && k_left >= BK)) {
+        if (ALIGNED ? Schedule::tested(s) : !(window_inside && k_left >= BK)) {
             copy_a.fetch(p.m - wr0, k_left);
             copy_b.fetch(p.n - wc0, k_left);
         } else {
@@ -428,88 +415,11 @@ __device__ __forceinline__ void warptile_tile(const gl_problem &p, int row0, int
         }
         __syncthreads();
     }
-
-    const bool vec = gl_vec4_ok(p.c, p.ldc);
-#pragma unroll
-    for (int wm = 0; wm < WMITER; ++wm)
-#pragma unroll
-        for (int t = 0; t < TM; ++t)
-#pragma unroll
-            for (int wn = 0; wn < WNITER; ++wn)
-#pragma unroll
-                for (int u = 0; u < TN; u += 4) {
-                    const float *r = &acc[wm * TM + t][wn * TN + u];
-                    const int row = wr0 + wr + wm * WSUBM + lr + t;
-                    const int col = wc0 + wc + wn * WSUBN + lc + u;
-                    if (Edges::owns(row, row0) && Edges::owns(col, col0))
-                        gl_store_c4(p, row, col, make_float4(r[0], r[1], r[2], r[3]), vec);
-                }
-}
-
-/* C is m x n; block (x, y) owns columns [x*BN, +BN) and rows [y*BM, +BM). */
-template <class Edges, bool ALIGNED, int BM, int BN, int BK, int WM, int WN, int WNITER, int TM,
-          int TN, int THREADS, class S = shape<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>>
-__global__ __launch_bounds__(THREADS, gl_min_blocks(THREADS, S::REGISTERS))
-void warptile_kernel(const gl_problem whole)
-{
-    extern __shared__ float4 smem[];
-    warptile_tile<Edges, ALIGNED, BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>(
-        Edges::part(whole), blockIdx.y * BM, blockIdx.x * BN, reinterpret_cast<float *>(smem));
 }
 
 } // namespace
 
-/* The engine includes this file for the kernel alone; the rung's launcher
- * is compiled once, here. */
-#ifndef GL_WARPTILE_KERNEL_ONLY
-namespace {
-
-#define GL_WARPTILE_ARGS BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS
-#define GL_WARPTILE_TEMPLATE \
-    template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
-
-/* The kernels: aligned operands of whole tiles (no tests), aligned, any. */
-enum copies { WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT };
-
-GL_WARPTILE_TEMPLATE auto kernel_for(copies c)
-{
-    return c == WHOLE_TILES    ? warptile_kernel<plain_edges<false>, true, GL_WARPTILE_ARGS>
-           : c == ALIGNED_ONLY ? warptile_kernel<plain_edges<true>, true, GL_WARPTILE_ARGS>
-                               : warptile_kernel<plain_edges<true>, false, GL_WARPTILE_ARGS>;
-}
-
-GL_WARPTILE_TEMPLATE int launch(const gl_problem *p, const gl_exec *x)
-{
-    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
-    const bool whole = p->m % BM == 0 && p->n % BN == 0 && p->k % BK == 0;
-    const copies c = !aligned ? ANY_ALIGNMENT : whole ? WHOLE_TILES : ALIGNED_ONLY;
-    kernel_for<GL_WARPTILE_ARGS>(c)
-        <<<gl_tile_grid(p, BM, BN), THREADS, GL_WARPTILE_SMEM(BM, BN, BK), x->stream>>>(*p);
-    return cudaGetLastError();
-}
-
-GL_WARPTILE_TEMPLATE cudaError_t prepare()
-{
-    for (copies c : {WHOLE_TILES, ALIGNED_ONLY, ANY_ALIGNMENT})
-        if (const cudaError_t err = gl_allow_shared_memory(kernel_for<GL_WARPTILE_ARGS>(c),
-                                                           GL_WARPTILE_SMEM(BM, BN, BK)))
-            return err;
-    return cudaSuccess;
-}
-
-#define GL_COMPILED(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS)                               \
-    {{BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},                                            \
-     launch<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>,                                      \
-     prepare<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>},
-const gl_compiled_config configs[] = {GL_WARPTILE_CONFIGS(GL_COMPILED)};
-#undef GL_COMPILED
-
-} // namespace
-
-extern "C" int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
-{
-    return gl_launch_config(configs, p, t, x);
-}
-
-extern "C" cudaError_t gl_prepare_warptile(void) { return gl_prepare_configs(configs); }
-#endif
+/* The configurations compiled, default first (BM, BN, BK, WM, WN, WNITER,
+ * TM, TN, THREADS: configs.h). */
+#define GL_WARPTILE(...) GL_TILE_KERNELS(warptile<__VA_ARGS__>)
+GL_RUNG(warptile, GL_WARPTILE_CONFIGS(GL_WARPTILE))

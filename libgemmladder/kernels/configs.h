@@ -22,7 +22,14 @@ typedef struct gl_tile_params {
     int threads;
 } gl_tile_params;
 
-static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_params *b)
+/* constexpr in C++, so that kernels can compare tiles as they compile. */
+#ifdef __cplusplus
+#define GL_CONSTEXPR constexpr
+#else
+#define GL_CONSTEXPR
+#endif
+
+static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_params *b)
 {
     return a->bm == b->bm && a->bn == b->bn && a->bk == b->bk && a->tm == b->tm &&
            a->tn == b->tn && a->wm == b->wm && a->wn == b->wn && a->wniter == b->wniter &&
@@ -77,31 +84,6 @@ static inline bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_p
     X(64, 64, 16, 32, 16, 1, 4, 4, 256)        \
     X(128, 32, 16, 32, 32, 1, 8, 4, 128)       \
     X(32, 128, 16, 32, 32, 1, 4, 8, 128)
-
-/* Auto: the tiles a call runs instead of its table's when those would
- * leave most SMs idle in the grid's last round of blocks (tile_rules.c,
- * gl_fill_tiles; docs/engine.md): small tiles, five blocks to an SM. An
- * entry of the warptile list above. */
-#define GL_WARPTILE_FILL_CONFIG(X) X(64, 64, 16, 32, 32, 1, 8, 4, 128)
-
-/* Auto: tiles for C of few columns (128 x 32) or few rows (32 x 128), which
- * split-K may take where they waste less of their tiles than the others
- * (engine/plan.c, split_parts). Entries of the warptile list above. */
-#define GL_WARPTILE_THIN_CONFIGS(X) \
-    X(128, 32, 16, 32, 32, 1, 8, 4, 128) \
-    X(32, 128, 16, 32, 32, 1, 4, 8, 128)
-
-/* Auto: tiles of half the default's area, 128 x 64 and 64 x 128, which the
- * engine runs instead of the call's where their grid spreads more evenly
- * over the SMs (engine/plan.c, half_tiles_for). Entries of the
- * warptile list above. */
-#define GL_WARPTILE_HALF_CONFIGS(X)        \
-    X(128, 64, 16, 32, 64, 2, 4, 4, 128)   \
-    X(64, 128, 16, 32, 64, 2, 4, 4, 128)
-
-/* Auto: the tiles stream-K runs on (engine/plan.c, take_stream_k): the
- * default. An entry of the warptile list above. */
-#define GL_WARPTILE_STREAM_K_CONFIGS(X) X(128, 128, 16, 64, 32, 2, 4, 4, 256)
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32

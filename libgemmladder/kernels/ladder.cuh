@@ -1,13 +1,14 @@
 /*
  * ladder.cuh - the plumbing the rung files share, none of it a rung's
- * algorithm: views of op(A) and op(B), the BLAS epilogue (alpha, beta, the
- * edge of C), grid sizes, staging a window of a matrix in shared memory
+ * algorithm: views of op(A) and op(B), the epilogue (epilogue.cuh), grid
+ * sizes, staging a window of a matrix in shared memory
  * with zeros past its edges, and running the compiled configuration a call
  * names.
  */
 #ifndef GL_LADDER_CUH
 #define GL_LADDER_CUH
 
+#include "epilogue.cuh"
 #include "launch.h"
 
 /* A read-only matrix seen through strides: element (i, j) is at
@@ -31,39 +32,6 @@ __device__ __forceinline__ gl_matrix_view gl_view_a(const gl_problem &p)
 __device__ __forceinline__ gl_matrix_view gl_view_b(const gl_problem &p)
 {
     return p.trans_b ? gl_matrix_view{p.b, 1, p.ldb} : gl_matrix_view{p.b, p.ldb, 1};
-}
-
-/* The BLAS epilogue for one element: c = alpha * acc + beta * c, where
- * beta == 0 means C is not read (it may hold NaN). */
-__device__ __forceinline__ void gl_store_c(float *c, float acc, float alpha, float beta)
-{
-    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
-}
-
-/* The same for results (row, col .. col + 3): one 16-byte access when C is
- * aligned for it (vec) and all four lie inside C; those outside are skipped. */
-__device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int col, float4 acc,
-                                            bool vec)
-{
-    if (row >= p.m || col >= p.n)
-        return;
-    float *c = p.c + (int64_t)row * p.ldc + col;
-    if (vec && col < p.n - 3) {
-        float4 out = make_float4(p.alpha * acc.x, p.alpha * acc.y, p.alpha * acc.z,
-                                 p.alpha * acc.w);
-        if (p.beta != 0.0f) {
-            const float4 old = *reinterpret_cast<const float4 *>(c);
-            out.x += p.beta * old.x, out.y += p.beta * old.y;
-            out.z += p.beta * old.z, out.w += p.beta * old.w;
-        }
-        *reinterpret_cast<float4 *>(c) = out;
-        return;
-    }
-    const float v[4] = {acc.x, acc.y, acc.z, acc.w};
-#pragma unroll
-    for (int j = 0; j < 4; ++j)
-        if (j < p.n - col)
-            gl_store_c(c + j, v[j], p.alpha, p.beta);
 }
 
 /* Number of b-sized tiles covering a >= 1 items (no overflow near INT_MAX). */

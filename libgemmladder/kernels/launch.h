@@ -43,20 +43,17 @@ typedef struct gl_problem {
     bool trans_b;
     float *c;
     int64_t ldc;
-    int part_depth; /* split-K (the engine): the depth of each of K's parts
-                       but the last, when the plan set one; 0: gl_split_depth */
 } gl_problem;
 
 /* Where and with what a launcher runs. */
 typedef struct gl_exec {
     cudaStream_t stream;
     cublasHandle_t cublas; /* set only for variants whose descriptor uses cuBLAS */
-    int cc;                /* the capability the device's code was compiled for, major * 10
+    int code_cc;           /* the capability the device's code was compiled for, major * 10
                               + minor (gl_build_code): the device's own, or older */
     int sm_count;
-    cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
-    bool tiles_pinned;     /* the tiles were pinned with gl_set_tiles: run as they are */
-    struct gl_plan_memo *plan_memo; /* auto's last plans (engine.h); NULL: none */
+    const struct gl_engine_context *engine; /* auto's: its scratch pool, pinned tiles and
+                                               last plans (engine.h); NULL for the rungs */
 } gl_exec;
 
 #ifdef __CUDACC__
@@ -87,25 +84,6 @@ static inline GL_HOST_DEVICE bool gl_b_vec4_ok(const gl_problem *p)
     return gl_vec4_ok(p->b, p->ldb) && (p->trans_b ? p->k : p->n) % 4 == 0;
 }
 
-/* Split-K (the engine): the depth of each of K's `parts`, a multiple of 32
- * that keeps the operands' 16-byte alignment; the last part takes what is
- * left. The plan makes as many parts as K fills at this depth, so none is
- * empty. */
-static inline GL_HOST_DEVICE int gl_split_depth(int k, int parts)
-{
-    /* 64-bit: rounding K up passes INT_MAX near it; with parts >= 2 (the
-     * plan's splits) the depth itself fits an int. */
-    return (int)((((int64_t)k - 1) / parts + 1 + 31) / 32 * 32);
-}
-
-/* The row stride of a part's m x n product in scratch: n rounded up to a
- * multiple of 4, so that every row starts on 16 bytes and the parts store
- * float4s whatever n is. */
-static inline GL_HOST_DEVICE int64_t gl_split_ld(int n)
-{
-    return ((int64_t)n + 3) / 4 * 4;
-}
-
 /* The one launcher signature. Queues the product on x->stream and returns 0,
  * or the failing library's own error code: a cudaError_t for kernels, a
  * cublasStatus_t for the cuBLAS variant (its descriptor says which). *t is
@@ -115,6 +93,32 @@ typedef int (*gl_launch_fn)(const gl_problem *p, const gl_tile_params *t, const 
 /* Once per handle, on its device: lets the kernels that need more than 48 KB
  * of shared memory have it. */
 typedef cudaError_t (*gl_prepare_fn)(void);
+
+/* A rung whose file is a mainloop (kernels/compose.cuh) compiles, for each
+ * of its configurations, kernels for every schedule the engine runs
+ * (engine/schedules.cuh): `launch` queues the product on the schedule *s
+ * and returns a cudaError_t. Its rung's own launcher runs the plain grid. */
+struct gl_schedule;
+typedef struct gl_tile_kernels {
+    gl_tile_params tiles;
+    int (*launch)(const gl_problem *p, const struct gl_schedule *s, const gl_exec *x);
+    gl_prepare_fn prepare;
+} gl_tile_kernels;
+
+typedef struct gl_kernel_table {
+    const gl_tile_kernels *entries;
+    int count;
+} gl_kernel_table;
+
+/* The entry of table for tiles t, or NULL. */
+static inline const gl_tile_kernels *gl_kernels_for(const gl_kernel_table *table,
+                                                    const gl_tile_params *t)
+{
+    for (int i = 0; i < table->count; ++i)
+        if (gl_tile_params_equal(&table->entries[i].tiles, t))
+            return &table->entries[i];
+    return NULL;
+}
 
 /* Each variant's launcher, in its own file: kernels/NN_<name>.{c,cu}, and
  * engine/ for auto. */
@@ -128,6 +132,8 @@ int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t, const gl_
 int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+
+extern const gl_kernel_table gl_warptile_kernels;
 
 cudaError_t gl_prepare_vectorized(void);
 cudaError_t gl_prepare_warptile(void);

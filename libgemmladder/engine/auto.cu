@@ -1,0 +1,152 @@
+/*
+ * auto.cu - auto's dispatcher: the plan for the call (plan.c, engine.h),
+ * then the kernels it names. The tiled paths run a rung's mainloop on one
+ * of the engine's schedules (schedules.cuh) through its kernel table: the
+ * plain grid, K in parts (split-K), edge windows, stream-K; the operand
+ * copies, the matrix-vector kernels and the sums of parts are the
+ * engine's own. Each kernel is launched behind the one before it in the
+ * stream (gl_launch_dependent), but a rung's own launch.
+ */
+#include "engine.h"
+#include "pack.h"
+extern "C" {
+#include "variants.h"
+}
+
+namespace {
+
+/* The rung whose mainloop auto's tiled paths run. */
+const gl_kernel_table &tiled_kernels() { return gl_warptile_kernels; }
+
+/* The plan's tiles on schedule s, launched behind the kernel before. */
+int launch(const gl_problem *p, const gl_tile_params *t, gl_schedule s, const gl_exec *x)
+{
+    const gl_tile_kernels *k = gl_kernels_for(&tiled_kernels(), t);
+    if (!k)
+        return cudaErrorInvalidConfiguration;
+    s.dependent = true;
+    return k->launch(p, &s, x);
+}
+
+gl_schedule parts(gl_copies copies, int count, int part_depth)
+{
+    gl_schedule s = {};
+    s.kind = GL_SCHEDULE_PARTS, s.copies = copies, s.parts = count, s.part_depth = part_depth;
+    return s;
+}
+
+/* The plan's shares (whole: operands, or their copies, of whole tiles and
+ * slices: copies without tests), then C's tiles that shares hold in parts,
+ * from their parts in scratch w. */
+int run_stream_k(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
+{
+    gl_schedule s = {};
+    s.kind = GL_SCHEDULE_STREAM_K;
+    s.copies = plan->whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
+    s.stream_k = plan->stream_k, s.scratch = w;
+    const int rc = launch(p, &plan->tiles, s, x);
+    return rc ? rc
+              : gl_engine_add_shared_tiles(w, &plan->stream_k, plan->tiles.bm, plan->tiles.bn, p,
+                                           x);
+}
+
+/* The plan's parts' products into scratch w (whole: with copies that test
+ * nothing; not aligned: a float per load), then C from their sum. */
+int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
+{
+    gl_problem into_w = *p;
+    into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
+    const gl_copies copies = !plan->aligned ? GL_COPIES_SINGLES
+                             : plan->whole  ? GL_COPIES_WHOLE
+                                            : GL_COPIES_TESTED;
+    const int rc = launch(&into_w, &plan->tiles, parts(copies, plan->splits, plan->part_depth), x);
+    return rc ? rc : gl_engine_add_parts(w, plan->splits, p, x);
+}
+
+/* The plan's kernel for problem p (the operands' copies, when it made any;
+ * split-K's parts in scratch). */
+int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, void *scratch,
+        const gl_exec *x)
+{
+    if (plan->kernel != GL_VARIANT_WARPTILE) /* another rung's own launch, on its tiles */
+        return gl_variant_find(plan->kernel)->launch(p, &plan->tiles, x);
+    float *const w =
+        reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->parts_offset);
+    gl_schedule windows = {};
+    windows.kind = GL_SCHEDULE_WINDOWS, windows.copies = GL_COPIES_TESTED;
+    switch (plan->path) {
+    case GL_PATH_SPLIT_K:
+        return run_split(p, plan, w, x);
+    case GL_PATH_STREAM_K:
+        return run_stream_k(p, plan, w, x);
+    case GL_PATH_EDGE_WINDOWS:
+        return launch(p, t, windows, x);
+    case GL_PATH_INTERIOR:
+    case GL_PATH_PACKED: /* whole tiles: copies without tests */
+        return launch(p, t, parts(GL_COPIES_WHOLE, 1, 0), x);
+    default: /* GL_PATH_RUNG: the plain grid with tested copies, or, for an
+                operand read a float at a time, the rung's own launch */
+        return plan->aligned ? launch(p, t, parts(GL_COPIES_TESTED, 1, 0), x)
+                             : gl_variant_find(plan->kernel)->launch(p, t, x);
+    }
+}
+
+/* One product on its plan, made with tiles t: scratch from the pool in
+ * stream order, or, where the pool has none, the plan without scratch. */
+int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *plan,
+                const gl_exec *x)
+{
+    void *scratch = NULL;
+    if (plan->bytes > 0 &&
+        cudaMallocFromPoolAsync(&scratch, plan->bytes, x->engine->scratch, x->stream) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not an error: the plan without scratch */
+        scratch = NULL;
+        gl_engine_plan_for(p, t, x->engine->tiles_pinned, x->sm_count, false, plan);
+    }
+    int rc;
+    if (plan->path == GL_PATH_GEMV) {
+        rc = gl_engine_gemv(&plan->gemv, plan->splits, scratch, x);
+    } else {
+        gl_problem copied = *p; /* the operands as the kernel reads them */
+        rc = gl_engine_copy_operands(&copied, plan, scratch, x);
+        if (rc == 0)
+            rc = run(&copied, t, plan, scratch, x);
+    }
+    /* Freed in stream order once the kernels are done. A failure here (none
+     * is known on a stream that just took the kernel) leaves the memory to
+     * the pool until the handle goes; it must not become the next launch's
+     * error. */
+    if (scratch && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
+        (void)cudaGetLastError();
+    return rc;
+}
+
+} // namespace
+
+extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_tiles,
+                              const gl_exec *x)
+{
+    gl_engine_plan plan, tail_plan;
+    const gl_engine_context *e = x->engine;
+    const gl_tile_params *t =
+        gl_engine_plan_remembered(e->plan_memo, p, call_tiles, e->tiles_pinned, x->sm_count,
+                                  x->code_cc, e->scratch != NULL, &plan, &tail_plan);
+    if (plan.tail_rows == 0)
+        return run_product(p, t, &plan, x);
+    /* The rows above the grid's last round, then that round's rows as a
+     * product of their own (its A and C start tail_rows from the bottom). */
+    gl_problem top, tail;
+    gl_engine_cut_rows(p, p->m - plan.tail_rows, &top, &tail);
+    if (const int rc = run_product(&top, t, &plan, x))
+        return rc;
+    return run_product(&tail, gl_engine_tail_tiles(), &tail_plan, x);
+}
+
+extern "C" cudaError_t gl_prepare_auto(void)
+{
+    const gl_kernel_table &table = tiled_kernels();
+    for (int i = 0; i < table.count; ++i)
+        if (const cudaError_t err = table.entries[i].prepare())
+            return err;
+    return cudaSuccess;
+}

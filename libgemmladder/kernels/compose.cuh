@@ -1,0 +1,178 @@
+/*
+ * compose.cuh - a rung's mainloop made into kernels: the mainloop, run on
+ * each of the engine's schedules (engine/schedules.cuh), followed by the
+ * one epilogue (epilogue.cuh). A rung file that is a mainloop ends with
+ * one GL_RUNG line naming its configurations, and gets:
+ *   gl_<name>_kernels   its kernel table (launch.h): per configuration, a
+ *                       launcher for any schedule, and its preparation;
+ *   gl_launch_<name>    its own launcher: the plain grid;
+ *   gl_prepare_<name>   its preparation, once per handle.
+ *
+ * The contract. A rung describes each configuration as a type R with
+ *   R::tiles                       its gl_tile_params;
+ *   R::BM, R::BN, R::BK, R::THREADS, R::SMEM (bytes), R::REGISTERS (an
+ *                                  estimate per thread, for the launch
+ *                                  bounds: GL_REGISTER_ESTIMATE);
+ *   R::mainloop<ALIGNED>           ALIGNED: 16-byte copies (else a float
+ *                                  per load), with
+ *     template <class Schedule> void run(p, wr0, wc0, row0, col0, smem):
+ *         the block's accumulators over p's K, for the window of C at
+ *         (wr0, wc0) (its own tile at (row0, col0)), asking Schedule how
+ *         deep slice 0 is, which slices to test, and what it stores;
+ *     template <class F> void for_each_c4(F f) const: the epilogue's view
+ *         of the accumulators.
+ */
+#ifndef GL_COMPOSE_CUH
+#define GL_COMPOSE_CUH
+
+#include "epilogue.cuh"
+#include "engine/schedules.cuh"
+
+/* The grid of tiles: block (x, y, z) owns columns [x*BN, +BN) and rows
+ * [y*BM, +BM) of C, on part z of K: its part of the product, its window,
+ * the mainloop, the epilogue. */
+template <class R, bool ALIGNED, class Schedule>
+__global__ __launch_bounds__(R::THREADS, gl_min_blocks(R::THREADS, R::REGISTERS))
+void gl_tile_kernel(const gl_problem whole, const gl_schedule s)
+{
+    extern __shared__ float4 smem[];
+    const gl_problem p = Schedule::part(whole, s);
+    const int row0 = blockIdx.y * R::BM, col0 = blockIdx.x * R::BN;
+    const int wr0 = Schedule::window(row0, p.m, R::BM), wc0 = Schedule::window(col0, p.n, R::BN);
+    typename R::template mainloop<ALIGNED> m;
+    m.template run<Schedule>(p, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
+    gl_epilogue<Schedule>(p, m, wr0, wc0, row0, col0);
+}
+
+/* The blocks an SM holds, asked of the compiler for the stream-K kernel:
+ * as for the grid, but one where the code is for GPUs before sm_90, on
+ * which the loop around the tile spilled registers at two (auto plans
+ * stream-K only from sm_90, where it is measured; such code runs there only
+ * from a build that carries no sm_90 code, and is then right, at half the
+ * blocks). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) 1
+#else
+#define GL_STREAM_K_BLOCKS(THREADS, REGISTERS) gl_min_blocks(THREADS, REGISTERS)
+#endif
+
+/* Stream-K: each block its tiles and share (schedules.cuh), aligned
+ * operands (those read a float per load are copied first: looped so, the
+ * copies spilled registers), tested or of whole tiles. */
+template <class R, bool TESTED>
+__global__ __launch_bounds__(R::THREADS, GL_STREAM_K_BLOCKS(R::THREADS, R::REGISTERS))
+void gl_stream_k_kernel(const gl_problem p, const gl_schedule s)
+{
+    extern __shared__ float4 smem[];
+    float *const buffers = reinterpret_cast<float *>(smem);
+    gl_stream_k_tiles<R::BM, R::BN, R::BK>(p, s, [&](const gl_problem &q) {
+        typename R::template mainloop<true> m;
+        m.template run<gl_tile_schedule<TESTED>>(q, 0, 0, 0, 0, buffers);
+        gl_epilogue<gl_tile_schedule<TESTED>>(q, m, 0, 0, 0, 0);
+    });
+}
+
+typedef void (*gl_kernel_fn)(const gl_problem, const gl_schedule);
+
+/* Stream-K runs on the engine's stream-K tiles only (engine.h). */
+template <class R>
+constexpr bool gl_runs_stream_k()
+{
+    constexpr gl_tile_params t = GL_STREAM_K_TILES;
+    return gl_tile_params_equal(&t, &R::tiles);
+}
+
+/* The kernel for a schedule and copies, or NULL where none is compiled. */
+template <class R>
+gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies)
+{
+    switch (kind) {
+    case GL_SCHEDULE_PARTS:
+        return copies == GL_COPIES_WHOLE    ? gl_tile_kernel<R, true, gl_parts_schedule<false>>
+               : copies == GL_COPIES_TESTED ? gl_tile_kernel<R, true, gl_parts_schedule<true>>
+                                            : gl_tile_kernel<R, false, gl_parts_schedule<true>>;
+    case GL_SCHEDULE_WINDOWS:
+        return copies == GL_COPIES_SINGLES ? nullptr
+                                           : gl_tile_kernel<R, true, gl_windows_schedule>;
+    case GL_SCHEDULE_STREAM_K:
+        if constexpr (gl_runs_stream_k<R>())
+            return copies == GL_COPIES_WHOLE    ? gl_stream_k_kernel<R, false>
+                   : copies == GL_COPIES_TESTED ? gl_stream_k_kernel<R, true>
+                                                : nullptr;
+        return nullptr;
+    }
+    return nullptr;
+}
+
+template <class R>
+int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec *x)
+{
+    const gl_kernel_fn kernel = gl_kernel_for<R>(s->kind, s->copies);
+    if (!kernel)
+        return cudaErrorInvalidConfiguration; /* the plan only asks for compiled kernels */
+    dim3 grid = gl_tile_grid(p, R::BM, R::BN);
+    if (s->kind == GL_SCHEDULE_PARTS)
+        grid.z = (unsigned)s->parts;
+    if (s->kind == GL_SCHEDULE_STREAM_K)
+        grid = dim3((unsigned)s->stream_k.shares);
+    if (s->dependent)
+        return gl_launch_dependent(kernel, grid, R::THREADS, R::SMEM, x, *p, *s);
+    kernel<<<grid, R::THREADS, R::SMEM, x->stream>>>(*p, *s);
+    return cudaGetLastError();
+}
+
+template <class R>
+cudaError_t gl_prepare_scheduled()
+{
+    for (const gl_schedule_kind kind :
+         {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K})
+        for (const gl_copies copies : {GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES})
+            if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies))
+                if (const cudaError_t err = gl_allow_shared_memory(kernel, R::SMEM))
+                    return err;
+    return cudaSuccess;
+}
+
+/* A rung's own launch: the plain grid, with the copies its operands allow. */
+static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem *p,
+                                  const gl_tile_params *t, const gl_exec *x)
+{
+    const gl_tile_kernels *k = gl_kernels_for(table, t);
+    if (!k)
+        return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
+    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
+    const bool whole = p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0;
+    gl_schedule s = {};
+    s.kind = GL_SCHEDULE_PARTS;
+    s.copies = !aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
+    s.parts = 1;
+    return k->launch(p, &s, x);
+}
+
+static inline cudaError_t gl_prepare_table(const gl_kernel_table *table)
+{
+    for (int i = 0; i < table->count; ++i)
+        if (const cudaError_t err = table->entries[i].prepare())
+            return err;
+    return cudaSuccess;
+}
+
+/* One configuration's entry in its rung's table. */
+#define GL_TILE_KERNELS(...) {__VA_ARGS__::tiles, gl_launch_scheduled<__VA_ARGS__>, \
+                              gl_prepare_scheduled<__VA_ARGS__>},
+
+/* The rung's table, launcher and preparation, from its entries. */
+#define GL_RUNG(name, ...)                                                                      \
+    namespace {                                                                                 \
+    const gl_tile_kernels name##_entries[] = {__VA_ARGS__};                                     \
+    }                                                                                           \
+    extern "C" const gl_kernel_table gl_##name##_kernels = {                                    \
+        name##_entries, (int)(sizeof name##_entries / sizeof name##_entries[0])};               \
+    extern "C" int gl_launch_##name(const gl_problem *p, const gl_tile_params *t,               \
+                                    const gl_exec *x)                                           \
+    {                                                                                           \
+        return gl_launch_plain(&gl_##name##_kernels, p, t, x);                                  \
+    }                                                                                           \
+    extern "C" cudaError_t gl_prepare_##name(void) { return gl_prepare_table(&gl_##name##_kernels); }
+
+#endif /* GL_COMPOSE_CUH */

@@ -1,0 +1,72 @@
+/*
+ * epilogue.cuh - the one epilogue: C = alpha * acc + beta * C, guarded at
+ * C's edges, for every mainloop. A split-K part is stored by the same code:
+ * its problem's C is the part's place in scratch, with alpha 1 and beta 0.
+ *
+ * The epilogue reads a mainloop's accumulators through one small interface
+ * that every fragment layout can provide:
+ *
+ *     template <class F> void for_each_c4(F f) const;
+ *
+ * calls f(r, c, v) once for each run of 4 results the thread holds in one
+ * row of C, v = results (r, c .. c + 3), where (r, c) counts from the
+ * window's origin (the block's tile, unless the scheduler moved it). A
+ * thread's TM x TN patch, a warp tile's sub-tiles, and the fragments of
+ * mma.sync and wgmma all cut into such runs. Rungs 1-5 keep their one-line
+ * stores (gl_store_c), which read better where a thread holds single
+ * results.
+ */
+#ifndef GL_EPILOGUE_CUH
+#define GL_EPILOGUE_CUH
+
+#include "launch.h"
+
+/* One element: c = alpha * acc + beta * c, where beta == 0 means C is not
+ * read (it may hold NaN). */
+__device__ __forceinline__ void gl_store_c(float *c, float acc, float alpha, float beta)
+{
+    *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+}
+
+/* Results (row, col .. col + 3): one 16-byte access when C is aligned for it
+ * (vec) and all four lie inside C; those outside C are skipped. */
+__device__ __forceinline__ void gl_store_c4(const gl_problem &p, int row, int col, float4 acc,
+                                            bool vec)
+{
+    if (row >= p.m || col >= p.n)
+        return;
+    float *c = p.c + (int64_t)row * p.ldc + col;
+    if (vec && col < p.n - 3) {
+        float4 out = make_float4(p.alpha * acc.x, p.alpha * acc.y, p.alpha * acc.z,
+                                 p.alpha * acc.w);
+        if (p.beta != 0.0f) {
+            const float4 old = *reinterpret_cast<const float4 *>(c);
+            out.x += p.beta * old.x, out.y += p.beta * old.y;
+            out.z += p.beta * old.z, out.w += p.beta * old.w;
+        }
+        *reinterpret_cast<float4 *>(c) = out;
+        return;
+    }
+    const float v[4] = {acc.x, acc.y, acc.z, acc.w};
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+        if (j < p.n - col)
+            gl_store_c(c + j, v[j], p.alpha, p.beta);
+}
+
+/* A mainloop's results into C: the window at (wr0, wc0), of which the
+ * block stores what its scheduler says it owns (Schedule::owns; the block's
+ * own tile starts at (row0, col0)). */
+template <class Schedule, class Mainloop>
+__device__ __forceinline__ void gl_epilogue(const gl_problem &p, const Mainloop &m, int wr0,
+                                            int wc0, int row0, int col0)
+{
+    const bool vec = gl_vec4_ok(p.c, p.ldc);
+    m.for_each_c4([&](int r, int c, float4 v) {
+        const int row = wr0 + r, col = wc0 + c;
+        if (Schedule::owns(row, row0) && Schedule::owns(col, col0))
+            gl_store_c4(p, row, col, v, vec);
+    });
+}
+
+#endif /* GL_EPILOGUE_CUH */
