@@ -14,6 +14,17 @@
 
 static int harness_checks, harness_failures;
 
+/* The facts of variant v from its row (gl_variant_describe): the tests take
+ * their lists of variants (tuned ones, the reference, the engine) from the
+ * rows, not from names. */
+static inline gl_variant_info harness_variant(int v)
+{
+    gl_variant_info info = {.size = sizeof info};
+    if (gl_variant_describe((gl_variant_t)v, &info) != GL_STATUS_SUCCESS)
+        info.rows_of = -1;
+    return info;
+}
+
 #define CHECK(cond, ...)                                                                      \
     do {                                                                                      \
         ++harness_checks;                                                                     \

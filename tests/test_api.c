@@ -68,26 +68,117 @@ static void test_names(void)
     CHECK(strcmp(gl_status_string((gl_status_t)9), "unknown status") == 0, "status 9");
     CHECK(strcmp(gl_status_string((gl_status_t)-1), "unknown status") == 0, "status -1");
 
-    static const char *const names[] = {"cublas",       "naive",        "coalesced",
-                                        "shared",       "blocktile_1d", "blocktile_2d",
-                                        "vectorized",   "autotuned",    "warptile",
-                                        "auto"};
-    CHECK(gl_variant_count() == 10, "gl_variant_count() = %d", (int)gl_variant_count());
-    for (int v = 0; v < 10; ++v) {
+    /* Every id the library has: a name of its own that maps back to it. */
+    const int count = gl_variant_count();
+    CHECK(count >= 1, "gl_variant_count() = %d", count);
+    for (int v = 0; v < count; ++v) {
         const char *name = gl_variant_name((gl_variant_t)v);
-        CHECK(name && strcmp(name, names[v]) == 0, "variant %d is '%s'", v, name ? name : "NULL");
+        CHECK(name && *name, "variant %d has a name", v);
+        if (!name)
+            continue;
         gl_variant_t back = (gl_variant_t)-1;
-        CHECK_STATUS(NULL, gl_variant_from_name(names[v], &back), GL_STATUS_SUCCESS, NULL);
-        CHECK(back == (gl_variant_t)v, "gl_variant_from_name(%s) = %d", names[v], (int)back);
+        CHECK_STATUS(NULL, gl_variant_from_name(name, &back), GL_STATUS_SUCCESS, NULL);
+        CHECK(back == (gl_variant_t)v, "gl_variant_from_name(%s) = %d", name, (int)back);
     }
-    CHECK(gl_variant_name((gl_variant_t)10) == NULL, "name of 10");
+    CHECK(gl_variant_name((gl_variant_t)count) == NULL, "name of %d", count);
     CHECK(gl_variant_name((gl_variant_t)-1) == NULL, "name of -1");
+    /* Names are part of the ABI like the ids pinned above: a released one
+     * never changes (a program may call gl_variant_from_name("warptile")). */
+    static const struct { gl_variant_t id; const char *name; } released[] = {
+        {GL_VARIANT_CUBLAS, "cublas"},         {GL_VARIANT_NAIVE, "naive"},
+        {GL_VARIANT_COALESCED, "coalesced"},   {GL_VARIANT_SHARED, "shared"},
+        {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d"}, {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d"},
+        {GL_VARIANT_VECTORIZED, "vectorized"}, {GL_VARIANT_AUTOTUNED, "autotuned"},
+        {GL_VARIANT_WARPTILE, "warptile"},     {GL_VARIANT_AUTO, "auto"},
+    };
+    for (size_t i = 0; i < sizeof released / sizeof released[0]; ++i) {
+        const char *name = gl_variant_name(released[i].id);
+        CHECK(name && strcmp(name, released[i].name) == 0, "released variant %d is '%s', not '%s'",
+              (int)released[i].id, name ? name : "NULL", released[i].name);
+    }
     gl_variant_t v;
     CHECK_STATUS(NULL, gl_variant_from_name("Naive", &v), GL_STATUS_UNKNOWN_VARIANT, "'Naive'");
     CHECK_STATUS(NULL, gl_variant_from_name("", &v), GL_STATUS_UNKNOWN_VARIANT, "''");
     CHECK_STATUS(NULL, gl_variant_from_name(NULL, &v), GL_STATUS_INVALID_ARGUMENT, "name is NULL");
     CHECK_STATUS(NULL, gl_variant_from_name("naive", NULL), GL_STATUS_INVALID_ARGUMENT,
                  "variant is NULL");
+}
+
+/* The rows' facts and tile fields through the public queries (no GPU). */
+static void test_variant_facts(void)
+{
+    int references = 0, engines = 0, tuned = 0;
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        gl_variant_info info = {.size = sizeof info};
+        CHECK_STATUS(NULL, gl_variant_describe((gl_variant_t)v, &info), GL_STATUS_SUCCESS, NULL);
+        CHECK(info.variant == v && strcmp(info.name, gl_variant_name((gl_variant_t)v)) == 0 &&
+                  info.precision == GL_PRECISION_FP32 &&
+                  info.config_count == gl_variant_config_count((gl_variant_t)v) &&
+                  info.takes_rows == (info.rows_of == v) && info.reserved[0] == 0,
+              "gl_variant_describe(%d)", v);
+        references += info.reference, engines += info.engine, tuned += info.takes_rows;
+        for (int i = 0; i < info.tile_field_count; ++i) {
+            gl_tile_field_info field = {.size = sizeof field};
+            CHECK_STATUS(NULL, gl_variant_tile_field((gl_variant_t)v, i, &field),
+                         GL_STATUS_SUCCESS, NULL);
+            CHECK(*field.name && field.min >= 1 && field.min <= field.max,
+                  "%s field %d: %s %d..%d", info.name, i, field.name, (int)field.min,
+                  (int)field.max);
+            /* each configuration's value of it, by name */
+            for (int c = 0; c < info.config_count; ++c) {
+                gl_tiles t = {.size = sizeof t};
+                int32_t value = -1;
+                CHECK(gl_variant_config((gl_variant_t)v, c, &t) == GL_STATUS_SUCCESS &&
+                          gl_tiles_get(&t, field.name, &value) == GL_STATUS_SUCCESS &&
+                          value >= field.min && value <= field.max,
+                      "%s configuration %d: %s = %d", info.name, c, field.name, (int)value);
+            }
+        }
+        gl_tile_field_info field = {.size = sizeof field};
+        CHECK_STATUS(NULL, gl_variant_tile_field((gl_variant_t)v, info.tile_field_count, &field),
+                     GL_STATUS_INVALID_ARGUMENT, "is outside");
+    }
+    CHECK(references == 1 && engines == 1 && tuned >= 1, "%d references, %d engines, %d tuned",
+          references, engines, tuned);
+
+    gl_variant_info info = {.size = sizeof info - 1};
+    const gl_variant_t unknown = (gl_variant_t)gl_variant_count();
+    CHECK_STATUS(NULL, gl_variant_describe(unknown, &info), GL_STATUS_UNKNOWN_VARIANT,
+                 "gl_variant_describe: variant");
+    CHECK_STATUS(NULL, gl_variant_describe((gl_variant_t)0, NULL), GL_STATUS_INVALID_ARGUMENT,
+                 "pointer is NULL");
+    CHECK_STATUS(NULL, gl_variant_describe((gl_variant_t)0, &info), GL_STATUS_INVALID_ARGUMENT,
+                 "set it to sizeof(gl_variant_info)");
+    gl_tile_field_info field = {.size = sizeof field};
+    CHECK_STATUS(NULL, gl_variant_tile_field(unknown, 0, &field), GL_STATUS_UNKNOWN_VARIANT,
+                 NULL);
+    CHECK_STATUS(NULL, gl_variant_tile_field((gl_variant_t)0, -1, &field),
+                 GL_STATUS_INVALID_ARGUMENT, "index -1");
+    CHECK_STATUS(NULL, gl_variant_tile_field((gl_variant_t)0, 0, NULL),
+                 GL_STATUS_INVALID_ARGUMENT, "pointer is NULL");
+
+    /* Named fields: the nine members, and nothing else yet. */
+    gl_tiles t = {.size = sizeof t};
+    int32_t value = 0;
+    CHECK_STATUS(NULL, gl_tiles_set(&t, "wniter", 3), GL_STATUS_SUCCESS, NULL);
+    CHECK(t.wniter == 3, "gl_tiles_set writes the member");
+    t.bk = 16;
+    CHECK_STATUS(NULL, gl_tiles_get(&t, "bk", &value), GL_STATUS_SUCCESS, NULL);
+    CHECK(value == 16, "gl_tiles_get reads the member");
+    CHECK_STATUS(NULL, gl_tiles_get(&t, "colour", &value), GL_STATUS_INVALID_ARGUMENT,
+                 "gl_tiles_get: no tile field is named 'colour' (bm, bn, bk");
+    CHECK_STATUS(NULL, gl_tiles_set(&t, "", 1), GL_STATUS_INVALID_ARGUMENT, "named ''");
+    CHECK_STATUS(NULL, gl_tiles_get(&t, NULL, &value), GL_STATUS_INVALID_ARGUMENT,
+                 "field is NULL");
+    CHECK_STATUS(NULL, gl_tiles_get(&t, "bm", NULL), GL_STATUS_INVALID_ARGUMENT,
+                 "value is NULL");
+    CHECK_STATUS(NULL, gl_tiles_get(NULL, "bm", &value), GL_STATUS_INVALID_ARGUMENT,
+                 "pointer is NULL");
+    t.size = 8;
+    CHECK_STATUS(NULL, gl_tiles_set(&t, "bm", 1), GL_STATUS_INVALID_ARGUMENT,
+                 "gl_tiles.size is 8");
+    for (size_t i = 0; i < sizeof t.reserved / sizeof t.reserved[0]; ++i)
+        CHECK(t.reserved[i] == 0, "reserved[%zu] untouched", i);
 }
 
 static void test_version(void)
@@ -109,8 +200,10 @@ static void test_handle_arguments(void)
     void *stream = (void *)1;
     CHECK_STATUS(NULL, gl_get_stream(NULL, &stream), GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
     CHECK(gl_handle_device(NULL) == -1, "gl_handle_device(NULL)");
-    CHECK_STATUS(NULL, gl_variant_available(NULL, (gl_variant_t)10), GL_STATUS_UNKNOWN_VARIANT,
-                 "variant 10");
+    char unknown[64];
+    snprintf(unknown, sizeof unknown, "variant %d", (int)gl_variant_count());
+    CHECK_STATUS(NULL, gl_variant_available(NULL, (gl_variant_t)gl_variant_count()),
+                 GL_STATUS_UNKNOWN_VARIANT, unknown);
     CHECK_STATUS(NULL, gl_variant_available(NULL, GL_VARIANT_NAIVE), GL_STATUS_INVALID_ARGUMENT,
                  "handle is NULL");
 
@@ -145,8 +238,11 @@ static void test_sgemm_arguments(void)
     const gl_transpose_t N = GL_OP_N, T = GL_OP_T;
 
     /* Variant, layout, transposes. */
-    CHECK_STATUS(NULL, EX((gl_variant_t)10, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
-                 GL_STATUS_UNKNOWN_VARIANT, "variant 10 is not one of 0..9");
+    char unknown[64];
+    snprintf(unknown, sizeof unknown, "variant %d is not one of 0..%d", (int)gl_variant_count(),
+             (int)gl_variant_count() - 1);
+    CHECK_STATUS(NULL, EX((gl_variant_t)gl_variant_count(), R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
+                 GL_STATUS_UNKNOWN_VARIANT, unknown);
     CHECK_STATUS(NULL, EX((gl_variant_t)-1, R, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
                  GL_STATUS_UNKNOWN_VARIANT, "variant -1");
     CHECK_STATUS(NULL, EX(V, (gl_layout_t)2, N, N, 4, 5, 6, 1, A, 6, B, 5, 0, C, 5),
@@ -413,6 +509,7 @@ static void test_silence(void)
 int main(void)
 {
     test_names();
+    test_variant_facts();
     test_version();
     test_handle_arguments();
     test_sgemm_arguments();

@@ -28,13 +28,32 @@
 #define GUARD 65536        /* floats before and after C */
 #define CALL_SECONDS 120   /* one call and its check; past it the test fails */
 
-enum { ALL = -1 };
-#define ONLY(v) (1 << (v))
+/* Which variants a case runs, by what their rows say. */
+typedef enum which {
+    ALL,       /* every variant */
+    FAST,      /* the fast end of the ladder: the reference, the kernels the engine
+                  runs, the tuned rungs and the engine (rungs 1-5, one thread an
+                  element of C or 32 x 32 blocks, take minutes on a K of 2^25) */
+    REFERENCE_AND_ENGINE, /* cuBLAS and auto: a K of 2^31 - 1 on one element */
+} which;
+
+static bool runs(which w, int v)
+{
+    const gl_variant_info info = harness_variant(v);
+    switch (w) {
+    case FAST:
+        return info.reference || info.auto_runs || info.rows_of >= 0 || info.engine;
+    case REFERENCE_AND_ENGINE:
+        return info.reference || info.engine;
+    default:
+        return true;
+    }
+}
 
 typedef struct limit_case {
     const char *name;
     gemm_case g;
-    int variants;   /* bit v: run variant v; ALL: every one */
+    which variants; /* the variants it runs */
     int row_step;   /* check rows i % row_step == 0 exactly (1: all) */
     bool reference; /* sums by lim_reference (C of few elements, long K) */
     int want_path;  /* the path auto's plan must take, or -1 for any */
@@ -43,10 +62,6 @@ typedef struct limit_case {
 static const gl_layout_t R = GL_ROW_MAJOR, Cm = GL_COL_MAJOR;
 static const gl_transpose_t N = GL_OP_N, T = GL_OP_T;
 
-/* The slow rungs (one thread an element of C, or 32 x 32 blocks) take
- * minutes on a K of 2^25 and more: there the case runs the others. */
-#define FAST (ONLY(GL_VARIANT_CUBLAS) | ONLY(GL_VARIANT_VECTORIZED) | \
-              ONLY(GL_VARIANT_AUTOTUNED) | ONLY(GL_VARIANT_WARPTILE) | ONLY(GL_VARIANT_AUTO))
 
 static const limit_case cases[] = {
     /* K == 0: only C = beta * C (the review's hang: a 32-bit column
@@ -81,7 +96,7 @@ static const limit_case cases[] = {
      -1},
     /* K as long as allowed: auto sums slices of K in scratch */
     {"K 2^31 - 1", {R, N, T, 1, 1, NMAX, 1.0f, 0.0f, NMAX, NMAX, 1},
-     ONLY(GL_VARIANT_CUBLAS) | ONLY(GL_VARIANT_AUTO), 1, true, GL_PATH_GEMV},
+     REFERENCE_AND_ENGINE, 1, true, GL_PATH_GEMV},
     /* a long K for a small C, A's rows 2^25 apart: split-K */
     {"64 x 64, K 2^25 + 4", {R, N, N, 64, 64, (1 << 25) + 4, 1.0f, 0.5f, (1 << 25) + 4, 64, 64},
      FAST, 1, true, GL_PATH_SPLIT_K},
@@ -179,7 +194,7 @@ static void run_case(gl_handle_t h, const limit_case *lc, uint64_t seed)
         paths_seen[15] = true; /* a rung's kernel */
 
     for (int v = 0; v < gl_variant_count(); ++v) {
-        if (lc->variants != ALL && !(lc->variants & ONLY(v)))
+        if (!runs(lc->variants, v))
             continue;
         char what[160];
         snprintf(what, sizeof what, "%s, variant %s", lc->name, gl_variant_name((gl_variant_t)v));

@@ -60,15 +60,17 @@ static void test_tables_choose(gl_handle_t h, int cc)
 {
     char arch[16];
     snprintf(arch, sizeof arch, "sm_%d", cc);
-    const gl_variant_t tuned[2] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE};
-    for (int i = 0; i < 2; ++i) {
-        const gl_tiles big = query(h, tuned[i], 4096, 4096), small = query(h, tuned[i], 1024, 1024);
+    for (int v = 0; v < gl_variant_count(); ++v) { /* the variants with rows of their own */
+        if (!harness_variant(v).takes_rows)
+            continue;
+        const gl_variant_t tuned = (gl_variant_t)v;
+        const gl_tiles big = query(h, tuned, 4096, 4096), small = query(h, tuned, 1024, 1024);
         CHECK(big.origin == GL_TILES_BUILTIN && small.origin == GL_TILES_BUILTIN,
-              "%s: built-in rows apply", gl_variant_name(tuned[i]));
+              "%s: built-in rows apply", gl_variant_name(tuned));
         CHECK(!strcmp(big.size_class, "large") && !strcmp(small.size_class, "small"),
               "size classes");
         printf("%s on %s: large -> %s line %d (%dx%dx%d), small -> %dx%dx%d\n",
-               gl_variant_name(tuned[i]), arch, big.source, big.line, big.bm, big.bn, big.bk,
+               gl_variant_name(tuned), arch, big.source, big.line, big.bm, big.bn, big.bk,
                small.bm, small.bn, small.bk);
     }
     const gl_tiles fixed = query(h, GL_VARIANT_VECTORIZED, 4096, 4096);
@@ -119,7 +121,6 @@ static void test_tables_choose(gl_handle_t h, int cc)
 static int test_every_configuration(gl_handle_t h)
 {
     int ran = 0;
-    const gl_variant_t tuned[3] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE, GL_VARIANT_AUTO};
     const gemm_case cases[] = {
         {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 256, 256, 64, 1.0f, 0.0f, 64, 256, 256},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 512, 256, 96, -0.5f, 2.0f, 512, 96, 260},
@@ -131,26 +132,29 @@ static int test_every_configuration(gl_handle_t h)
         {GL_COL_MAJOR, GL_OP_T, GL_OP_N, 130, 67, 300, -1.0f, 0.5f, 301, 303, 131},
         {GL_ROW_MAJOR, GL_OP_T, GL_OP_T, 1, 1000, 17, 2.0f, 0.0f, 1, 17, 1000},
     };
-    for (int i = 0; i < 3; ++i) {
-        const int count = gl_variant_config_count(tuned[i]);
+    for (int v = 0; v < gl_variant_count(); ++v) { /* the variants whose tiles rows choose */
+        if (harness_variant(v).rows_of < 0)
+            continue;
+        const gl_variant_t tuned = (gl_variant_t)v;
+        const int count = gl_variant_config_count(tuned);
         for (int k = 0; k < count; ++k) {
             gl_tiles t = {.size = sizeof(gl_tiles)};
-            CHECK_STATUS(NULL, gl_variant_config(tuned[i], k, &t), GL_STATUS_SUCCESS, NULL);
-            if (gl_set_tiles(h, tuned[i], &t) != GL_STATUS_SUCCESS) {
-                printf("%s config %d does not fit this device: %s\n", gl_variant_name(tuned[i]),
+            CHECK_STATUS(NULL, gl_variant_config(tuned, k, &t), GL_STATUS_SUCCESS, NULL);
+            if (gl_set_tiles(h, tuned, &t) != GL_STATUS_SUCCESS) {
+                printf("%s config %d does not fit this device: %s\n", gl_variant_name(tuned),
                        k, gl_last_error(h));
                 continue;
             }
-            CHECK(query(h, tuned[i], 257, 263).origin == GL_TILES_PINNED, "pinned");
+            CHECK(query(h, tuned, 257, 263).origin == GL_TILES_PINNED, "pinned");
             for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
                 char what[128];
                 snprintf(what, sizeof what, "%s config %d (%dx%dx%d) case %zu",
-                         gl_variant_name(tuned[i]), k, t.bm, t.bn, t.bk, c);
-                check_case(h, tuned[i], &cases[c], what);
+                         gl_variant_name(tuned), k, t.bm, t.bn, t.bk, c);
+                check_case(h, tuned, &cases[c], what);
                 ++ran;
             }
         }
-        CHECK_STATUS(h, gl_set_tiles(h, tuned[i], NULL), GL_STATUS_SUCCESS, NULL);
+        CHECK_STATUS(h, gl_set_tiles(h, tuned, NULL), GL_STATUS_SUCCESS, NULL);
     }
     return ran;
 }
@@ -164,20 +168,23 @@ static void test_fill(gl_handle_t h, int cc)
 {
     int sms = 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, gl_handle_device(h)));
-    const gl_variant_t tuned[3] = {GL_VARIANT_AUTOTUNED, GL_VARIANT_WARPTILE, GL_VARIANT_AUTO};
-    for (int i = 0; i < 3; ++i) {
-        const gl_tiles fit = query(h, tuned[i], 2048, 2048), odd = query(h, tuned[i], 2049, 2049);
+    for (int v = 0; v < gl_variant_count(); ++v) { /* the variants whose tiles rows choose */
+        const gl_variant_info info = harness_variant(v);
+        if (info.rows_of < 0)
+            continue;
+        const gl_variant_t tuned = (gl_variant_t)v;
+        const gl_tiles fit = query(h, tuned, 2048, 2048), odd = query(h, tuned, 2049, 2049);
         printf("%s on %d SMs: 2048^2 -> %dx%d (origin %d), 2049^2 -> %dx%d (origin %d)\n",
-               gl_variant_name(tuned[i]), sms, fit.bm, fit.bn, fit.origin, odd.bm, odd.bn,
+               gl_variant_name(tuned), sms, fit.bm, fit.bn, fit.origin, odd.bm, odd.bn,
                odd.origin);
-        if (cc == 90 && sms == 132 && tuned[i] == GL_VARIANT_AUTO)
+        if (cc == 90 && sms == 132 && info.engine)
             CHECK(fit.origin == GL_TILES_BUILTIN && fit.bm == 128 && odd.origin == GL_TILES_FILL &&
                       odd.bm == 64 && odd.line == fit.line,
                   "auto: the medium row at 2048^2, the fill tiles in its place at 2049^2");
-        if (tuned[i] != GL_VARIANT_AUTO)
-            CHECK(odd.origin != GL_TILES_FILL, "%s runs its row", gl_variant_name(tuned[i]));
+        if (!info.engine)
+            CHECK(odd.origin != GL_TILES_FILL, "%s runs its row", gl_variant_name(tuned));
         const gemm_case c = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 2049, 2049, 97, 1.0f, 0.5f, 97, 2049, 2049};
-        check_case(h, tuned[i], &c, "2049 x 2049 x 97 on the tiles the query named");
+        check_case(h, tuned, &c, "2049 x 2049 x 97 on the tiles the query named");
     }
 }
 

@@ -5,31 +5,38 @@
 #include "fake_gpu.h"
 #include "gemmladder.h"
 #include "kernels/launch.h"
+#include "variants.h"
 
-static int record(int variant, const gl_problem *p)
+static int record(gl_launch_fn self, const gl_problem *p)
 {
+    /* The variant whose row names this launcher (variants.c). */
+    int variant = -1;
+    for (int v = 0; v < gl_variant_count() && variant < 0; ++v)
+        if (gl_variant_find((gl_variant_t)v)->launch == self)
+            variant = v;
     const fake_launch l = {variant, p->m, p->n, p->k, p->a, p->b, p->c, p->lda, p->ldb,
                            p->ldc, p->trans_a, p->trans_b, p->alpha, p->beta};
     fake_gpu_record(&l);
     return 0;
 }
 
-#define FAKE_LAUNCHER(name, id)                                                     \
-    int name(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)        \
-    {                                                                               \
-        (void)t, (void)x;                                                           \
-        return record(id, p);                                                       \
+/* Each launcher the kernel files define, recording the variant whose row names it. */
+#define FAKE_LAUNCHER(name)                                                     \
+    int name(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)    \
+    {                                                                           \
+        (void)t, (void)x;                                                       \
+        return record(name, p);                                                 \
     }
 
-FAKE_LAUNCHER(gl_launch_naive, GL_VARIANT_NAIVE)
-FAKE_LAUNCHER(gl_launch_coalesced, GL_VARIANT_COALESCED)
-FAKE_LAUNCHER(gl_launch_shared, GL_VARIANT_SHARED)
-FAKE_LAUNCHER(gl_launch_blocktile_1d, GL_VARIANT_BLOCKTILE_1D)
-FAKE_LAUNCHER(gl_launch_blocktile_2d, GL_VARIANT_BLOCKTILE_2D)
-FAKE_LAUNCHER(gl_launch_vectorized, GL_VARIANT_VECTORIZED)
-FAKE_LAUNCHER(gl_launch_autotuned, GL_VARIANT_AUTOTUNED)
-FAKE_LAUNCHER(gl_launch_warptile, GL_VARIANT_WARPTILE)
-FAKE_LAUNCHER(gl_launch_auto, GL_VARIANT_AUTO)
+FAKE_LAUNCHER(gl_launch_naive)
+FAKE_LAUNCHER(gl_launch_coalesced)
+FAKE_LAUNCHER(gl_launch_shared)
+FAKE_LAUNCHER(gl_launch_blocktile_1d)
+FAKE_LAUNCHER(gl_launch_blocktile_2d)
+FAKE_LAUNCHER(gl_launch_vectorized)
+FAKE_LAUNCHER(gl_launch_autotuned)
+FAKE_LAUNCHER(gl_launch_warptile)
+FAKE_LAUNCHER(gl_launch_auto)
 
 cudaError_t gl_prepare_vectorized(void) { return cudaSuccess; }
 cudaError_t gl_prepare_warptile(void) { return cudaSuccess; }

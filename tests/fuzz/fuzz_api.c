@@ -237,6 +237,13 @@ static void require_status_in_range(gl_status_t st) { REQUIRE((int)st >= 0 && (i
 
 static int variant_known(int32_t v) { return v >= 0 && v < gl_variant_count(); }
 
+/* Whether a known variant's tiles come from tuning rows (its row's rows_of). */
+static int variant_tuned(int32_t v)
+{
+    gl_variant_info info = {.size = sizeof info};
+    return gl_variant_describe((gl_variant_t)v, &info) == GL_STATUS_SUCCESS && info.rows_of >= 0;
+}
+
 /* A tuning call on a NULL handle: an unknown variant is reported first,
  * otherwise the missing handle. */
 static void require_refused_without_handle(gl_status_t st, int32_t v)
@@ -478,7 +485,9 @@ static void op_variant_name(input *in)
     gl_variant_t back = (gl_variant_t)-1;
     REQUIRE(gl_variant_from_name(name, &back) == GL_STATUS_SUCCESS);
     REQUIRE((int32_t)back == v);
-    REQUIRE(gl_variant_config_count((gl_variant_t)v) >= (v == GL_VARIANT_CUBLAS ? 0 : 1));
+    gl_variant_info info = {.size = sizeof info};
+    REQUIRE(gl_variant_describe((gl_variant_t)v, &info) == GL_STATUS_SUCCESS);
+    REQUIRE(gl_variant_config_count((gl_variant_t)v) >= (info.tile_field_count > 0 ? 1 : 0));
 }
 
 static void op_status_string(input *in)
@@ -841,7 +850,8 @@ static void op_tuning_query_device(input *in)
                          K <= INT32_MAX;
     if (!variant_known(v)) {
         REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
-    } else if (!t || size < sizeof(gl_tiles) || !sizes_ok || v == GL_VARIANT_CUBLAS) {
+    } else if (!t || size < sizeof(gl_tiles) || !sizes_ok ||
+               gl_variant_config_count((gl_variant_t)v) == 0) { /* cublas: no tiles */
         REQUIRE(st == GL_STATUS_INVALID_ARGUMENT);
     } else {
         REQUIRE(st == GL_STATUS_SUCCESS && t->size == size);
@@ -873,7 +883,7 @@ static void op_set_tiles_device(input *in)
 
     poison_message();
     const gl_status_t st = gl_set_tiles(handle, (gl_variant_t)v, unpin ? NULL : &t);
-    const int tuned = v == GL_VARIANT_AUTOTUNED || v == GL_VARIANT_WARPTILE || v == GL_VARIANT_AUTO;
+    const int tuned = variant_known(v) && variant_tuned(v);
     if (!variant_known(v))
         REQUIRE(st == GL_STATUS_UNKNOWN_VARIANT);
     else if (!tuned)
@@ -902,8 +912,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!handle)
         REQUIRE(gl_handle_create(&handle) == GL_STATUS_SUCCESS);
     /* Each input starts from the same state: nothing pinned. */
-    REQUIRE(gl_set_tiles(handle, GL_VARIANT_AUTOTUNED, NULL) == GL_STATUS_SUCCESS);
-    REQUIRE(gl_set_tiles(handle, GL_VARIANT_WARPTILE, NULL) == GL_STATUS_SUCCESS);
+    for (int v = 0; v < gl_variant_count(); ++v)
+        if (variant_tuned(v))
+            REQUIRE(gl_set_tiles(handle, (gl_variant_t)v, NULL) == GL_STATUS_SUCCESS);
     while (in.n > 0) {
         switch (take_u8(&in) % OP_COUNT) {
         case OP_SGEMM_EX: op_sgemm_ex(&in); break;
@@ -1073,22 +1084,21 @@ int main(int argc, char **argv)
         put_ptr(0), emit("sgemm-empty");
 
     /* Names. */
-    static const char *const names[] = {"cublas", "naive", "coalesced", "shared",
-                                        "blocktile_1d", "blocktile_2d", "vectorized",
-                                        "autotuned", "warptile"};
-    for (int i = 0; i < 9; ++i)
-        put(1, OP_FROM_NAME), put(1, 2), put_string(names[i]), emit("name-%s", names[i]);
+    for (int v = 0; v < gl_variant_count(); ++v)
+        put(1, OP_FROM_NAME), put(1, 2), put_string(gl_variant_name((gl_variant_t)v)),
+            emit("name-%s", gl_variant_name((gl_variant_t)v));
     put(1, OP_FROM_NAME), put(1, 2), put_string("Naive"), emit("name-wrong-case");
     put(1, OP_FROM_NAME), put(1, 2), put_string(""), emit("name-empty");
-    put(1, OP_FROM_NAME), put(1, 0), put_string("naive"), emit("name-null-name");
-    put(1, OP_FROM_NAME), put(1, 1), put_string("naive"), emit("name-null-out");
+    const char *some_name = gl_variant_name((gl_variant_t)1);
+    put(1, OP_FROM_NAME), put(1, 0), put_string(some_name), emit("name-null-name");
+    put(1, OP_FROM_NAME), put(1, 1), put_string(some_name), emit("name-null-out");
     {
         char long_name[700];
         memset(long_name, 'w', sizeof long_name - 1);
         long_name[sizeof long_name - 1] = '\0';
         put(1, OP_FROM_NAME), put(1, 2), put_string(long_name), emit("name-long");
     }
-    for (int v = -1; v <= 9; ++v)
+    for (int v = -1; v <= gl_variant_count(); ++v)
         put(1, OP_VARIANT_NAME), put_enum(v), put(1, OP_STATUS_STRING), put_enum(v),
             emit("names-%d", v);
 
