@@ -765,13 +765,22 @@ static void test_fill(void)
 
 static void test_config_enumeration(void)
 {
-    CHECK(gl_variant_config_count(GL_VARIANT_CUBLAS) == 0, "cublas has no tiles");
+    gl_tiles t = {.size = sizeof(gl_tiles)};
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        CHECK((gl_variant_config_count(d->id) == 0) == (d->schema == NULL),
+              "%s: configurations exactly where there are tiles", d->name);
+        /* where threads follow from the tiles, the configurations say so */
+        const gl_tile_range *threads = d->schema ? gl_tile_range_of(d->schema, GL_FIELD_THREADS)
+                                                 : NULL;
+        for (int i = 0; threads && threads->derived && i < d->config_count; ++i) {
+            CHECK_STATUS(NULL, gl_variant_config(d->id, i, &t), GL_STATUS_SUCCESS, NULL);
+            CHECK(t.origin == GL_TILES_FIXED && t.threads == t.bm * t.bn / (t.tm * t.tn),
+                  "%s configuration %d: one thread per patch", d->name, i);
+        }
+    }
     CHECK(gl_variant_config_count((gl_variant_t)gl_variant_count()) == -1, "unknown variant");
     CHECK(gl_variant_config_count(GL_VARIANT_WARPTILE) > 1, "warptile compiles several");
-    gl_tiles t = {.size = sizeof(gl_tiles)};
-    CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_BLOCKTILE_2D, 0, &t), GL_STATUS_SUCCESS, NULL);
-    CHECK(t.origin == GL_TILES_FIXED && t.threads == t.bm * t.bn / (t.tm * t.tn),
-          "rung 5's configuration");
     CHECK_STATUS(NULL, gl_variant_config(GL_VARIANT_WARPTILE, 99, &t), GL_STATUS_INVALID_ARGUMENT,
                  "index 99 is outside");
     CHECK_STATUS(NULL, gl_variant_config((gl_variant_t)12, 0, &t), GL_STATUS_UNKNOWN_VARIANT,
