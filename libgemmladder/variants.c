@@ -1,9 +1,12 @@
 /*
  * variants.c - the descriptor table: one row per variant, indexed by its id
- * (ids are ABI: never renumbered, new variants appended). Adding a variant
- * is its file (kernels/NN_<name>.cu), its id in gemmladder.h, its row here,
- * and its file in meson.build; every list of variants derives from this
- * table.
+ * (ids are ABI: never renumbered, new variants appended), holding every
+ * fact of the variant: precision, where it runs, what the engine and the
+ * tools may do with it, its tile schema (tile_rules.c) and configurations,
+ * its launcher. Adding a variant is its file (kernels/NN_<name>.cu), its id
+ * in gemmladder.h, its row here, and its file in meson.build; every list of
+ * variants derives from this table (gl_variant_count, gl_variant_describe),
+ * which tests/check_variant_names.py holds the rest of the tree to.
  */
 #include <stdio.h>
 #include <stdlib.h>
