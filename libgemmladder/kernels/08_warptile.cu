@@ -328,8 +328,8 @@ warptile<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
     constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD;
     constexpr int STAGE = BK * (SA + SB); /* floats per buffer: As then Bs */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN;
-    lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN;
+    const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
+    const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
     slice_copy<BK, BM, THREADS, ALIGNED> copy_a(p.a, p.lda, !p.trans_a, wr0);
     slice_copy<BK, BN, THREADS, ALIGNED> copy_b(p.b, p.ldb, p.trans_b, wc0);
     /* Swizzled slices (slice_copy): in rows k with bit 3 set, the thread's
@@ -415,6 +415,9 @@ warptile<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
         }
         __syncthreads();
     }
+    /* for the epilogue (for_each_c4); set here, not as they are worked out
+     * above, which changed ptxas's registers in the inner product */
+    this->wr = wr, this->wc = wc, this->lr = lr, this->lc = lc;
 }
 
 } // namespace
