@@ -463,8 +463,10 @@ GL_API gl_status_t gl_tuning_check(const char *path);
 
 /* How a variant's kernel meets the edges of a product (gl_plan.path). */
 typedef enum gl_path {
-    GL_PATH_RUNG = 0,         /* the variant's own kernel: copies test the
-                                 edges of C and K and read zeros past them */
+    GL_PATH_EDGE_TESTS = 0,   /* the plain grid: copies test the edges of C
+                                 and K and read zeros past them (a rung's
+                                 own way; since 1.2) */
+    GL_PATH_RUNG = 0,         /* GL_PATH_EDGE_TESTS's name before 1.2, kept */
     GL_PATH_INTERIOR = 1,     /* auto: aligned operands of whole tiles, copied
                                  into shared memory without any test */
     GL_PATH_EDGE_WINDOWS = 2, /* auto: extents that are multiples of 4; blocks

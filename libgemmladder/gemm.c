@@ -489,7 +489,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             out->scratch_bytes = (int64_t)most;
             why = plan.why;
         } else {
-            out->path = GL_PATH_RUNG;
+            out->path = GL_PATH_EDGE_TESTS;
             out->aligned = c.d->schema && c.d->schema->vector_loads && vec;
             why = "the rung's own kernel";
         }

@@ -111,11 +111,6 @@ extern const gl_tile_schema gl_schema_patch;      /* a TM x TN patch per thread 
 extern const gl_tile_schema gl_schema_vectorized; /* float4 copies, k-major slices (rungs 6-7) */
 extern const gl_tile_schema gl_schema_warptile;   /* warp tiles, two slices (rung 8, auto) */
 
-/* engine/plan.c's names for the schemas whose blocks it counts, until it
- * reads them from the rows of the kernels it runs (gl_variant_find(v)->schema). */
-#define GL_KIND_WARPTILE (&gl_schema_warptile)
-#define GL_KIND_VECTORIZED (&gl_schema_vectorized)
-
 /* ---- rules and costs ----------------------------------------------------- */
 
 /* Whether *t is one of the configurations compiled for the variant; the

@@ -28,6 +28,23 @@ static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW
 static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
 static const gl_tile_params warptile_fill[] = {GL_FILL_TILES};
 
+/* What each variant's file defines (kernels/NN_<name>.{c,cu}; engine/auto.cu):
+ * its launcher, and where it has them, its preparation and kernel table. */
+int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_naive(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_coalesced(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_shared(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_blocktile_1d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+cudaError_t gl_prepare_vectorized(void);
+cudaError_t gl_prepare_warptile(void);
+cudaError_t gl_prepare_auto(void);
+extern const gl_kernel_table gl_warptile_kernels;
+
 #define CONFIGS(list) .configs = list, .config_count = (int)(sizeof list / sizeof list[0])
 #define FIXED_TILES .rows_of = -1
 
@@ -61,7 +78,7 @@ static const gl_variant_desc variants[] = {
     {.id = GL_VARIANT_WARPTILE, .name = "warptile", .precision = GL_PRECISION_FP32,
      .min_cc = 70, .auto_runs = true, .schema = &gl_schema_warptile,
      CONFIGS(warptile_configs), .rows_of = GL_VARIANT_WARPTILE, .launch = gl_launch_warptile,
-     .prepare = gl_prepare_warptile},
+     .prepare = gl_prepare_warptile, .kernels = &gl_warptile_kernels},
     {.id = GL_VARIANT_AUTO, .name = "auto", .precision = GL_PRECISION_FP32, .min_cc = 70,
      .engine = true, .schema = &gl_schema_warptile, CONFIGS(warptile_configs),
      .rows_of = GL_VARIANT_WARPTILE, .fill = warptile_fill, .launch = gl_launch_auto,

@@ -38,6 +38,9 @@ typedef struct gl_variant_desc {
     const gl_tile_params *fill; /* small tiles for grids that would leave SMs idle, or NULL */
     gl_launch_fn launch;
     gl_prepare_fn prepare;   /* once per handle on its device, or NULL */
+    const gl_kernel_table *kernels; /* a rung whose file is a mainloop (kernels/compose.cuh):
+                                       its kernels on every schedule, per configuration,
+                                       for the engine; else NULL */
 } gl_variant_desc;
 
 /* The row for a variant id, or NULL for an unknown one. */

@@ -125,7 +125,7 @@ static void test_behind_a_kernel(gl_handle_t h)
         {127, 2048, 4096, GL_PATH_SPLIT_K, 1, "A copied, then split-K"},
         {4112, 4120, 1016, GL_PATH_EDGE_WINDOWS, 1 | 4, "A copied transposed"},
         {128, 128, 128, GL_PATH_INTERIOR, 0, "aligned whole tiles"},
-        {129, 128, 128, GL_PATH_RUNG, 0, "edge tiles read in place"},
+        {129, 128, 128, GL_PATH_EDGE_TESTS, 0, "edge tiles read in place"},
         {4096, 4096, 129, GL_PATH_PACKED, 1 | 2, "both copied into whole tiles"},
         {1280, 1280, 1104, GL_PATH_STREAM_K, 0, "stream-K, whole tiles"},
         {1552, 1004, 1192, GL_PATH_STREAM_K, 0, "stream-K, edge tiles"},
@@ -134,7 +134,7 @@ static void test_behind_a_kernel(gl_handle_t h)
         {1780, 2400, 1124, GL_PATH_STREAM_K, 0, "stream-K, a whole round, then empty shares"},
         /* 5 rows past whole rounds of tiles: once planned as a tail of its
          * own, a matrix-vector product that computed the first rows again */
-        {133, 28164, 1024, GL_PATH_RUNG, 0, "5 rows past two rows of tiles, no tail"},
+        {133, 28164, 1024, GL_PATH_EDGE_TESTS, 0, "5 rows past two rows of tiles, no tail"},
         {260, 346, 10001, GL_PATH_SPLIT_K, 0, "split-K in place, a float per load"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -246,9 +246,9 @@ static void test_engine_paths(gl_handle_t h)
         const char *what;
     } cases[] = {
         {{GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 396, 12812, 1031, 1.0f, 0.5f, 396, 12812, 12812}, 0,
-         GL_PATH_RUNG, 1, "A transposed, its last round's rows on rung 6's kernel"},
+         GL_PATH_EDGE_TESTS, 1, "A transposed, its last round's rows on rung 6's kernel"},
         {{GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 14704, 334, 1034, -1.0f, 0.0f, 1034, 334, 334}, 1,
-         GL_PATH_RUNG, 1, "a float per load above, the last round's rows split in place"},
+         GL_PATH_EDGE_TESTS, 1, "a float per load above, the last round's rows split in place"},
         {{GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 330, 5704, 1283, 1.0f, 0.0f, 330, 5704, 5704}, 0,
          GL_PATH_STREAM_K, 0, "A transposed and copied, then stream-K"},
         {{GL_ROW_MAJOR, GL_OP_N, GL_OP_T, 130, 5568, 12832, 0.5f, 2.0f, 12832, 12832, 5568}, 0,

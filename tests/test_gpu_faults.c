@@ -333,7 +333,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
      * than before, and no cuBLAS state. */
     big_case bigs[] = {{.m = 13414, .n = 68, .k = 1196, .path = GL_PATH_STREAM_K,
                         .what = "stream-K"},
-                       {.m = 14436, .n = 336, .k = 1050, .path = GL_PATH_RUNG, .cut = true,
+                       {.m = 14436, .n = 336, .k = 1050, .path = GL_PATH_EDGE_TESTS, .cut = true,
                         .what = "a last round cut off, split"}};
     enum { NBIG = sizeof bigs / sizeof bigs[0] };
     gl_handle_t setup = NULL;

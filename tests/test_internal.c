@@ -213,7 +213,7 @@ static void test_engine_plan(void)
                 "2048^3 with A unaligned: A copied");
     expect_plan(problem(4097, 4097, 4097, 4097, 4097, 0), t, true, GL_PATH_PACKED, true, true,
                 "4097^3: both copied");
-    expect_plan(problem(4097, 4097, 4097, 4097, 4097, 0), t, false, GL_PATH_RUNG, false, false,
+    expect_plan(problem(4097, 4097, 4097, 4097, 4097, 0), t, false, GL_PATH_EDGE_TESTS, false, false,
                 "4097^3 without scratch: read in place");
     expect_plan(problem(4096, 127, 4096, 4096, 127, 0), t, true, GL_PATH_SPLIT_K, false, true,
                 "4096 x 127 x 4096: the thin B copied, then K split");
@@ -229,22 +229,22 @@ static void test_engine_plan(void)
                 false, "2000 x 1000 x 500, A on 16 bytes only: copying A does not pay");
     expect_plan(problem(1024, 1024, 1024, 1024, 1024, 4), t, true, GL_PATH_SPLIT_K, true, false,
                 "1024^3, A 4 bytes off: A copied for the split that pays");
-    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 4), t, false, GL_PATH_RUNG, false, false,
+    expect_plan(problem(1024, 1024, 1024, 1024, 1024, 4), t, false, GL_PATH_EDGE_TESTS, false, false,
                 "1024^3, A 4 bytes off, without scratch: read in place");
-    expect_plan(problem(64, 64, 64, 64, 64, 0), t, true, GL_PATH_RUNG, false, false,
+    expect_plan(problem(64, 64, 64, 64, 64, 0), t, true, GL_PATH_EDGE_TESTS, false, false,
                 "64^3: smaller than a tile, too small to copy");
     expect_plan(problem(3000, 127, 1536, 1536, 127, 0), t, true, GL_PATH_SPLIT_K, false, true,
                 "3000 x 127 x 1536: B copied, A left, then K split");
     expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, true, GL_PATH_SPLIT_K, true, false,
                 "127 x 4096 x 4096: A copied into whole tiles, then K split");
-    expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, false, GL_PATH_RUNG, false, false,
+    expect_plan(problem(127, 4096, 4096, 4096, 4096, 0), t, false, GL_PATH_EDGE_TESTS, false, false,
                 "127 x 4096 x 4096 without scratch: aligned, read in place with tests");
     /* Operands read a float at a time, copied for a split only where it
      * pays against their own kernel (taken 15% slower than the model's)
      * after the copies' traffic, and against a split in place: */
     expect_plan(problem(660, 1442, 2855, 2855, 1442, 0), &w64, true, GL_PATH_SPLIT_K, true, true,
                 "660 x 1442 x 2855: splits only for the 15%");
-    expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64_32, false, GL_PATH_RUNG, false, false,
+    expect_plan(problem(7303, 54, 1245, 1245, 54, 0), &w64_32, false, GL_PATH_EDGE_TESTS, false, false,
                 "7303 x 54 x 1245 without scratch: in place, unsplit");
     {
         /* the copies cost more than the split saves: in place, here on the
@@ -252,7 +252,7 @@ static void test_engine_plan(void)
         gl_engine_plan plan;
         const gl_problem q = problem(441, 3487, 2727, 2727, 3487, 0);
         gl_engine_plan_for(&q, &w64, false, 132, true, &plan);
-        CHECK(plan.kernel == GL_VARIANT_VECTORIZED && plan.path == GL_PATH_RUNG &&
+        CHECK(plan.kernel == GL_VARIANT_VECTORIZED && plan.path == GL_PATH_EDGE_TESTS &&
                   !plan.a.made && !plan.b.made && plan.bytes == 0,
               "441 x 3487 x 2727: kernel %d path %d, copies %d %d (want rung 6 in place)",
               (int)plan.kernel, (int)plan.path, plan.a.made, plan.b.made);
@@ -367,7 +367,7 @@ static void test_engine_plan(void)
         CHECK(plan.kernel == kernels[i].kernel &&
                   (plan.kernel == GL_VARIANT_WARPTILE
                        ? gl_tile_params_equal(&plan.tiles, &w64)
-                       : plan.tiles.bm == 64 && plan.tiles.wm == 0 && plan.path == GL_PATH_RUNG),
+                       : plan.tiles.bm == 64 && plan.tiles.wm == 0 && plan.path == GL_PATH_EDGE_TESTS),
               "%d x %d%s on 64 x 64 tiles: kernel %d (want %d)", kernels[i].m, kernels[i].n,
               kernels[i].pinned ? " pinned" : "", (int)plan.kernel, (int)kernels[i].kernel);
     }
@@ -469,7 +469,7 @@ static void test_engine_plan(void)
         gl_engine_plan_for(&q, copies_or_rung6[i].t, copies_or_rung6[i].pinned, 132, true, &plan);
         const bool rung6 = copies_or_rung6[i].kernel == GL_VARIANT_VECTORIZED;
         CHECK(plan.kernel == copies_or_rung6[i].kernel &&
-                  (rung6 ? plan.path == GL_PATH_RUNG && plan.bytes == 0 && !plan.a.made &&
+                  (rung6 ? plan.path == GL_PATH_EDGE_TESTS && plan.bytes == 0 && !plan.a.made &&
                                !plan.b.made && plan.k == k && plan.splits == 1
                          : plan.path == GL_PATH_PACKED && plan.a.made && plan.b.made),
               "%d x %d x %d on %d x %d tiles%s: kernel %d path %d (want %d)", m, n, k,
@@ -484,7 +484,7 @@ static void test_engine_plan(void)
         gl_engine_plan plan;
         const gl_problem q = problem(6949, 515, 5576, 5576, 515, 0);
         gl_engine_plan_for(&q, fill ? &w64 : &w64_32, false, 132, true, &plan);
-        CHECK(fill ? plan.kernel == GL_VARIANT_VECTORIZED && plan.path == GL_PATH_RUNG &&
+        CHECK(fill ? plan.kernel == GL_VARIANT_VECTORIZED && plan.path == GL_PATH_EDGE_TESTS &&
                          plan.bytes == 0
                    : plan.kernel == GL_VARIANT_WARPTILE && plan.path == GL_PATH_SPLIT_K &&
                          plan.b.made,
@@ -713,7 +713,7 @@ static void test_engine_tail(void)
          "5000 x 3000 x 7000, tiles pinned"},
         {problem(5000, 3000, 1000, 1000, 3000, 0), &w128, false, 0, GL_PATH_EDGE_WINDOWS,
          "5000 x 3000 x 1000: K short"},
-        {problem(5000, 3000, 7000, 7000, 3000, 0), &w64, false, 0, GL_PATH_RUNG,
+        {problem(5000, 3000, 7000, 7000, 3000, 0), &w64, false, 0, GL_PATH_EDGE_TESTS,
          "5000 x 3000 x 7000 on 64 x 64 tiles (rung 6's kernel)"},
         /* the rows above copied (A's rows of 7001 floats), or read in
          * place with tests (N not a multiple of 4; both transposed, so that
@@ -724,7 +724,7 @@ static void test_engine_tail(void)
         {(gl_problem){5760, 1541, 1792, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000, 5760, true,
                       (const float *)(uintptr_t)0x200000, 1792, true, (float *)(uintptr_t)0x300000,
                       1541},
-         &w128, false, 5760 - 40 * 128, GL_PATH_RUNG, "5760 x 1541 x 1792, both transposed"},
+         &w128, false, 5760 - 40 * 128, GL_PATH_EDGE_TESTS, "5760 x 1541 x 1792, both transposed"},
         /* 400 tiles, under two rounds: stream-K (on 90 SMs, below, not) */
         {(gl_problem){1214, 5028, 6491, 1.0f, 0.0f, (const float *)(uintptr_t)0x100000, 1214, true,
                       (const float *)(uintptr_t)0x200000, 5028, false, (float *)(uintptr_t)0x300000,

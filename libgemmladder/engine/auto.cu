@@ -15,8 +15,12 @@ extern "C" {
 
 namespace {
 
-/* The rung whose mainloop auto's tiled paths run. */
-const gl_kernel_table &tiled_kernels() { return gl_warptile_kernels; }
+/* The kernels of the rung whose mainloop auto's tiled paths run: the rung
+ * whose tuning rows choose auto's tiles (auto's row, rows_of). */
+const gl_kernel_table &tiled_kernels()
+{
+    return *gl_variant_find((gl_variant_t)gl_variant_find(GL_VARIANT_AUTO)->rows_of)->kernels;
+}
 
 /* The plan's tiles on schedule s, launched behind the kernel before. */
 int launch(const gl_problem *p, const gl_tile_params *t, gl_schedule s, const gl_exec *x)
@@ -68,7 +72,7 @@ int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const g
 int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, void *scratch,
         const gl_exec *x)
 {
-    if (plan->kernel != GL_VARIANT_WARPTILE) /* another rung's own launch, on its tiles */
+    if (plan->kernel != GL_VARIANT_WARPTILE) /* rung 6's own launch, on its tiles */
         return gl_variant_find(plan->kernel)->launch(p, &plan->tiles, x);
     float *const w =
         reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->parts_offset);
@@ -84,7 +88,7 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
     case GL_PATH_INTERIOR:
     case GL_PATH_PACKED: /* whole tiles: copies without tests */
         return launch(p, t, parts(GL_COPIES_WHOLE, 1, 0), x);
-    default: /* GL_PATH_RUNG: the plain grid with tested copies, or, for an
+    default: /* GL_PATH_EDGE_TESTS: the plain grid with tested copies, or, for an
                 operand read a float at a time, the rung's own launch */
         return plan->aligned ? launch(p, t, parts(GL_COPIES_TESTED, 1, 0), x)
                              : gl_variant_find(plan->kernel)->launch(p, t, x);

@@ -204,7 +204,7 @@ typedef struct gl_engine_plan {
     gl_variant_t kernel;  /* whose kernel runs: GL_VARIANT_WARPTILE, _VECTORIZED, or
                              _AUTO for the engine's own (GL_PATH_GEMV) */
     gl_tile_params tiles; /* the tiles it runs (none for GL_PATH_GEMV) */
-    gl_path_t path;     /* GL_PATH_RUNG, _INTERIOR, _EDGE_WINDOWS, _PACKED, _GEMV, _SPLIT_K
+    gl_path_t path;     /* GL_PATH_EDGE_TESTS, _INTERIOR, _EDGE_WINDOWS, _PACKED, _GEMV, _SPLIT_K
                            or _STREAM_K */
     bool aligned;       /* 16-byte loads from both operands (after any copy) */
     gl_engine_copy a, b;

@@ -5,6 +5,7 @@
  */
 #include "engine.h"
 #include "tile_rules.h"
+#include "variants.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -49,16 +50,17 @@ static int64_t resident(const gl_tile_params *t)
      * they took a quarter to two fifths of the plan's time) */
     enum { CONFIGS = sizeof warptile_tiles / sizeof warptile_tiles[0] };
     static _Atomic int counted[CONFIGS];
+    const gl_tile_schema *schema = gl_variant_find(GL_VARIANT_WARPTILE)->schema;
     for (size_t i = 0; i < CONFIGS; ++i)
         if (gl_tile_params_equal(t, &warptile_tiles[i])) {
             int r = atomic_load_explicit(&counted[i], memory_order_relaxed);
             if (r == 0) {
-                r = gl_tiles_resident(GL_KIND_WARPTILE, t, gl_arch_smem_limit(0));
+                r = gl_tiles_resident(schema, t, gl_arch_smem_limit(0));
                 atomic_store_explicit(&counted[i], r, memory_order_relaxed);
             }
             return r;
         }
-    return gl_tiles_resident(GL_KIND_WARPTILE, t, gl_arch_smem_limit(0));
+    return gl_tiles_resident(schema, t, gl_arch_smem_limit(0));
 }
 
 /* Whether the grid of tiles t leaves a quarter or more of its rounds'
@@ -129,7 +131,7 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
         plan->path = GL_PATH_PACKED;
         plan->why = "operands copied into aligned whole tiles, then copies without tests";
     } else if (!plan->aligned) {
-        plan->path = GL_PATH_RUNG;
+        plan->path = GL_PATH_EDGE_TESTS;
         plan->why = "an operand cannot be read in 16-byte groups and copying it does not pay: "
                     "rung 8's kernel, a float per load";
     } else if (p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0) {
@@ -141,7 +143,7 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
         plan->why = "extents are multiples of 4: edge blocks move their windows inside C, "
                     "K's ragged part first";
     } else {
-        plan->path = GL_PATH_RUNG;
+        plan->path = GL_PATH_EDGE_TESTS;
         plan->why = "edge tiles read in place: rung 8's kernel with its tests at the edges";
     }
 }
@@ -155,7 +157,8 @@ static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED
  * counts rung 8's. */
 static int64_t rung6_resident(void)
 {
-    return gl_tiles_resident(GL_KIND_VECTORIZED, &rung6_tiles[0], gl_arch_smem_limit(0));
+    const gl_tile_schema *schema = gl_variant_find(GL_VARIANT_VECTORIZED)->schema;
+    return gl_tiles_resident(schema, &rung6_tiles[0], gl_arch_smem_limit(0));
 }
 
 /* Rung 6's kernel on its 64 x 64 tiles, for the reason `why`. */
@@ -163,7 +166,7 @@ static void take_rung6(const gl_problem *p, const char *why, gl_engine_plan *pla
 {
     plan->kernel = GL_VARIANT_VECTORIZED;
     plan->tiles = rung6_tiles[0];
-    plan->path = GL_PATH_RUNG;
+    plan->path = GL_PATH_EDGE_TESTS;
     plan->aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
     plan->why = why;
 }

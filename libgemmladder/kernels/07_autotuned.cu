@@ -23,6 +23,10 @@
  */
 #include "launch.h"
 
+/* Rung 6's launcher (06_vectorized.cu). */
+extern "C" int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t,
+                                    const gl_exec *x);
+
 extern "C" int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t,
                                    const gl_exec *x)
 {

@@ -120,25 +120,6 @@ static inline const gl_tile_kernels *gl_kernels_for(const gl_kernel_table *table
     return NULL;
 }
 
-/* Each variant's launcher, in its own file: kernels/NN_<name>.{c,cu}, and
- * engine/ for auto. */
-int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_naive(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_coalesced(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_shared(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_blocktile_1d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_blocktile_2d(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
-
-extern const gl_kernel_table gl_warptile_kernels;
-
-cudaError_t gl_prepare_vectorized(void);
-cudaError_t gl_prepare_warptile(void);
-cudaError_t gl_prepare_auto(void);
-
 /* Not a variant: C = beta * C, for K == 0 or alpha == 0 (scale_c.cu). */
 cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
                               cudaStream_t stream);

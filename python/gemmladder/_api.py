@@ -47,7 +47,8 @@ class TilesOrigin(enum.IntEnum):
 
 class Path(enum.IntEnum):
     """gl_path_t: how the kernel a call runs meets the edges of its product."""
-    RUNG = 0
+    EDGE_TESTS = 0
+    RUNG = 0  # EDGE_TESTS's name before 1.2
     INTERIOR = 1
     EDGE_WINDOWS = 2
     PACKED = 3

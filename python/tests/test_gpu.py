@@ -195,12 +195,12 @@ class RawDeviceMemory(GpuTest):
         self.assertEqual((plan.variant, plan.kernel, plan.path), (V.AUTO, V.WARPTILE, P.INTERIOR))
         self.assertTrue(plan.aligned and plan.why and plan.tiles.bm > 0)
         plan = self.handle.sgemm_plan(4097, 4097, 4097, 'auto')
-        self.assertIn(plan.path, (P.PACKED, P.RUNG))  # RUNG where the pool has no scratch
+        self.assertIn(plan.path, (P.PACKED, P.EDGE_TESTS))  # EDGE_TESTS where the pool has no scratch
         self.assertEqual(self.handle.sgemm_plan(64, 64, 64, 'cublas').path, P.CUBLAS)
         self.assertEqual(self.handle.sgemm_plan(64, 64, 0, 'warptile').path, P.SCALE)
         self.assertIsNone(self.handle.sgemm_plan(64, 64, 0, 'warptile').kernel)
         col = self.handle.sgemm_plan(300, 200, 100, 'vectorized', trans_a=True, column_major=True)
-        self.assertEqual((col.kernel, col.path), (V.VECTORIZED, P.RUNG))
+        self.assertEqual((col.kernel, col.path), (V.VECTORIZED, P.EDGE_TESTS))
         with self.assertRaisesRegex(gemmladder.Error, 'lda'):
             self.handle.sgemm_plan(300, 200, 100, lda=5)
 

@@ -38,6 +38,10 @@ FAKE_LAUNCHER(gl_launch_autotuned)
 FAKE_LAUNCHER(gl_launch_warptile)
 FAKE_LAUNCHER(gl_launch_auto)
 
+/* Rung 8's kernel table: none here (the fake auto launcher above records
+ * the call instead of running the engine's paths). */
+const gl_kernel_table gl_warptile_kernels = {NULL, 0};
+
 cudaError_t gl_prepare_vectorized(void) { return cudaSuccess; }
 cudaError_t gl_prepare_warptile(void) { return cudaSuccess; }
 cudaError_t gl_prepare_auto(void) { return cudaSuccess; }
