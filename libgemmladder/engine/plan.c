@@ -36,10 +36,12 @@ static int64_t tile_count(const gl_problem *p, int bm, int bn)
 #define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
     {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
 static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
-static const gl_tile_params warptile_fill[] = {GL_FILL_TILES};
 static const gl_tile_params warptile_thin[] = {GL_THIN_TILES};
 static const gl_tile_params warptile_half[] = {GL_HALF_TILES};
 static const gl_tile_params warptile_stream_k[] = {GL_STREAM_K_TILES};
+
+/* The fill tiles: auto's row holds them (engine.h, GL_FILL_TILES). */
+static const gl_tile_params *fill_tiles(void) { return gl_variant_find(GL_VARIANT_AUTO)->fill; }
 
 /* Blocks of rung 8's kernel on tiles t that one SM holds, as the plan counts
  * them: with the shared memory any supported GPU gives a block. */
@@ -198,7 +200,7 @@ static bool rung6_in_place(const gl_problem *p, const gl_tile_params *t, bool a_
     return !pinned && !(a_ok && b_ok) &&
            (p->k <= 128 || (p->k <= 384 && blocks_64 >= sms) ||
             (p->k <= 1024 && blocks_64 >= 4 * (int64_t)sms) ||
-            gl_tile_params_equal(t, &warptile_fill[0])) &&
+            gl_tile_params_equal(t, fill_tiles())) &&
            rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
 }
 
@@ -209,7 +211,7 @@ static void in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bo
 {
     if (rung6_in_place(p, t, a_ok, b_ok, pinned, sms)) {
         take_rung6(p,
-                   gl_tile_params_equal(t, &warptile_fill[0])
+                   gl_tile_params_equal(t, fill_tiles())
                        ? "an operand read a float at a time and not copied, on the fill tiles: "
                          "rung 6's kernel on the same tiles, which reads its inner tiles untested"
                        : "an operand read a float at a time and not copied, K short for the 64 x "
@@ -344,7 +346,7 @@ static const split_search *search_split(split_search *s, const gl_problem *p,
     if (s->done)
         return s;
     *s = (split_search){.done = true, .parts = 1, .tiles = t};
-    const gl_tile_params *candidates[5] = {t, &warptile_tiles[0], &warptile_fill[0],
+    const gl_tile_params *candidates[5] = {t, &warptile_tiles[0], fill_tiles(),
                                            p->n <= 256 ? &warptile_thin[0] : NULL,
                                            p->m <= 32 ? &warptile_thin[1] : NULL};
     const int64_t by_k = ((int64_t)p->k + 255) / 256, most_parts = by_k < 64 ? by_k : 64;
@@ -792,7 +794,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
 static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool can_copy,
                      gl_engine_plan *tail_plan, double *cut_cost)
 {
-    const gl_tile_params *fill = &warptile_fill[0];
+    const gl_tile_params *fill = fill_tiles();
     if ((int64_t)t->bm * t->bn <= (int64_t)fill->bm * fill->bn || p->k < 1024)
         return 0;
     const int64_t slots = sms * resident(t);
@@ -966,7 +968,7 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     if (parts_bytes > 64.0 * 1024 * 1024)
         return false;
     /* the rivals, unsplit */
-    const gl_tile_params *fill = &warptile_fill[0];
+    const gl_tile_params *fill = fill_tiles();
     double best = tile_cost(p, call, resident(call), 1, sms);
     const gl_tile_params *others[3] = {fill, &warptile_half[0], &warptile_half[1]};
     for (int i = 0; i < 3; ++i) {
@@ -1137,7 +1139,7 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
     return u;
 }
 
-const gl_tile_params *gl_engine_tail_tiles(void) { return &warptile_fill[0]; }
+const gl_tile_params *gl_engine_tail_tiles(void) { return fill_tiles(); }
 
 /* Whether t is one of the `count` tiles of `list`. */
 static bool listed(const gl_tile_params *t, const gl_tile_params *list, size_t count)

@@ -7,7 +7,7 @@
  * multiply-adds between them: TM + TN shared loads for TM * TN multiply-adds
  * (12 for 32 with the 8 x 4 patch it runs, 16 for 64 with 8 x 8), against
  * TM + 1 for TM in rung 4. It runs 64 x 64 block tiles with a 16-deep slice
- * (configs.h says why not the seeds' 128 x 128). What remains: the copies are
+ * (configs.h says why not the worklog's 128 x 128). What remains: the copies are
  * one float at a time, and the A values a thread needs sit in different rows
  * of As; rung 6 fixes both.
  */

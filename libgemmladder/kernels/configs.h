@@ -48,10 +48,10 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 #define GL_WARPTILE_SMEM(BM, BN, BK) (2 * GL_VECTORIZED_SMEM(BM, BN, BK))
 
 /* Rungs 4 and 5: X(BM, BN, BK, TM, TN), threads = BM * BN / (TM * TN); they
- * run their one entry. 64 x 64 tiles for rung 5 (not the seeds' 128 x 128):
+ * run their one entry. 64 x 64 tiles for rung 5 (not the Vizuara worklog's 128 x 128):
  * on an H200 they are faster at every size from 1024 to 8192, and they fill
  * the GPU at 1024^2 where 128 x 128 tiles leave half the SMs idle. Slices
- * 16 deep for rung 4 too (not the seeds' 8): with 8, each row of A arrived
+ * 16 deep for rung 4 too (not the worklog's 8): with 8, each row of A arrived
  * in 32-byte pieces, and where rows are not a multiple of 64 bytes long
  * (1000^3) the H200 took 5% longer per product (docs/ladder.md, rung 4). */
 #define GL_BLOCKTILE_1D_CONFIGS(X) X(64, 64, 16, 8, 1)
