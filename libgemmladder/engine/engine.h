@@ -86,8 +86,8 @@ typedef struct gl_gemv {
 } gl_gemv;
 
 /*
- * Stream-K's shares (auto.cu). A grid of `tiles` tiles on
- * `shares` blocks, one for each place the GPU holds at once: block b first
+ * Stream-K's shares (plan.c, take_stream_k; schedules.cuh). A grid of
+ * `tiles` tiles on `shares` blocks, one for each place the GPU holds at once: block b first
  * computes `rounds` tiles whole, b, b + shares, ... (so the blocks that run
  * together compute neighbouring tiles at the same K, as a plain grid's
  * first rounds do, and share their loads in L2), then its share of the
@@ -240,8 +240,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
  * + minor, gl_exec.code_cc):
  * gl_engine_plan_for's plan on the tiles it returns, which are t or,
  * unless pinned, where t's grid is one round with room left over and
- * theirs costs less, rung 8's 128 x 64 or 64 x 128 tiles (configs.h,
- * GL_HALF_TILES), the tiles to launch the plan with. Or, where
+ * theirs costs less, rung 8's 128 x 64 or 64 x 128 tiles
+ * (GL_HALF_TILES), the tiles to launch the plan with. Or, where
  * those tiles would leave the grid's last round of blocks at most three
  * quarters full, K is long and split-K's model says it pays, the plan for
  * the rows above that round, with tail_rows set, and *tail_plan the plan

@@ -367,7 +367,7 @@ static const split_search *search_split(split_search *s, const gl_problem *p,
                 parts = most_parts;
             if (parts < 2)
                 break; /* K too short for two */
-            /* as many parts as K fills at the kernel's depth (k_parts_edges),
+            /* as many parts as K fills at the kernel's depth (gl_parts_schedule),
              * which is that of those parts too: gl_split_depth(k, parts) */
             const int depth = gl_split_depth(p->k, (int)parts);
             parts = (p->k - 1) / depth + 1;
@@ -959,7 +959,7 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     const int64_t rounds = tiles / shares, left = tiles % shares;
     const int64_t slices = ((int64_t)p->k - 1) / t->bk + 1;
     /* steps x shares, the most the shares' arithmetic multiplies (engine.h),
-     * and slices x bk, the kernel's int (stream_k_kernel) */
+     * and slices x bk, the kernel's int (gl_stream_k_tiles) */
     if (left == 0 || rounds > 1 || (double)left * (double)slices * (double)shares >= 0x1p62 ||
         slices * t->bk > INT32_MAX)
         return false;

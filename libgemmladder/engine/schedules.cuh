@@ -18,7 +18,8 @@
  *                           edges (else it lies wholly inside the matrices);
  *   owns(x, x0)             whether row (column) x of its window is the
  *                           block's to store.
- * Stream-K is a loop over tiles around the plain tile (compose.cuh).
+ * Stream-K is a loop over tiles around the plain tile (gl_stream_k_tiles
+ * below; its kernel is in kernels/compose.cuh).
  */
 #ifndef GL_SCHEDULES_CUH
 #define GL_SCHEDULES_CUH
@@ -98,8 +99,8 @@ struct gl_windows_schedule {
  * that shares hold together goes into scratch, its first at w + 2 b tiles,
  * its second at the next, with alpha 1 and beta 0, for add_shared_tiles to
  * add up. Shares are cut at whole slices, so a part of aligned operands
- * stays aligned, and of whole tiles whole. tile(f) calls f(q) for each of
- * the block's tiles, q its product.
+ * stays aligned, and of whole tiles whole. gl_stream_k_tiles calls f(q)
+ * for each of the block's tiles, q its product.
  */
 template <int BM, int BN, int BK, class F>
 __device__ __forceinline__ void gl_stream_k_tiles(const gl_problem &p, const gl_schedule &sched,

@@ -20,7 +20,13 @@
  *         (wr0, wc0) (its own tile at (row0, col0)), asking Schedule how
  *         deep slice 0 is, which slices to test, and what it stores;
  *     template <class F> void for_each_c4(F f) const: the epilogue's view
- *         of the accumulators.
+ *         of the accumulators (epilogue.cuh), valid after run.
+ *   run must leave shared memory free when it returns (its last slice
+ *   done, behind a barrier): stream-K runs the next tile in the same
+ *   buffers. Edge windows and stream-K run mainloop<true> only (they take
+ *   aligned operands, or the plan copies them first).
+ * Stream-K kernels are compiled for the engine's stream-K tiles only
+ * (GL_STREAM_K_TILES, engine.h).
  */
 #ifndef GL_COMPOSE_CUH
 #define GL_COMPOSE_CUH

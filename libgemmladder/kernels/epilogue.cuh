@@ -10,11 +10,13 @@
  *
  * calls f(r, c, v) once for each run of 4 results the thread holds in one
  * row of C, v = results (r, c .. c + 3), where (r, c) counts from the
- * window's origin (the block's tile, unless the scheduler moved it). A
- * thread's TM x TN patch, a warp tile's sub-tiles, and the fragments of
- * mma.sync and wgmma all cut into such runs. Rungs 1-5 keep their one-line
- * stores (gl_store_c), which read better where a thread holds single
- * results.
+ * window's origin (the block's tile, unless the scheduler moved it), c a
+ * multiple of 4 (a run is one 16-byte store where C allows it). It is
+ * valid once the mainloop's run() has returned. A thread's TM x TN patch
+ * and a warp tile's sub-tiles cut into such runs; the fragments of
+ * mma.sync hold 2 neighbouring columns, which will need runs of 2 (or a
+ * shuffle) when the tensor-core rung comes. Rungs 1-7 predate the contract
+ * and store with gl_store_c and gl_store_c4 themselves.
  */
 #ifndef GL_EPILOGUE_CUH
 #define GL_EPILOGUE_CUH

@@ -53,7 +53,8 @@ typedef struct gl_exec {
                               + minor (gl_build_code): the device's own, or older */
     int sm_count;
     const struct gl_engine_context *engine; /* auto's: its scratch pool, pinned tiles and
-                                               last plans (engine.h); NULL for the rungs */
+                                               last plans (engine.h); set for every
+                                               call, read by auto only */
 } gl_exec;
 
 #ifdef __CUDACC__
