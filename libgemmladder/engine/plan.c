@@ -514,204 +514,236 @@ static void start_plan(const gl_problem *p, const gl_tile_params *t, gl_engine_p
     *plan = (gl_engine_plan){.kernel = GL_VARIANT_WARPTILE, .tiles = *t, .k = p->k, .splits = 1};
 }
 
-void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
-                        bool can_copy, gl_engine_plan *plan)
+/* ---- the plan's rules ----------------------------------------------------
+ *
+ * gl_engine_plan_for asks these in order, and the first that takes the
+ * problem makes the plan. Each states what it does and, in a line, why;
+ * the measurements behind them are in docs/engine.md, a section each. */
+
+/* What the rules read of a problem, worked out once. */
+typedef struct facts {
+    const gl_problem *p;
+    const gl_tile_params *t; /* the call's tiles */
+    bool pinned, can_copy;
+    int sms;
+    bool a_ok, b_ok;         /* op(A), op(B) read in 16-byte groups */
+    int64_t blocks_64;       /* C's tiles of 64 x 64 */
+    bool short_k;            /* rung 6's reasons (rung6_fits) */
+    bool c_unaligned;
+    bool rung6;
+    int64_t k_pad;           /* K padded to whole slices of the call's tiles */
+    bool k_edge;             /* K is not */
+    split_search splits[2];  /* split-K's search, for K as it is and padded */
+} facts;
+
+/* Matrix-vector. C of one row or column, or of up to 8 whose other
+ * operand's rows run across K: a tiled kernel computes whole tiles to use
+ * a few rows or columns of each, a matrix-vector kernel reads the matrix
+ * once. Where the matrix's rows run across K, a block takes 128 of them; if
+ * those blocks cannot keep four to an SM, K is cut into slices of at least
+ * 64 (at most 64 of them) that make at most four, summed in a fixed order:
+ * in scratch, splits x vectors x rows floats, when the pool has it, else by
+ * each block in turn. A slice is a whole number of the kernel's rounds of
+ * loads (64 k's), so that no warp ends a slice a k at a time. */
+static bool matrix_vector(const facts *f, gl_engine_plan *plan)
 {
-    start_plan(p, t, plan);
+    const gl_problem *p = f->p;
     const bool by_rows = p->m < p->n; /* C's rows are the fewer */
     const bool fits = gemv_fits(p, by_rows);
-    if (fits || gemv_fits(p, !by_rows)) {
-        /* A tiled kernel computes whole tiles to use a few rows or columns
-         * of each: read the matrix once instead. Where the matrix's rows
-         * run across K, a block takes 128 of them; if those blocks cannot
-         * keep four to an SM, K is cut into slices of at least 64 (at most
-         * 64 of them) that make at most four, summed in a fixed order: in
-         * scratch, splits x vectors x rows floats, when the pool has it,
-         * else by each block in turn. A slice is a whole number of the
-         * kernel's rounds of loads (64 k's: 8 warps x 8 rounds for one
-         * vector, twice 8 x 4 for more), so that no warp ends a slice a k
-         * at a time, each k a wait on memory. */
-        plan->kernel = GL_VARIANT_AUTO;
-        plan->tiles = (gl_tile_params){0};
-        plan->path = GL_PATH_GEMV;
-        plan->gemv = gemv_view(p, fits ? by_rows : !by_rows);
-        plan->aligned = plan->gemv.vec;
-        plan->why = plan->gemv.vectors == 1
-                        ? "C is one row or one column: a matrix-vector kernel reads the matrix once"
-                        : "C has a few rows or columns and the matrix's rows run across K: a "
-                          "matrix-vector kernel reads it once";
-        if (!plan->gemv.along_k) { /* the slices do not depend on scratch: the same bits */
-            const int64_t row_blocks = ((int64_t)plan->gemv.rows + 127) / 128;
-            int64_t splits = 4 * (int64_t)sms / row_blocks; /* not over: a fifth on some SMs
-                                                               would be a quarter more time */
-            if (splits > p->k / 64)
-                splits = p->k / 64;
-            if (splits > 64)
-                splits = 64;
-            plan->gemv.slice = p->k;
-            if (splits > 1) { /* still 2 or more: K is 64 splits or more, so a depth of
-                                 K / splits rounded up by less than 64 stays under K */
-                plan->gemv.slice = (int)round_up((p->k - 1) / splits + 1, 64);
-                plan->splits = (int)((p->k - 1) / plan->gemv.slice + 1);
-                if (can_copy)
-                    plan->bytes = (size_t)plan->splits * (size_t)plan->gemv.vectors *
-                                  (size_t)plan->gemv.rows * sizeof(float);
-            }
-        }
-        return;
-    }
-    const bool a_ok = gl_a_vec4_ok(p), b_ok = gl_b_vec4_ok(p);
-    /* Aligned operands on 64 x 64 tiles in a grid that fills every SM:
-     * rung 6's kernel, whose blocks need half the shared memory (one slice,
-     * not two), so more of them share an SM, and whose copies wait on
-     * memory that the other blocks' math covers. With fewer blocks than
-     * SMs, rung 8's double buffer is what hides it (docs/engine.md).
-     * Operands read a float at a time have rules of their own (in_place,
-     * and the copies for a split below).
-     * Split-K is asked first where this grid gives some SMs two blocks or
-     * fewer (1024^3: 95% of cuBLAS split, 92% here; 1024 x 1024 x 32768:
-     * 81% against 65%; H100, 2026-11-24; 1824 x 600 x 1248: 91% split in
-     * three, 76% here, and 1.16x on the geometric mean of 46 shapes whose
-     * plan this changes, drawn from 20,000 random ones; H100, 2026-11-26,
-     * docs/engine.md), but not in two parts on 128 x 128 tiles, which ran
-     * 15-17% slower there (152 x 7672 x 2640 with A transposed, 272 x 5040
-     * x 2056 with B); or where K is long enough for deep parts (16384 x 128
-     * x 4096: 89% against 85%; but 2000 x 1000 x 1000, three blocks an
-     * SM: 79% split, 83% here; H100, 2026-11-24). Rung 6's kernel also
-     * takes a short K (64 or less: four slices or fewer) where its grid
-     * gives each SM eight blocks or more, whatever the call's tiles: such
-     * a block's time goes mostly to its first loads and its stores of C,
-     * which an SM overlaps across more small blocks than big ones (4096 x
-     * 4096 x 64: 112% of cuBLAS against 108% on 128 x 128 tiles; 4096 x
-     * 4096 x 32: 123% against 115%; H100, 2026-11-25). And where C's rows are off 16 bytes, so
-     * that it is stored a float at a time, on the same grids, whatever the
-     * operands' alignment: storing C is then a large part of a block's
-     * time, and an SM's five small blocks overlap one's stores with the
-     * others' math, where rung 8's two end together. For a K of 384 or
-     * less (4097 x 4097 x 128: 93% of cuBLAS against 75%; 3001 x 3001 x
-     * 128: 93-94% against 67-68%; 4097 x 4097 x 384: 89% against 88%), and
-     * up to 1024 where the call's tiles are 64 x 64 or leave a quarter of
-     * their grid's places empty (3001 x 3001 x 1024: 88-89% against 82%);
-     * but not where rung 8's grid fills its places (8191 x 8191 x 512:
-     * 78-79% against 81-82%; 4097 x 4097 x 768: 88-89% against 91-92%;
-     * H100, 2026-11-26, docs/engine.md). */
-    const int64_t blocks_64 = tile_count(p, 64, 64);
-    const bool many_64 = blocks_64 >= 8 * (int64_t)sms;
-    const bool short_k = p->k <= 64 && many_64;
-    const bool c_unaligned =
-        !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
-        (p->k <= 384 || (t->bm == 64 && t->bn == 64) || wastes_a_quarter(p, t, sms));
-    const bool rung6 = !pinned && ((a_ok && b_ok && ((t->bm == 64 && t->bn == 64) || short_k)) ||
-                                   c_unaligned) &&
-                       blocks_64 >= sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
-    /* Split-K: too few tiles for the GPU and a long K (split_parts). Their
-     * products go to scratch and a second kernel adds them up in order.
-     * Here operands read in groups; the others are split below, copied
-     * first or in place, whichever the model puts cheaper. */
-    const bool rung6_not_deep = rung6 && p->k < 4096; /* K under deep parts' */
-    split_search splits[2] = {{0}}; /* for K as it is, and padded to whole slices */
-    if (can_copy && a_ok && b_ok && !(rung6_not_deep && blocks_64 >= 3 * (int64_t)sms)) {
-        const gl_tile_params *split_tiles = t;
-        const int parts = split_parts(&splits[0], p, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
-        const bool two_big = parts == 2 && (int64_t)split_tiles->bm * split_tiles->bn >= 128 * 128;
-        if (parts > 1 && !(rung6_not_deep && blocks_64 >= 2 * (int64_t)sms && two_big)) {
-            take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), sms, plan);
-            return;
+    if (!fits && !gemv_fits(p, !by_rows))
+        return false;
+    plan->kernel = GL_VARIANT_AUTO;
+    plan->tiles = (gl_tile_params){0};
+    plan->path = GL_PATH_GEMV;
+    plan->gemv = gemv_view(p, fits ? by_rows : !by_rows);
+    plan->aligned = plan->gemv.vec;
+    plan->why = plan->gemv.vectors == 1
+                    ? "C is one row or one column: a matrix-vector kernel reads the matrix once"
+                    : "C has a few rows or columns and the matrix's rows run across K: a "
+                      "matrix-vector kernel reads it once";
+    if (!plan->gemv.along_k) { /* the slices do not depend on scratch: the same bits */
+        const int64_t row_blocks = ((int64_t)plan->gemv.rows + 127) / 128;
+        int64_t splits = 4 * (int64_t)f->sms / row_blocks; /* not over: a fifth on some SMs
+                                                              would be a quarter more time */
+        if (splits > p->k / 64)
+            splits = p->k / 64;
+        if (splits > 64)
+            splits = 64;
+        plan->gemv.slice = p->k;
+        if (splits > 1) { /* still 2 or more: K is 64 splits or more, so a depth of
+                             K / splits rounded up by less than 64 stays under K */
+            plan->gemv.slice = (int)round_up((p->k - 1) / splits + 1, 64);
+            plan->splits = (int)((p->k - 1) / plan->gemv.slice + 1);
+            if (f->can_copy)
+                plan->bytes = (size_t)plan->splits * (size_t)plan->gemv.vectors *
+                              (size_t)plan->gemv.rows * sizeof(float);
         }
     }
-    if (rung6) {
-        take_rung6(p,
-                   c_unaligned ? "C stored a float at a time, K of 1024 or less, 8 or more 64 x 64 "
-                               "tiles an SM: rung 6's kernel, whose small blocks overlap their "
-                               "stores with the others' math"
-                   : short_k ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
-                               "rung 6's kernel, whose small blocks overlap their first loads and "
-                               "their stores of C"
-                             : "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which "
-                               "fits more blocks on an SM than rung 8's",
-                   plan);
-        return;
-    }
-    const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
-                         p->m >= t->bm && p->n >= t->bn;
-    /* Rows on 32 bytes are read in place at nearly full speed with edge
-     * windows; on 16 bytes only, each load touches more sectors than the
-     * copy costs (4096 x 4096 x 4100: 2.7% slower in place, docs/engine.md). */
-    if (!can_copy || (windows && on_sectors(p->a, p->lda) && on_sectors(p->b, p->ldb))) {
-        in_place(p, t, a_ok, b_ok, pinned, sms, plan);
-        return;
-    }
-    const int64_t k_pad = round_up(p->k, t->bk);
-    const bool k_edge = k_pad != p->k; /* then both are copied, so K pads alike */
-    /* An operand read a float at a time where K's split would pay: it is
-     * copied whatever copy_pays says, since the split needs operands read
-     * in groups and the grid unsplit leaves SMs idle (204 x 74 x 2187: 8
-     * blocks of 64 x 64 for 132 SMs). The split is weighed against the
-     * kernel that would run instead, a float per load, taken as 15%
-     * slower than split_parts's model (rung 8 ran 4096 x 4096 x 4097 at
-     * 0.91 of 4096^3), and pays for the copies' traffic (copy_units), so
-     * that a big operand's copy does not buy a small gain (7303 x 54 x
-     * 1245 and 5551 x 134 x 4077 ran 15 and 7 points slower so;
-     * docs/engine.md). The copies are held to 256 MiB of scratch, as A's
-     * transposed copy is. They are padded to the split's tiles, so that
-     * its parts read whole tiles. */
-    bool split_copies = false;
-    double copies_cost = 0.0; /* of that split, in the model, and of the copies */
-    const gl_tile_params *pad = t; /* the tiles the copies are padded to */
-    if (!(a_ok && b_ok) && k_pad <= INT32_MAX) {
+    return true;
+}
+
+/* Whether rung 6's kernel on its 64 x 64 tiles suits the grid, which must
+ * give every SM a block, for tiles not pinned:
+ *   aligned operands on 64 x 64 tiles: its blocks need half rung 8's
+ *   shared memory (one slice, not two), so more share an SM, and the
+ *   others' math covers their copies' waits;
+ *   a short K (64 or less) with eight 64 x 64 tiles or more an SM: a
+ *   block's time is mostly its first loads and its stores, which an SM
+ *   overlaps across more small blocks than big ones;
+ *   C off 16 bytes on such grids, for a K of 384 or less, or 1024 where the
+ *   call's tiles are 64 x 64 or leave a quarter of their grid's places
+ *   empty: C then goes out a float at a time, and five small blocks an SM
+ *   overlap one's stores with the others' math. */
+static void rung6_fits(facts *f)
+{
+    const gl_problem *p = f->p;
+    const gl_tile_params *t = f->t;
+    const bool many_64 = f->blocks_64 >= 8 * (int64_t)f->sms;
+    f->short_k = p->k <= 64 && many_64;
+    f->c_unaligned = !gl_vec4_ok(p->c, p->ldc) && many_64 && p->k <= 1024 &&
+                     (p->k <= 384 || (t->bm == 64 && t->bn == 64) || wastes_a_quarter(p, t, f->sms));
+    f->rung6 = !f->pinned &&
+               ((f->a_ok && f->b_ok && ((t->bm == 64 && t->bn == 64) || f->short_k)) ||
+                f->c_unaligned) &&
+               f->blocks_64 >= f->sms && rung6_tiles[0].bm == 64 && rung6_tiles[0].bn == 64;
+}
+
+/* Split-K, operands read in groups: too few tiles for the GPU and a long
+ * K (split_parts weighs it). The parts' products go to scratch and a
+ * second kernel adds them in order. Not where rung 6's kernel would run
+ * a K under 4096 on three 64 x 64 blocks or more an SM, nor in two parts
+ * of 128 x 128 tiles where it has two: rung 6's kernel is then faster. */
+static bool split_aligned(facts *f, gl_engine_plan *plan)
+{
+    const gl_problem *p = f->p;
+    const bool rung6_not_deep = f->rung6 && p->k < 4096; /* K under deep parts' */
+    if (!f->can_copy || !f->a_ok || !f->b_ok ||
+        (rung6_not_deep && f->blocks_64 >= 3 * (int64_t)f->sms))
+        return false;
+    const gl_tile_params *split_tiles = f->t;
+    const int parts = split_parts(&f->splits[0], p, &split_tiles, f->pinned, f->sms, 1.0, 0.0, NULL);
+    const bool two_big = parts == 2 && (int64_t)split_tiles->bm * split_tiles->bn >= 128 * 128;
+    if (parts <= 1 || (rung6_not_deep && f->blocks_64 >= 2 * (int64_t)f->sms && two_big))
+        return false;
+    take_split(p, split_tiles, parts, pad_for_split(p, split_tiles, plan), f->sms, plan);
+    return true;
+}
+
+/* Rung 6's kernel, where rung6_fits says so. */
+static bool rung6_kernel(const facts *f, gl_engine_plan *plan)
+{
+    if (!f->rung6)
+        return false;
+    take_rung6(f->p,
+               f->c_unaligned ? "C stored a float at a time, K of 1024 or less, 8 or more 64 x 64 "
+                                "tiles an SM: rung 6's kernel, whose small blocks overlap their "
+                                "stores with the others' math"
+               : f->short_k   ? "a short K on a grid of eight or more 64 x 64 tiles for each SM: "
+                                "rung 6's kernel, whose small blocks overlap their first loads "
+                                "and their stores of C"
+                              : "64 x 64 tiles whose grid fills every SM: rung 6's kernel, which "
+                                "fits more blocks on an SM than rung 8's",
+               plan);
+    return true;
+}
+
+/* Operands read in place: without scratch, or where edge windows read
+ * them, rows on 32 bytes (on 16 bytes only, each load touches more
+ * sectors than a copy costs). */
+static bool read_in_place(const facts *f, gl_engine_plan *plan)
+{
+    const gl_problem *p = f->p;
+    const gl_tile_params *t = f->t;
+    const bool windows = f->a_ok && f->b_ok && p->m % 4 == 0 && p->n % 4 == 0 &&
+                         p->k % 4 == 0 && p->m >= t->bm && p->n >= t->bn;
+    if (f->can_copy && !(windows && on_sectors(p->a, p->lda) && on_sectors(p->b, p->ldb)))
+        return false;
+    in_place(p, t, f->a_ok, f->b_ok, f->pinned, f->sms, plan);
+    return true;
+}
+
+/* Split-K with an operand read a float at a time, two ways, the cheaper in
+ * the model:
+ *   copies for the split: the operands copied (padded to the split's
+ *   tiles, at most 256 MiB), then split; weighed against the kernel that
+ *   would run unsplit, a float per load, taken as 15% slower than the
+ *   model, and charged for the copies' traffic (copy_units), so that a big
+ *   operand's copy does not buy a small gain;
+ *   in place: the parts on the kernel for any alignment (taken 15% slower
+ *   too), no copies; a thin product of a long K so reads its big operand
+ *   once, where a copy would read and write it again.
+ * Takes the split in place when it wins; else *split_copies says whether
+ * the copies' split wins over no split, and *pad gives the tiles the
+ * copies are padded to. */
+static bool split_unaligned(facts *f, const gl_tile_params **pad, bool *split_copies,
+                            gl_engine_plan *plan)
+{
+    const gl_problem *p = f->p;
+    const gl_tile_params *t = f->t;
+    *split_copies = false;
+    *pad = t;
+    if (f->a_ok && f->b_ok)
+        return false;
+    double copies_cost = 0.0; /* of the copies' split, in the model, and of the copies */
+    if (f->k_pad <= INT32_MAX) {
         gl_problem padded = *p;
-        padded.k = (int)k_pad;
-        const bool copy_a = !a_ok || k_edge, copy_b = !b_ok || k_edge;
+        padded.k = (int)f->k_pad;
+        const bool copy_a = !f->a_ok || f->k_edge, copy_b = !f->b_ok || f->k_edge;
         const gl_tile_params *u = t;
-        const int parts = split_parts(&splits[k_edge], &padded, &u, pinned, sms, 1.15,
-                                      copy_units(copied_floats(p, k_pad, copy_a, copy_b, t)),
+        const int parts = split_parts(&f->splits[f->k_edge], &padded, &u, f->pinned, f->sms,
+                                      1.15,
+                                      copy_units(copied_floats(p, f->k_pad, copy_a, copy_b, t)),
                                       &copies_cost);
-        const double floats = copied_floats(p, k_pad, copy_a, copy_b, u); /* on the split's tiles */
-        split_copies = parts > 1 && floats * sizeof(float) <= 256.0 * 1024 * 1024;
-        if (split_copies) {
-            pad = u;
+        const double floats = copied_floats(p, f->k_pad, copy_a, copy_b, u); /* on the split's tiles */
+        *split_copies = parts > 1 && floats * sizeof(float) <= 256.0 * 1024 * 1024;
+        if (*split_copies) {
+            *pad = u;
             copies_cost += copy_units(floats);
         }
     }
-    /* Or split in place: the parts on rung 8's kernel for any alignment, a
-     * float per load (taken 15% slower, as above), no copies, where the
-     * model puts that under the copies and their split. A thin product of
-     * a long K so reads its big operand once, where copying it first reads
-     * and writes it again (25 x 3971 x 7238: B's copy, 115 MB, then 16
-     * parts on 32 x 128 tiles, 44% of cuBLAS; H100, 2026-11-26,
-     * docs/engine.md). */
-    if (!(a_ok && b_ok)) { /* with scratch: the case without returned above */
-        const gl_tile_params *v = t;
-        double in_place_cost = 0.0;
-        const int parts = split_parts(&splits[0], p, &v, pinned, sms, 1.0, 0.0, &in_place_cost);
-        if (parts > 1 && (!split_copies || 1.15 * in_place_cost < copies_cost)) {
-            take_split(p, v, parts, 0, sms, plan);
-            return;
-        }
-    }
-    /* The copies are padded to whole tiles of the split's tiles and of the
-     * call's (every tile extent is a power of two, configs.h), for the split
-     * may yet not be taken on them (below), and rung 8's kernel then reads
-     * them on the call's tiles, without tests: padded to a thin tile's 32
-     * columns only, a 64 x 64 tile read past the copy's end. */
+    const gl_tile_params *v = t;
+    double in_place_cost = 0.0;
+    const int parts =
+        split_parts(&f->splits[0], p, &v, f->pinned, f->sms, 1.0, 0.0, &in_place_cost);
+    if (parts <= 1 || (*split_copies && 1.15 * in_place_cost >= copies_cost))
+        return false;
+    take_split(p, v, parts, 0, f->sms, plan);
+    return true;
+}
+
+/*
+ * Packing: operands copied into scratch as aligned whole tiles (padded with
+ * zeros), then rung 8's kernel on them without tests, or split-K on the
+ * copies. An operand is copied when it cannot be read in groups, or when
+ * edge windows would read it in place but its rows are off 32 bytes and it
+ * is short of whole tiles; one read in groups is otherwise read in place
+ * with rung 8's tests, which cost less than its copy. The copies are padded
+ * to whole tiles of the split's tiles and of the call's (every tile extent
+ * is a power of two), for the split may yet not be taken, and rung 8's
+ * kernel then reads them on the call's tiles. Falls back to the operands in
+ * place where the copies would not pay or not fit the kernels' indices.
+ */
+static void packed(facts *f, const gl_tile_params *pad, bool split_copies, gl_engine_plan *plan)
+{
+    const gl_problem *p = f->p;
+    const gl_tile_params *t = f->t;
+    const bool a_ok = f->a_ok, b_ok = f->b_ok, k_edge = f->k_edge;
+    const int64_t k_pad = f->k_pad;
+    const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
+                         p->m >= t->bm && p->n >= t->bn;
     struct {
         gl_engine_copy *copy;
         bool ok, k_rows; /* read in groups; stored rows run along K (A transposed, B not) */
         int64_t x, bx;
     } ops[2] = {{&plan->a, a_ok, p->trans_a, p->m, pad->bm > t->bm ? pad->bm : t->bm},
                 {&plan->b, b_ok, !p->trans_b, p->n, pad->bn > t->bn ? pad->bn : t->bn}};
-    /* An operand is copied when it cannot be read in groups, or when edge
-     * windows would read it in place but its rows are off 32 bytes and it
-     * is short of whole tiles; an operand read in groups is otherwise read
-     * in place, with rung 8's tests, which cost less than its copy (127 x
-     * 4096 x 4096: 64.9% of cuBLAS in place, 62.4% copied). */
     bool short_of_tiles[2], want[2], whole = true; /* whole: every operand is, or will be,
                                                       aligned whole tiles */
     for (int i = 0; i < 2; ++i) {
         short_of_tiles[i] = k_edge || ops[i].x % ops[i].bx != 0 || !ops[i].ok;
         want[i] = !ops[i].ok || (windows && short_of_tiles[i]);
     }
-    if (k_edge && (want[0] || want[1]))
+    if (k_edge && (want[0] || want[1])) /* K padded in one operand only would not match */
         want[0] = want[1] = true;
     size_t bytes = 0;
     for (int i = 0; i < 2; ++i) {
@@ -720,7 +752,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
          * size_t, far from its end (2^56 floats: no memory holds them) */
         if (x_pad > INT32_MAX || k_pad > INT32_MAX || (double)x_pad * (double)k_pad > 0x1p56) {
             plan->a.made = plan->b.made = false; /* A's, if B's failed here */
-            in_place(p, t, a_ok, b_ok, pinned, sms, plan);
+            in_place(p, t, a_ok, b_ok, f->pinned, f->sms, plan);
             return;
         }
         gl_engine_copy c = padded_copy(ops[i].k_rows, x_pad, k_pad, bytes);
@@ -729,52 +761,60 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
         bytes += copy_bytes(&c);
         whole = whole && (c.made || !short_of_tiles[i]);
     }
-    /* K padded in one operand only would not match; and a copy buys nothing
-     * while the other operand still cannot be read in groups: rung 8's
-     * kernel would read both a float per load, copy or not. */
+    /* a copy buys nothing while the other operand still cannot be read in
+     * groups: rung 8's kernel would read both a float per load */
     if (bytes == 0 || (k_edge && !whole) || !(a_ok || plan->a.made) ||
         !(b_ok || plan->b.made)) {
         plan->a.made = plan->b.made = false;
-        in_place(p, t, a_ok, b_ok, pinned, sms, plan);
+        in_place(p, t, a_ok, b_ok, f->pinned, f->sms, plan);
         return;
     }
     plan->bytes = bytes;
     plan->k = (int)k_pad;
     choose_path(p, t, a_ok || plan->a.made, b_ok || plan->b.made, whole, plan);
-    /* The copies are aligned and padded with zeros, so split-K may run on
-     * them (4096 x 127 x 4096: B copied, then split): its parts read a group
-     * of 4 that reaches into the padding, and store only inside C. */
-    /* The split is asked again on the copies: it must now beat rung 8's
-     * kernel on them, not the float-per-load kernel that split_copies
-     * weighed it against (3807 x 2881 x 1501 is copied for a split, then
-     * runs packed unsplit). */
+    /* Split-K on the copies, asked again: it must now beat rung 8's kernel
+     * on them, not the float-per-load kernel it was weighed against. */
     gl_problem copied = *p;
     copied.k = (int)k_pad;
     const gl_tile_params *split_tiles = t;
     const int parts =
-        split_parts(&splits[k_edge], &copied, &split_tiles, pinned, sms, 1.0, 0.0, NULL);
+        split_parts(&f->splits[k_edge], &copied, &split_tiles, f->pinned, f->sms, 1.0, 0.0, NULL);
     if (parts > 1) {
-        take_split(p, split_tiles, parts, bytes, sms, plan);
+        take_split(p, split_tiles, parts, bytes, f->sms, plan);
         return;
     }
-    /* Copies made for a K that rung 6's kernel would take in place
-     * (in_place), on tiles larger than its own: the copies and rung 8's
-     * kernel on them against rung 6's kernel, both in split-K's model. At
-     * such a K the copies cost little; what decides is how full each
-     * grid's last round is (4843 x 2716 x 101: 836 tiles of 128 x 128 make
-     * 3.2 rounds of 264, 3268 of 64 x 64 make 4.95 of 660; 92% of cuBLAS in
-     * place against 79% copied, where 5852 x 2140 x 293, 2.96 rounds
-     * against 4.7, ran 96% copied against 84% in place; H100, 2026-11-26,
-     * docs/engine.md). On the same tiles, rung 8's kernel on the copies is
-     * the faster (1982 x 2424 x 746 TT on 64 x 64: 195 against 199 us). */
+    /* Copies made for a K that rung 6's kernel would take in place, on
+     * tiles larger than its own: the model weighs the copies and rung 8's
+     * kernel on them against rung 6's kernel; at such a K the copies cost
+     * little and what decides is how full each grid's last round is. */
     if ((int64_t)t->bm * t->bn > (int64_t)rung6_tiles[0].bm * rung6_tiles[0].bn &&
-        rung6_in_place(p, t, a_ok, b_ok, pinned, sms) &&
-        tile_cost(p, &rung6_tiles[0], rung6_resident(), 1, sms) <
-            tile_cost(&copied, t, resident(t), 1, sms) + copy_units(bytes / sizeof(float)) +
+        rung6_in_place(p, t, a_ok, b_ok, f->pinned, f->sms) &&
+        tile_cost(p, &rung6_tiles[0], rung6_resident(), 1, f->sms) <
+            tile_cost(&copied, t, resident(t), 1, f->sms) + copy_units(bytes / sizeof(float)) +
                 LAUNCH_UNITS) {
         start_plan(p, t, plan);
-        in_place(p, t, a_ok, b_ok, pinned, sms, plan);
+        in_place(p, t, a_ok, b_ok, f->pinned, f->sms, plan);
     }
+}
+
+void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
+                        bool can_copy, gl_engine_plan *plan)
+{
+    start_plan(p, t, plan);
+    facts f = {.p = p, .t = t, .pinned = pinned, .can_copy = can_copy, .sms = sms,
+               .a_ok = gl_a_vec4_ok(p), .b_ok = gl_b_vec4_ok(p),
+               .blocks_64 = tile_count(p, 64, 64), .k_pad = round_up(p->k, t->bk)};
+    f.k_edge = f.k_pad != p->k; /* then both are copied, so K pads alike */
+    if (matrix_vector(&f, plan))
+        return;
+    rung6_fits(&f);
+    if (split_aligned(&f, plan) || rung6_kernel(&f, plan) || read_in_place(&f, plan))
+        return;
+    const gl_tile_params *pad;
+    bool split_copies;
+    if (split_unaligned(&f, &pad, &split_copies, plan))
+        return;
+    packed(&f, pad, split_copies, plan);
 }
 
 /*
