@@ -180,18 +180,10 @@ static void take_rung6(const gl_problem *p, const char *why, gl_engine_plan *pla
  * has four; its copy reads the tiles inside the matrices without tests,
  * and an SM holds more of its smaller blocks. Otherwise rung 8's, whose
  * double buffer hides the latency that few blocks leave over a longer K,
- * and whose warp tiles compute more per second (H100, 2026-11-26,
- * docs/engine.md: 4843 x 711 x 244, 6.9 blocks an SM: 84% of cuBLAS
- * against 66%; 83 x 1749 x 77, 0.4: 135% against 117%; 2321 x 69 x 378
- * with A transposed, 0.6: 82% against 93%; 4289 x 704 x 705, 5.7: 86%
- * against 75%; 710 x 1861 x 739, 2.7: 81% against 82%; 4097^3: 83-85%
- * against 89%). And at any K where the call's tiles are the fill tiles,
- * rung 6's own shape, 64 x 64 x 16: there rung 8's kernel, a test on each
- * load, ran slower (6949 x 515 x 5576: 1.28 against 1.42 ms; 6807 x 672 x
- * 3774: 0.98 against 1.05; 922 x 4276 x 4706: 1.09 against 1.14), where on
- * the table's 64 x 64 x 32 it was the faster (7303 x 54 x 1245: 53 against
- * 62 us; 2321 x 69 x 378, A transposed: 18 against 21; H100, 2026-11-26
- * 05:27 UTC). Tiles pinned on the handle stay.
+ * and whose warp tiles compute more per second. And at any K where the
+ * call's tiles are the fill tiles, rung 6's own shape, 64 x 64 x 16: there
+ * rung 8's kernel, a test on each load, is the slower. Tiles pinned on the
+ * handle stay (docs/engine.md, Rung 6's kernel).
  */
 static bool rung6_in_place(const gl_problem *p, const gl_tile_params *t, bool a_ok, bool b_ok,
                            bool pinned, int sms)
@@ -260,13 +252,9 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
  * one k on one SM. The busiest SM runs ceil(blocks / sms) blocks, in rounds
  * of at most `resident` at once (gl_tiles_resident); a round of b blocks of w warps in all takes
  * b tiles' work at full speed with 16 warps or more, and at a speed of
- * 0.5 + w / 32 with fewer (an SM hides its latencies with many warps: on an
- * H100, rung 8's 128 x 128 tiles ran 127 x 4096 x 4096 in 4 parts, one
- * block an SM, at 80.6% of cuBLAS, against 91% for two an SM at 4096^3).
- * Tiles of 64 x 64 compute 18% less per second than 128 x 128 (46.1
- * against 37.8 TFLOP/s at 2048^3, tile_rules.c); 128 x 64 and 64 x 128 as
- * much (auto pinned to each of rung 8's configurations on 183 shapes;
- * H100, 2026-11-26). Parts add their scratch traffic
+ * 0.5 + w / 32 with fewer (an SM hides its latencies with many warps).
+ * Tiles of 64 x 64 compute 18% less per second than 128 x 128; 128 x 64
+ * and 64 x 128 as much (docs/engine.md). Parts add their scratch traffic
  * (written once and read once) and C's, and the second kernel's launch: on
  * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
  * so a byte costs 0.058 units and 3 microseconds 522,000.
@@ -325,9 +313,8 @@ static double tile_cost(const gl_problem *p, const gl_tile_params *t, int64_t re
  * The thin tiles waste less of C's few columns or rows (71 columns: 96 of
  * 128 x 32's, 128 of 64 x 64's). 32 x 128 only for one row of them: with
  * more, each row of tiles reads all of B again, its blocks far apart in the
- * launch order (69 x 7545 x 2923 with A transposed ran 14% slower on them
- * than on 64 x 64), where 128 x 32's blocks that share A's rows start
- * together (H100, 2026-11-26, docs/engine.md).
+ * launch order, where 128 x 32's blocks that share A's rows start together
+ * (docs/engine.md, Thin tiles).
  *
  * A plan weighs the split of one problem against up to three rivals, so
  * the search (the model's cheapest split, the first found of equal ones)
@@ -421,8 +408,8 @@ static int split_parts(split_search *s, const gl_problem *p, const gl_tile_param
  * about 8000; 3072^3's last-round product, 576 deep, keeps even parts);
  * where that leaves a short part and is shallower than the even split;
  * and where the products fit in 64 MiB of scratch. The
- * plan asks it only for parts of whole tiles (with tests, 1000 x 1000 x
- * 32000 ran 1.4-2.4% slower so; H100, 2026-11-26). Returns the depth of
+ * plan asks it only for parts of whole tiles (with tests it was slower).
+ * Returns the depth of
  * each part but the last (0: no such split).
  */
 static int short_last_part(const gl_problem *p, int k, const gl_tile_params *t, int parts,
@@ -826,8 +813,7 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
  * leaving a quarter or more of the places empty; if split-K's model
  * (tile_cost) puts the two products and the second launch under 97% of the
  * one. The model keeps 6000^3 whole: its last round has a block or fewer
- * for each SM, and such lone blocks run fast (cut, it ran 1.7% slower on
- * an H100). Returns those rows (0: none), whole rows of tiles so that the
+ * for each SM, and such lone blocks run fast. Returns those rows (0: none), whole rows of tiles so that the
  * rows above fill whole rounds, *tail_plan, their plan, and *cut_cost, the
  * model's cost of the two products.
  */
@@ -884,9 +870,8 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
  * A as stored (rows along K) into its transpose, for big products on
  * aligned operands read in place. Rung 8's kernel reads a slice of A 16
  * deep as 64-byte pieces of 128 rows, but of A transposed as 512-byte rows,
- * and runs 2.4-2.9% faster on it at 2048^3 .. 8192^3 (2.4-3.8% with B
- * transposed; H200, 2026-11-25: NN against TN, NT against TT; 4096^3 TN
- * 2.876 against NN 2.958 ms). The copy reads and writes A once, 8 M K
+ * and runs 2.4-3.8% faster on it at 2048^3 .. 8192^3 (docs/engine.md,
+ * Packing). The copy reads and writes A once, 8 M K
  * bytes, 60 / N of the product's time at 45 TFLOP/s and 3 TB/s: it pays
  * for N of 3072 or more (2% against 2.4-3.8%), and where M N K is at
  * least 2^34 (0.76 ms at 45 TFLOP/s), so that its launch, a few
@@ -913,9 +898,8 @@ static void transpose_a(const gl_problem *p, bool can_copy, gl_engine_plan *plan
 /* Whether the rows above a product's last round, planned as `top`, may
  * run cut from the rest (the whole product planned as `whole`): on rung 8's
  * kernel unsplit, where they read aligned operands in place, or copy what
- * the whole would copy and read it alike (1214 x 5028 x 6491 with A
- * transposed: copied whole, its top 768 rows would read A in place a float
- * at a time, 13% slower than the whole uncut; H100, 2026-11-26). */
+ * the whole would copy and read it alike (else the top may read in place,
+ * a float at a time, what the whole copies, and run slower uncut). */
 static bool top_may_cut(const gl_engine_plan *top, const gl_engine_plan *whole)
 {
     if (top->kernel != GL_VARIANT_WARPTILE || top->path == GL_PATH_SPLIT_K)
@@ -931,16 +915,12 @@ static bool top_may_cut(const gl_engine_plan *top, const gl_engine_plan *whole)
  * Rung 8's 128 x 64 and 64 x 128 tiles for a call whose grid of its own
  * tiles makes a single round with room left over, so that some SMs run two
  * blocks while others run one and wait: a grid of half tiles holds twice
- * the blocks, which spread more evenly (3193 x 952 x 920: 200 tiles of
- * 128 x 128 for 264 places, 145 us on 375 of 128 x 64 against 190; 52
- * shapes whose plan this changes, drawn from 20,000 random ones: 1.11x
- * faster on the geometric mean, up to 1.36x; H100, 2026-11-26,
- * docs/engine.md). Where split-K's model (tile_cost; tiles of 128 x 64 and
+ * the blocks, which spread more evenly (docs/engine.md, Half tiles). Where
+ * split-K's model (tile_cost; tiles of 128 x 64 and
  * more compute as fast as 128 x 128, as the pinned tiles measured) puts
  * their grid at under nine tenths of the call's, and it too is one round.
  * Not where the call's tiles would copy an operand for a split: there the
- * half tiles, unsplit, ran up to 10% slower (746 x 3577 x 916 with A
- * transposed, 827 x 3209 x 4410); nor where the plan on the half tiles
+ * half tiles, unsplit, ran slower; nor where the plan on the half tiles
  * would not run rung 8's kernel on them (rung 6's kernel, or a split on
  * other tiles), which the model did not weigh (gl_engine_plan_call). Only
  * in place of tiles of 64 x 64 and more other than the half tiles
@@ -976,11 +956,7 @@ static const gl_tile_params *half_tiles_for(const gl_problem *p, const gl_tile_p
  * and the second launch) puts it under 95% of the grid unsplit on the
  * call's tiles, the fill tiles and the half tiles, and of `rival` (the
  * plan's split, or its last round cut, when it has one); and the parts'
- * scratch (two tiles a share) within 64 MiB. Of 47 shapes under two
- * rounds measured both ways, the 36 this takes ran 1.07x faster on the
- * geometric mean (0.94x to 1.24x); the 11 the margin leaves ran 0.91x to
- * 1.10x on stream-K, 3 of them 6-9% slower (H100, 2026-11-26,
- * docs/engine.md).
+ * scratch (two tiles a share) within 64 MiB (docs/engine.md, Stream-K).
  * Operands read a float at a time are copied first, padded with zeros to
  * whole tiles and, where their rows run along K, to rows of a multiple of
  * 4 (the kernel reads K as it is: a group of 4 that reaches past it reads
