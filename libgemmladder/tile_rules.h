@@ -13,6 +13,10 @@
 
 #include "kernels/configs.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct gl_variant_desc;
 
 /* ---- fields -------------------------------------------------------------- */
@@ -150,5 +154,10 @@ const gl_tile_params *gl_fill_tiles(const struct gl_variant_desc *d, const gl_ti
 /* The largest shared memory a block may opt into on an architecture
  * (major * 10 + minor; 0 means "any": the smallest of the supported ones). */
 size_t gl_arch_smem_limit(int cc);
+
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GL_TILE_RULES_H */

@@ -13,6 +13,10 @@
 #include "kernels/launch.h"
 #include "tile_rules.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Room for variants in per-handle arrays; gl_variant_count() is the number
  * of rows, which variants.c checks fits. */
 #define GL_VARIANT_MAX 32
@@ -89,5 +93,10 @@ bool gl_build_has_arch_specific(int arch_cc, int cc);
 
 /* "sm_80, sm_86, ... + PTX compute_90", for messages. */
 const char *gl_build_arch_string(void);
+
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GL_VARIANTS_H */

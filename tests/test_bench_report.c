@@ -1020,7 +1020,7 @@ static void test_ncu(const char *fixture_path)
         rewind(f);
         CHECK(br_parse_ncu_csv(f, "coalesced_kernel", &coalesced) == 0, "details fixture");
         rewind(f);
-        CHECK(br_parse_ncu_csv(f, "warptile_kernel", &absent) == 0 && absent.found == 0,
+        CHECK(br_parse_ncu_csv(f, "unprofiled_kernel", &absent) == 0 && absent.found == 0,
               "a kernel not profiled has no rows");
         fclose(f);
         CHECK(naive.found == 2 && naive.sectors == 1107296256.0 && naive.requests == 67108864.0,

@@ -9,9 +9,7 @@
  */
 #include "engine.h"
 #include "pack.h"
-extern "C" {
 #include "variants.h"
-}
 
 namespace {
 
