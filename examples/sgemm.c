@@ -60,8 +60,11 @@ int main(int argc, char **argv)
     const int n = argc > 1 ? atoi(argv[1]) : 512;
     gl_variant_t only = GL_VARIANT_CUBLAS;
     if (n < 1 || (argc > 2 && gl_variant_from_name(argv[2], &only) != GL_STATUS_SUCCESS)) {
-        fprintf(stderr, "usage: %s [N >= 1 [VARIANT]]   (VARIANT: cublas, naive, ..., warptile)\n",
-                argv[0]);
+        /* The variants as this library names them, whatever its version. */
+        fprintf(stderr, "usage: %s [N >= 1 [VARIANT]]\n  VARIANT:", argv[0]);
+        for (int v = 0; v < gl_variant_count(); ++v)
+            fprintf(stderr, "%s %s", v ? "," : "", gl_variant_name((gl_variant_t)v));
+        fprintf(stderr, "\n");
         return 2;
     }
     const size_t count = (size_t)n * (size_t)n, bytes = sizeof(float) * count;
