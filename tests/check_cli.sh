@@ -83,5 +83,78 @@ echo "not a table" >"$bad"
 expect 1 "$tune" --check "$bad"
 grep -q "^gemmladder-tune: gl_tuning_check: $bad:1: " "$err" || fail "--check said: $(cat "$err")"
 rm -f "$bad"
+
+# Input files, the same in both tools: one that cannot be read (missing, a
+# directory) is status 4, "cannot read"; one that is read and is not what
+# the option takes is 1 (an invalid table; JSON that is not a run).
+work=$(mktemp -d)
+trap 'rm -f "$out" "$err"; rm -rf "$work"' EXIT
+for input in "$work/missing.txt" "$work"; do
+    expect 4 "$tune" --check "$input"
+    grep -q "^gemmladder-tune: cannot read $input: " "$err" ||
+        fail "tune --check $input said: $(cat "$err")"
+    expect 4 "$bench" --replot "$input" --svg "$work/out.svg"
+    grep -q "^gemmladder-bench: cannot read $input: " "$err" ||
+        fail "bench --replot $input said: $(cat "$err")"
+done
+for tool in "$bench" "$tune"; do
+    "$tool" --help | grep -q "an input file that cannot be read" ||
+        fail "$(basename "$tool") --help does not say that an input that cannot be read is 4"
+done
+"$tune" --help | grep -q "With --check: 0 a valid table, 1 an invalid one, 4 a file that cannot be" ||
+    fail "tune --help does not give --check's statuses"
+"$bench" --help | grep -q "RUN.json that cannot be read" ||
+    fail "bench --help does not give --replot's statuses"
+# --replot takes a run (issue 46: {} was drawn as an empty picture, status 0).
+echo '{}' >"$work/empty.json"
+expect 1 "$bench" --replot "$work/empty.json" --svg "$work/out.svg"
+grep -q "^gemmladder-bench: $work/empty.json: not a gemmladder-bench JSON file: no \"tool\"" "$err" ||
+    fail "--replot of {} said: $(cat "$err")"
+[ ! -e "$work/out.svg" ] || fail "--replot of {} wrote $work/out.svg"
+printf '{"tool": "gemmladder-bench", "results": []}' >"$work/none.json"
+expect 1 "$bench" --replot "$work/none.json"
+grep -q "not a gemmladder-bench JSON file: \"results\" is empty" "$err" ||
+    fail "--replot of a run without results said: $(cat "$err")"
+printf '{"tool": "gemmladder-bench", "results": [{"variant_id": 1, "m": 8, "n": 8, "k": 8, "status": "ok"}]}' \
+    >"$work/lacking.json"
+expect 1 "$bench" --replot "$work/lacking.json"
+grep -q 'not a gemmladder-bench JSON file: result 1 has no "variant"' "$err" ||
+    fail "--replot of a result without its variant said: $(cat "$err")"
+printf '{"tool": "gemmladder-bench", "device": "d", "results": [{"variant_id": 1, "variant": "naive", "m": 8, "n": 8, "k": 8, "runtime_ms": 1, "status": "ok"}]}' \
+    >"$work/run.json"
+expect 0 "$bench" --replot "$work/run.json" --svg "$work/out.svg"
+[ -s "$work/out.svg" ] || fail "--replot of a one-result run wrote no picture"
+
+# Long options may be shortened while they stay unambiguous (both tools'
+# --help says so); an ambiguous prefix is refused with its candidates.
+for tool in "$bench" "$tune"; do
+    expect 0 "$tool" --help
+    grep -q "^Option names may be shortened while they stay unambiguous" "$out" ||
+        fail "$(basename "$tool") --help does not say that options may be shortened"
+    expect 0 "$tool" --vers
+    grep -qx "$(basename "$tool") (gemmladder) $version" "$out" || fail "--vers printed: $(cat "$out")"
+done
+expect 2 "$bench" --sv 5
+grep -qx "gemmladder-bench: ambiguous option '--sv': --svg or --svg-size?" "$err" ||
+    fail "bench --sv said: $(cat "$err")"
+expect 2 "$bench" --re 5
+grep -qx "gemmladder-bench: ambiguous option '--re': --repeats or --replot?" "$err" ||
+    fail "bench --re said: $(cat "$err")"
+expect 0 "$bench" --repl "$work/run.json" --svg "$work/out2.svg" --svg-s 8
+[ -s "$work/out2.svg" ] || fail "--repl ... --svg-s 8 wrote no picture"
+expect 2 "$tune" --v x
+grep -qx "gemmladder-tune: ambiguous option '--v': --variants or --version?" "$err" ||
+    fail "tune --v said: $(cat "$err")"
+expect 2 "$tune" --re 0 # --repeats, shortened: its value is checked
+grep -q "^gemmladder-tune: --repeats: bad value '0'" "$err" || fail "tune --re 0 said: $(cat "$err")"
+expect 2 "$tune" --ch
+grep -q "^gemmladder-tune: --check needs a value" "$err" || fail "tune --ch said: $(cat "$err")"
+# A bad command line: the message, then one line pointing to --help.
+for tool in "$bench" "$tune"; do
+    expect 2 "$tool" --bogus
+    [ "$(wc -l <"$err")" = 2 ] && [ "$(grep -c -- "--help" "$err")" = 1 ] &&
+        tail -n 1 "$err" | grep -qx "Try '$(basename "$tool") --help'." ||
+        fail "$(basename "$tool") --bogus said: $(cat "$err")"
+done
 [ $status = 0 ] && echo "check_cli: both tools' --version, --help, errors and exit statuses"
 exit $status

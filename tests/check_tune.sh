@@ -19,6 +19,8 @@ else
         *) echo "unexpected message: $msg"; status=1 ;;
     esac
 fi
-"$tune" --check /nonexistent.txt 2>/dev/null && { echo "a missing file was accepted"; status=1; }
+"$tune" --check /nonexistent.txt 2>/dev/null
+rc=$?
+[ $rc = 4 ] || { echo "a missing file: status $rc, expected 4 (cannot be read)"; status=1; }
 [ $status = 0 ] && echo "check mode: shipped tables accepted, broken ones rejected with file:line"
 exit $status

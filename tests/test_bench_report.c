@@ -496,6 +496,17 @@ static void test_variants_and_outputs(void)
     CHECK(parse(&o, "--qui --vari=naive", err, sizeof err) == 0 && o.sweep == BR_SWEEP_QUICK &&
               o.nvariants == 1,
           "abbreviations: %s", err);
+    CHECK(parse(&o, "--repe 3 --warm 0 --sl 64 --mn 8x9x10", err, sizeof err) == 0 &&
+              o.repeats == 3 && o.warmup == 0 && o.slow_limit == 64 && o.nshapes == 1 &&
+              o.shapes[0].k == 10,
+          "abbreviated timing options: %s", err);
+    CHECK(parse(&o, "--repl run.json --svg a.svg --svg-s 8192", err, sizeof err) == 0 &&
+              o.mode == BR_MODE_REPLOT && !strcmp(o.replot_path, "run.json") &&
+              o.svg_size == 8192,
+          "--repl, --svg-s: %s", err);
+    /* A name that is a whole option is that option, though others begin with it. */
+    CHECK(parse(&o, "--sizes 8 --svg a.svg --m 8", err, sizeof err) == 0 && o.svg_size == 0,
+          "--svg and --m whole: %s", err);
 }
 
 /* Each bad command line must fail with a message naming what is wrong. */
@@ -543,7 +554,15 @@ static void test_bad_arguments(void)
         {"--version=2", "--version takes no value"},
         {"--bogus", "unknown option '--bogus'"},
         {"-x", "unknown option '-x'"},
-        {"--s 5", "unknown option '--s'"}, /* ambiguous: --sizes, --seed, --svg, ... */
+        /* ambiguous prefixes: refused, naming the options they could be */
+        {"--s 5", "ambiguous option '--s': --skip-without-gpu, --sizes, --slow-limit, "
+                  "--seed, --svg, --svg-size or --shapes?"},
+        {"--sv 5", "ambiguous option '--sv': --svg or --svg-size?"},
+        {"--re 5", "ambiguous option '--re': --repeats or --replot?"},
+        {"--re=5", "ambiguous option '--re': --repeats or --replot?"},
+        {"--nc", "ambiguous option '--nc': --ncu or --ncu-size?"},
+        {"--repl", "--replot needs a value"}, /* a shortened name, named whole */
+        {"--svgs 5", "unknown option '--svgs'"},
         {"--replot", "--replot needs a value"},
         {"--replot run.json --quick", "--replot draws a saved run again"},
         {"--replot run.json --sizes 5", "it takes only --csv, --json, --svg and --svg-size"},
@@ -560,6 +579,9 @@ static void test_bad_arguments(void)
         CHECK(rc == -1, "'%s' was accepted", cases[i].args);
         CHECK(strstr(err, cases[i].message) != NULL, "'%s' said \"%s\", expected \"%s\"",
               cases[i].args, err, cases[i].message);
+        /* one pointer to --help, the tool's "Try 'gemmladder-bench --help'." line */
+        CHECK(strstr(err, "--help") == NULL && strchr(err, '\n') == NULL,
+              "'%s' said \"%s\": the tool adds the line naming --help", cases[i].args, err);
     }
 }
 
@@ -1006,6 +1028,50 @@ static void test_json_read_back(void)
               "'%s' was read (%s)", bad[i], err);
         fclose(in);
     }
+
+    /* JSON that parses but is not a run (issue 46: {} was drawn as an empty
+     * picture): each refused, saying what it lacks. */
+#define RUN_ "{\"tool\": \"gemmladder-bench\", "
+#define RESULT_ "\"variant_id\": 1, \"variant\": \"naive\", \"m\": 8, \"n\": 8, \"k\": 8"
+    static const struct {
+        const char *json, *message;
+    } not_runs[] = {
+        {"{}", "no \"tool\""},
+        {"{\"results\": [{" RESULT_ ", \"status\": \"ok\"}]}", "no \"tool\""},
+        {"{\"tool\": \"gemmladder-tune\", \"results\": [{" RESULT_ ", \"status\": \"ok\"}]}",
+         "\"tool\" is not \"gemmladder-bench\""},
+        {RUN_ "\"device\": \"d\"}", "no \"results\""},
+        {RUN_ "\"results\": []}", "\"results\" is empty"},
+        {RUN_ "\"results\": {}}", "expected '['"},
+        {RUN_ "\"results\": [{}]}", "result 1 has no \"variant_id\""},
+        {RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\"}, {" RESULT_ "}]}",
+         "result 2 has no \"status\""},
+        {RUN_ "\"results\": [{\"variant_id\": 1, \"variant\": \"naive\", \"n\": 8, \"k\": 8, "
+              "\"status\": \"ok\"}]}",
+         "result 1 has no \"m\""},
+        {RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\", \"k\": 0}]}",
+         "a bad variant id or size"},
+        {RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\"}]} {}", "more after the run's object"},
+    };
+    for (size_t i = 0; i < sizeof not_runs / sizeof not_runs[0]; ++i) {
+        in = fmemopen((void *)not_runs[i].json, strlen(not_runs[i].json), "r");
+        err[0] = '\0';
+        CHECK(br_read_json(in, &run, err, sizeof err) == -1 &&
+                  strstr(err, "not a gemmladder-bench JSON file") &&
+                  strstr(err, not_runs[i].message),
+              "'%s': said \"%s\", expected \"%s\"", not_runs[i].json, err, not_runs[i].message);
+        fclose(in);
+    }
+    /* The smallest run: one result with only the fields every result has. */
+    static const char smallest[] = RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\"}]}\n";
+    in = fmemopen((void *)smallest, strlen(smallest), "r");
+    CHECK(br_read_json(in, &run, err, sizeof err) == 0 && run.report.count == 1 &&
+              run.report.results[0].shape.m == 8 && isnan(run.report.results[0].gflops),
+          "the smallest run: %s", err);
+    fclose(in);
+    br_free_saved_run(&run);
+#undef RUN_
+#undef RESULT_
 }
 
 /* ---- ncu's CSV ------------------------------------------------------------------ */

@@ -268,13 +268,15 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     optind = 0; /* glibc: start over, so this can be called again */
     opterr = 0; /* errors come back in err, not on stderr */
     for (int c; (c = getopt_long(argc, argv, "+:hV", long_options, NULL)) != -1;) {
-        char name[64];
+        char name[256];
         const char *val = optarg;
+        /* (the tool adds "Try 'gemmladder-bench --help'." under the message) */
         if (c == ':' || c == '?')
-            return fail(err, err_size, "%s (see --help)", cli_option_error(c, argv, name, sizeof name));
+            return fail(err, err_size, "%s",
+                        cli_option_error(c, argv, long_options, name, sizeof name));
         cli_option_name(long_options, c, name, sizeof name);
         if (cli_value_missing(val))
-            return fail(err, err_size, "%s needs a value (see --help)", name);
+            return fail(err, err_size, "%s needs a value", name);
 
         switch (c) {
         case 'h':
@@ -574,7 +576,11 @@ void br_print_usage(FILE *out)
         "                   square shape run)\n"
         "  --replot RUN.json  no GPU: reads a run's --json output and writes the\n"
         "                   summary, and --csv, --json and --svg, again (e.g. with a\n"
-        "                   newer tool's picture)\n"
+        "                   newer tool's picture). A RUN.json that cannot be read\n"
+        "                   stops it with status 4; one that is not a run (not JSON,\n"
+        "                   no \"tool\": \"gemmladder-bench\", no results, a result\n"
+        "                   without its variant, size or status) with status 1;\n"
+        "                   either way nothing is written\n"
         "  The outputs are checked before anything runs: two that name the same file\n"
         "  are refused (status 2); one that cannot be written (a missing or read-only\n"
         "  directory) stops the run (status 4). Each is written to a temporary file\n"
@@ -620,9 +626,11 @@ void br_print_usage(FILE *out)
         "  --skip-without-gpu  exit with 77 (\"skipped\" to meson) when there is no GPU\n"
         "  -h, --help       this text\n"
         "  -V, --version    the version\n"
-        "Option names may be shortened while they stay unambiguous (--qu for --quick).\n"
+        CLI_PREFIX_HELP " (--qu for --quick;\n"
+        "--sv is refused: --svg or --svg-size?).\n"
         "\n" CLI_EXIT_HELP ";\n"
-        "77 no GPU, with --skip-without-gpu. A wrong result: a rung was wrong or failed.\n"
+        "77 no GPU, with --skip-without-gpu. A wrong result: a rung was wrong or failed\n"
+        "(--replot: RUN.json is not a run).\n"
         "\n"
         "Examples:\n"
         "  gemmladder-bench --quick\n"
@@ -1212,9 +1220,23 @@ static int json_skip_item(json_reader *j, const char *key, void *ctx)
     return json_skip_value(j);
 }
 
+/* The fields every result of a run has (br_write_json writes them all; the
+ * measures may be null, "form" is absent in runs older than the forms). */
+static const char *const result_needs[] = {"variant_id", "variant", "m", "n", "k", "status"};
+#define RESULT_NEEDS ((int)(sizeof result_needs / sizeof result_needs[0]))
+
+typedef struct result_reading {
+    br_result *r;
+    unsigned seen; /* bit i: result_needs[i] was read */
+} result_reading;
+
 static int result_field(json_reader *j, const char *key, void *ctx)
 {
-    br_result *r = ctx;
+    result_reading *reading = ctx;
+    br_result *r = reading->r;
+    for (int i = 0; i < RESULT_NEEDS; ++i)
+        if (!strcmp(key, result_needs[i]))
+            reading->seen |= 1u << i;
     if (!strcmp(key, "variant"))
         return json_string_value(j, r->variant, sizeof r->variant);
     if (!strcmp(key, "form")) { /* absent in runs older than the forms: row NN */
@@ -1257,7 +1279,7 @@ static int result_field(json_reader *j, const char *key, void *ctx)
             continue;
         if (json_number(j, &v))
             return -1;
-        if (!(v >= 0 && v <= BR_MAX_DIM && v == floor(v)))
+        if (!(v >= (i ? 1 : 0) && v <= BR_MAX_DIM && v == floor(v)))
             return json_fail(j, "a bad variant id or size");
         *counted[i] = (int64_t)v;
         if (i == 0)
@@ -1282,12 +1304,30 @@ static int result_item(json_reader *j, const char *key, void *ctx)
     br_result *r = &run->results[run->report.count++];
     *r = (br_result){.runtime_ms = NAN, .gflops = NAN, .gbps = NAN, .pct_of_reference = NAN,
                      .rel_error = NAN, .status = BR_OK};
-    return json_items(j, '{', result_field, r);
+    result_reading reading = {r, 0};
+    if (json_items(j, '{', result_field, &reading))
+        return -1;
+    for (int i = 0; i < RESULT_NEEDS; ++i)
+        if (!(reading.seen & (1u << i)))
+            return fail(j->err, j->err_size,
+                        "not a gemmladder-bench JSON file: result %zu has no \"%s\"", n + 1,
+                        result_needs[i]);
+    return 0;
 }
+
+/* What the top level of a run has been read into (run_field). */
+typedef struct run_reading {
+    br_saved_run *run;
+    char tool[64]; /* "gemmladder-bench" in every run the tool has written */
+    int results;   /* "results" was read */
+} run_reading;
 
 static int run_field(json_reader *j, const char *key, void *ctx)
 {
-    br_saved_run *run = ctx;
+    run_reading *reading = ctx;
+    br_saved_run *run = reading->run;
+    if (!strcmp(key, "tool"))
+        return json_string_value(j, reading->tool, sizeof reading->tool);
     char *const texts[] = {run->device, run->device_name, run->date, run->version};
     const size_t sizes[] = {sizeof run->device, sizeof run->device_name, sizeof run->date,
                             sizeof run->version};
@@ -1309,8 +1349,9 @@ static int run_field(json_reader *j, const char *key, void *ctx)
     }
     if (strcmp(key, "results"))
         return json_skip_value(j);
-    if (run->results)
+    if (reading->results)
         return json_fail(j, "a second results list");
+    reading->results = 1;
     return json_items(j, '[', result_item, run);
 }
 
@@ -1331,7 +1372,26 @@ int br_read_json(FILE *in, br_saved_run *run, char *err, size_t err_size)
     if (!text)
         return fail(err, err_size, "out of memory");
     json_reader j = {text, text, text + size, err, err_size};
-    int rc = ferror(in) ? fail(err, err_size, "cannot read it") : json_items(&j, '{', run_field, run);
+    run_reading reading = {.run = run};
+    int rc = ferror(in) ? fail(err, err_size, "cannot read it") : json_items(&j, '{', run_field, &reading);
+    if (rc == 0) {
+        json_skip_space(&j);
+        /* fmemopen's callers may pass the terminating NUL */
+        if (j.p < j.end && !(*j.p == '\0' && j.p + 1 == j.end))
+            rc = json_fail(&j, "more after the run's object");
+    }
+    /* A run's JSON, not any object: the tool's name, and a result for each
+     * rung and shape (each result's own fields are checked as it is read). */
+    if (rc == 0 && strcmp(reading.tool, "gemmladder-bench"))
+        rc = fail(err, err_size,
+                  "not a gemmladder-bench JSON file: %s (a run written by "
+                  "gemmladder-bench --json has \"tool\": \"gemmladder-bench\")",
+                  reading.tool[0] ? "\"tool\" is not \"gemmladder-bench\"" : "no \"tool\"");
+    else if (rc == 0 && !reading.results)
+        rc = fail(err, err_size, "not a gemmladder-bench JSON file: no \"results\"");
+    else if (rc == 0 && run->report.count == 0)
+        rc = fail(err, err_size,
+                  "not a gemmladder-bench JSON file: \"results\" is empty (no rung ran)");
     free(text);
     if (rc == 0) {
         run->report.device = run->device;

@@ -9,16 +9,58 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *cli_option_error(int c, char *const *argv, char *buf, size_t size)
+const char *cli_option_error(int c, char *const *argv, const struct option *options, char *buf,
+                             size_t size)
 {
     const char *arg = argv[optind - 1];
-    if (c == ':')
+    if (c == ':') {
+        /* by its whole name where it was shortened (--ch: --check) */
+        char name[64];
+        if (optopt && !strncmp(arg, "--", 2))
+            arg = cli_option_name(options, optopt, name, sizeof name);
         snprintf(buf, size, "%s needs a value", arg);
-    else if (optopt && !strncmp(arg, "--", 2))
+        return buf;
+    }
+    if (optopt && !strncmp(arg, "--", 2)) {
         snprintf(buf, size, "%.*s takes no value", (int)strcspn(arg, "="), arg);
-    else
-        snprintf(buf, size, "unknown option '%s'", arg);
+        return buf;
+    }
+    /* getopt_long leaves optopt 0 for a long option it does not know and
+     * for a prefix of several: the options say which. */
+    if (!strncmp(arg, "--", 2) && arg[2] && arg[2] != '=') {
+        const size_t len = strcspn(arg + 2, "=");
+        int matches = 0;
+        for (const struct option *o = options; o->name; ++o)
+            matches += !strncmp(o->name, arg + 2, len);
+        if (matches > 1) {
+            size_t n = (size_t)snprintf(buf, size, "ambiguous option '--%.*s': ", (int)len, arg + 2);
+            int listed = 0;
+            for (const struct option *o = options; o->name && n < size; ++o)
+                if (!strncmp(o->name, arg + 2, len))
+                    n += (size_t)snprintf(buf + n, size - n, "%s--%s",
+                                          !listed++ ? "" : listed == matches ? " or " : ", ",
+                                          o->name);
+            if (n < size)
+                snprintf(buf + n, size - n, "?");
+            return buf;
+        }
+    }
+    snprintf(buf, size, "unknown option '%s'", arg);
     return buf;
+}
+
+FILE *cli_open_input(const char *tool, const char *path)
+{
+    FILE *in = fopen(path, "r");
+    struct stat st;
+    if (in && fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(in);
+        in = NULL;
+        errno = EISDIR;
+    }
+    if (!in)
+        fprintf(stderr, "%s: cannot read %s: %s\n", tool, path, strerror(errno));
+    return in;
 }
 
 const char *cli_option_name(const struct option *options, int c, char *buf, size_t size)

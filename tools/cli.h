@@ -19,8 +19,9 @@ enum cli_exit {
                         table is invalid */
     CLI_USAGE = 2,   /* a bad command line */
     CLI_NO_GPU = 3,  /* no usable GPU: no NVIDIA driver, one too old, or no device */
-    CLI_FAILED = 4,  /* anything else that stopped the run: a CUDA error, an output that
-                        cannot be written, a program the tool needs that fails */
+    CLI_FAILED = 4,  /* anything else that stopped the run: a CUDA error, an input file
+                        that cannot be read (cli_open_input), an output that cannot be
+                        written, a program the tool needs that fails */
     CLI_SKIPPED = 77 /* meson's "skipped": no GPU, when asked for (--skip-without-gpu) */
 };
 
@@ -28,12 +29,26 @@ enum cli_exit {
 #define CLI_EXIT_HELP                                                                      \
     "Exit status: 0 success; 1 a wrong result; 2 a bad command line; 3 no usable\n"       \
     "GPU (no NVIDIA driver, one older than this CUDA runtime, or no device); 4 another\n" \
-    "failure (a CUDA error, an output that cannot be written)"
+    "failure (a CUDA error, an input file that cannot be read, an output that cannot\n"  \
+    "be written)"
 
 /* The message for an option getopt_long (with opterr = 0) rejected: c is
- * ':' (a value missing) or '?' (an unknown option, or a value given to one
- * that takes none). Written into buf, which is returned. */
-const char *cli_option_error(int c, char *const *argv, char *buf, size_t size);
+ * ':' (a value missing) or '?' (an unknown option, an ambiguous prefix of
+ * several, or a value given to one that takes none). getopt_long takes a
+ * long option's unambiguous prefix for it (--qu for --quick); an ambiguous
+ * one is named with its candidates from `options` ("ambiguous option
+ * '--sv': --svg or --svg-size?"). Written into buf, which is returned. */
+const char *cli_option_error(int c, char *const *argv, const struct option *options, char *buf,
+                             size_t size);
+
+/* What both tools' --help says of shortened option names. */
+#define CLI_PREFIX_HELP "Option names may be shortened while they stay unambiguous"
+
+/* Opens an input file (--check's table, --replot's run) for reading, or
+ * says why not on stderr ("<tool>: cannot read PATH: reason") and returns
+ * NULL: the tool then exits with CLI_FAILED. A directory is refused (it
+ * opens, but cannot be read). */
+FILE *cli_open_input(const char *tool, const char *path);
 
 /* "--name" of the option getopt_long returned as c (or "-c"), written into buf. */
 const char *cli_option_name(const struct option *options, int c, char *buf, size_t size);

@@ -369,20 +369,22 @@ static int run_replot(const br_options *o)
     const int opened = cli_outputs_open(bu_tool, out, NOUTPUTS);
     if (opened)
         return opened;
-    FILE *in = fopen(o->replot_path, "r");
+    /* As gemmladder-tune --check's table: a file that cannot be read is 4,
+     * one that is read and is not a run 1 (nothing is written). */
+    FILE *in = cli_open_input(bu_tool, o->replot_path);
     if (!in) {
-        fprintf(stderr, "%s: cannot read %s: %s\n", bu_tool, o->replot_path, strerror(errno));
         cli_outputs_discard(out, NOUTPUTS);
         return CLI_FAILED;
     }
     br_saved_run run;
-    char err[256];
+    char err[512];
     const int rc = br_read_json(in, &run, err, sizeof err);
+    const int read_failed = ferror(in);
     fclose(in);
     if (rc) {
         fprintf(stderr, "%s: %s: %s\n", bu_tool, o->replot_path, err);
         cli_outputs_discard(out, NOUTPUTS);
-        return CLI_FAILED;
+        return read_failed ? CLI_FAILED : CLI_WRONG;
     }
     br_shape s;
     if (o->svg_size &&

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "bench_util.h"
@@ -93,9 +94,12 @@ static void usage(void)
            "                     run: a second --check is refused\n"
            "  -h, --help         this text\n"
            "  -V, --version      the version\n"
+           CLI_PREFIX_HELP " (--re for --repeats;\n"
+           "--v is refused: --variants or --version?).\n"
            "\n"
            "A run takes about a minute on an H100 (about three with --full).\n"
-           "\n" CLI_EXIT_HELP ".\nWith --check: 0 a valid table, 1 an invalid one.\n");
+           "\n" CLI_EXIT_HELP ".\nWith --check: 0 a valid table, 1 an invalid one, 4 a file that cannot be\n"
+           "read (missing, unreadable, a directory).\n");
 }
 
 /* Says what is wrong with the command line; returns CLI_USAGE. */
@@ -135,10 +139,10 @@ static int parse_args(int argc, char **argv, tune_options *o)
     optind = 0;
     opterr = 0; /* the messages below say it with the tool's name */
     for (int c; (c = getopt_long(argc, argv, "+:o:hV", options, NULL)) != -1;) {
-        char message[128], *end;
+        char message[256], *end;
         long n;
         if (c == ':' || c == '?')
-            return usage_error("%s", cli_option_error(c, argv, message, sizeof message));
+            return usage_error("%s", cli_option_error(c, argv, options, message, sizeof message));
         if (cli_value_missing(optarg))
             return usage_error("%s needs a value", cli_option_name(options, c, message, sizeof message));
         switch (c) {
@@ -299,6 +303,17 @@ static double measure(gl_handle_t h, gl_variant_t v, prepared *p, int repeats, c
 
 static int check_only(const char *path)
 {
+    /* A file that cannot be read is no table to judge: status 4, as for
+     * gemmladder-bench --replot's, not 1 (an invalid table). Opened only
+     * where that cannot wait for a writer: the loader refuses a FIFO or a
+     * device itself. */
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+        FILE *in = cli_open_input(bu_tool, path);
+        if (!in)
+            return CLI_FAILED;
+        fclose(in);
+    }
     if (gl_tuning_check(path) != GL_STATUS_SUCCESS) {
         fprintf(stderr, "%s: %s\n", bu_tool, gl_last_error(NULL));
         return CLI_WRONG;
