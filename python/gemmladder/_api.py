@@ -585,18 +585,35 @@ class Handle:
                 integer, not a bool); None: the current device.
         Raises:
             Error: status NO_DEVICE where there is no usable GPU (the message
-                says whether the driver is missing, too old, or sees no GPU);
-                CUDA_ERROR for an ordinal the CUDA runtime has no device for.
+                says whether the driver is missing, too old, or sees no GPU;
+                the same whatever the device); CUDA_ERROR for an ordinal the
+                CUDA runtime has no device for.
             TypeError: device is not an integer or None.
-            ValueError: device is negative or past a C int.
+            ValueError: device is negative or past a C int (before the
+                library is loaded).
             LibraryNotFoundError: libgemmladder cannot be loaded.
         """
         self._ptr = None
-        device = _device(device)
+        device = _device(device)  # ValueError, TypeError: before the library is loaded
         lib = load()
         handle = ctypes.c_void_p()
-        with _cudart.on_device(device):
+        switch = _cudart.on_device(device)
+        try:
+            switch.__enter__()
+        except Error as e:
+            if e.status is not Status.NO_DEVICE:
+                raise  # an ordinal this runtime has no device for: CUDA_ERROR
+            # The runtime has no usable GPU at all, which it reports in its
+            # own terms ("CUDA driver version is insufficient" where no driver
+            # is installed). gl_handle_create says why in the user's, as for
+            # Handle(): the same error whatever the device.
             check(lib.gl_handle_create(ctypes.byref(handle)), 'gl_handle_create')
+            lib.gl_handle_destroy(handle)  # the runtime found a GPU after all
+            raise
+        try:
+            check(lib.gl_handle_create(ctypes.byref(handle)), 'gl_handle_create')
+        finally:
+            switch.__exit__(None, None, None)
         self._ptr = handle.value
         self._device = lib.gl_handle_device(self._ptr)
 

@@ -232,6 +232,44 @@ class Errors(unittest.TestCase):
             self.assertIn('finds no GPU', e.message)
         self.assertNotIn('insufficient', e.message)
 
+    def test_handle_on_a_device_without_gpu_says_the_same(self):
+        # Issue 46: Handle(device=5) where there is no driver said the
+        # runtime's "CUDA driver version is insufficient for CUDA runtime
+        # version"; the reason is the library's, whatever the device.
+        if gpu_present():
+            self.skipTest('there is a GPU here')
+        with self.assertRaises(gemmladder.Error) as caught:
+            gemmladder.Handle()
+        plain = caught.exception
+        for device, create in [(d, gemmladder.Handle) for d in (0, 5, 2**31 - 1)] + \
+                [(5, gemmladder.default_handle)]:
+            with self.subTest(device=device, create=create.__name__):
+                with self.assertRaises(gemmladder.Error) as caught:
+                    create(device=device)
+                e = caught.exception
+                self.assertIs(e.status, gemmladder.Status.NO_DEVICE)
+                self.assertEqual((e.function, e.message, str(e)),
+                                 (plain.function, plain.message, str(plain)))
+                self.assertNotIn('insufficient', str(e))
+
+    def test_handle_device_out_of_range_is_refused_before_the_library(self):
+        def loaded():
+            raise AssertionError('the library was loaded for a device that is no ordinal')
+        handle, saved = _api.Handle, _api.load  # (_NoGpu stands in for _api.Handle)
+        _api.load = loaded
+        try:
+            with _NoGpu():
+                for device in (-1, -5, 2**31, numpy.int64(-1) if numpy else -2):
+                    with self.subTest(device=device):
+                        with self.assertRaisesRegex(ValueError, 'is not a CUDA device ordinal'):
+                            handle(device=device)
+                for device in (True, 1.0, '0'):
+                    with self.subTest(device=device):
+                        with self.assertRaises(TypeError):
+                            handle(device=device)
+        finally:
+            _api.load = saved
+
     def test_library_not_found(self):
         missing = os.path.join(tempfile.gettempdir(), 'no-such-dir', 'libgemmladder.so.1')
         env = dict(os.environ, GEMMLADDER_LIBRARY=missing)
