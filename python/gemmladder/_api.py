@@ -5,7 +5,7 @@ import dataclasses
 import enum
 import os
 import threading
-from typing import Any, List, Optional, Tuple, Union
+from typing import Any, Callable, List, Mapping, Optional, Tuple, TypeVar, Union
 
 from . import _arguments, _cudart, _library
 from ._arguments import INT32, POINTER
@@ -135,9 +135,14 @@ _ON_DEFAULT_HANDLE = {'on': "on this thread's default handle (default_handle)",
                       'no_device': ', including NO_DEVICE where there is no usable GPU'}
 
 
-def _documented(template, where):
-    """Sets the decorated function's docstring to template filled in with where."""
-    def document(function):
+_Function = TypeVar('_Function', bound=Callable[..., Any])
+
+
+def _documented(template: str, where: Mapping[str, str]) -> Callable[[_Function], _Function]:
+    """Sets the decorated function's docstring to template filled in with where.
+    Typed as returning the function itself, so that type checkers see the
+    decorated function's own signature (not Any)."""
+    def document(function: _Function) -> _Function:
         function.__doc__ = template.format(**where)
         return function
     return document
