@@ -84,18 +84,15 @@ expect 1 "$tune" --check "$bad"
 grep -q "^gemmladder-tune: gl_tuning_check: $bad:1: " "$err" || fail "--check said: $(cat "$err")"
 rm -f "$bad"
 
-# Input files, the same in both tools: one that cannot be read (missing, a
-# directory) is status 4, "cannot read"; one that is read and is not what
-# the option takes is 1 (an invalid table; JSON that is not a run).
+# Input files (the tuner's --check; the bench reads none since --replot was
+# removed): one that cannot be read (missing, a directory) is status 4,
+# "cannot read"; one that is read and is not a table is 1.
 work=$(mktemp -d)
 trap 'rm -f "$out" "$err"; rm -rf "$work"' EXIT
 for input in "$work/missing.txt" "$work"; do
     expect 4 "$tune" --check "$input"
     grep -q "^gemmladder-tune: cannot read $input: " "$err" ||
         fail "tune --check $input said: $(cat "$err")"
-    expect 4 "$bench" --replot "$input" --svg "$work/out.svg"
-    grep -q "^gemmladder-bench: cannot read $input: " "$err" ||
-        fail "bench --replot $input said: $(cat "$err")"
 done
 for tool in "$bench" "$tune"; do
     "$tool" --help | grep -q "an input file that cannot be read" ||
@@ -103,27 +100,25 @@ for tool in "$bench" "$tune"; do
 done
 "$tune" --help | grep -q "With --check: 0 a valid table, 1 an invalid one, 4 a file that cannot be" ||
     fail "tune --help does not give --check's statuses"
-"$bench" --help | grep -q "RUN.json that cannot be read" ||
-    fail "bench --help does not give --replot's statuses"
-# --replot takes a run (issue 46: {} was drawn as an empty picture, status 0).
-echo '{}' >"$work/empty.json"
-expect 1 "$bench" --replot "$work/empty.json" --svg "$work/out.svg"
-grep -q "^gemmladder-bench: $work/empty.json: not a gemmladder-bench JSON file: no \"tool\"" "$err" ||
-    fail "--replot of {} said: $(cat "$err")"
-[ ! -e "$work/out.svg" ] || fail "--replot of {} wrote $work/out.svg"
-printf '{"tool": "gemmladder-bench", "results": []}' >"$work/none.json"
-expect 1 "$bench" --replot "$work/none.json"
-grep -q "not a gemmladder-bench JSON file: \"results\" is empty" "$err" ||
-    fail "--replot of a run without results said: $(cat "$err")"
-printf '{"tool": "gemmladder-bench", "results": [{"variant_id": 1, "m": 8, "n": 8, "k": 8, "status": "ok"}]}' \
-    >"$work/lacking.json"
-expect 1 "$bench" --replot "$work/lacking.json"
-grep -q 'not a gemmladder-bench JSON file: result 1 has no "variant"' "$err" ||
-    fail "--replot of a result without its variant said: $(cat "$err")"
-printf '{"tool": "gemmladder-bench", "device": "d", "results": [{"variant_id": 1, "variant": "naive", "m": 8, "n": 8, "k": 8, "runtime_ms": 1, "status": "ok"}]}' \
-    >"$work/run.json"
-expect 0 "$bench" --replot "$work/run.json" --svg "$work/out.svg"
-[ -s "$work/out.svg" ] || fail "--replot of a one-result run wrote no picture"
+# The picture is gemmladder.plot's: --svg, --svg-size and --replot (issue 46)
+# stop with status 2 and a message naming the module, whole or shortened,
+# with a value or without, and write nothing.
+"$bench" --help | grep -q "python -m gemmladder.plot RUN.json -o ladder.svg" ||
+    fail "bench --help does not name python -m gemmladder.plot"
+"$bench" --help | grep -q "were removed: they stop with status 2" ||
+    fail "bench --help does not say that --svg and --replot were removed"
+removed="was removed: the bench writes --json FILE, and python -m gemmladder.plot FILE -o ladder.svg draws the picture (pip install 'gemmladder[plot]')"
+echo '{}' >"$work/run.json"
+for args in "--svg $work/out.svg" "--svg" "--quick --json $work/out.json --svg=$work/out.svg" \
+    "--svg-size 8" "--svg-s 8" "--replot $work/run.json" "--replot" "--repl $work/run.json --svg $work/out.svg"; do
+    # shellcheck disable=SC2086 # $args is a list of words
+    expect 2 "$bench" $args
+    case $args in --svg-s*) name=--svg-size ;; --sv* | --quick*) name=--svg ;; *) name=--replot ;; esac
+    [ "$(head -n 1 "$err")" = "gemmladder-bench: $name $removed" ] ||
+        fail "bench $args said: $(cat "$err")"
+    grep -qx "Try 'gemmladder-bench --help'." "$err" || fail "bench $args: no Try line: $(cat "$err")"
+    [ ! -e "$work/out.svg" ] && [ ! -e "$work/out.json" ] || fail "bench $args wrote a file"
+done
 
 # Long options may be shortened while they stay unambiguous (both tools'
 # --help says so); an ambiguous prefix is refused with its candidates.
@@ -140,8 +135,6 @@ grep -qx "gemmladder-bench: ambiguous option '--sv': --svg or --svg-size?" "$err
 expect 2 "$bench" --re 5
 grep -qx "gemmladder-bench: ambiguous option '--re': --repeats or --replot?" "$err" ||
     fail "bench --re said: $(cat "$err")"
-expect 0 "$bench" --repl "$work/run.json" --svg "$work/out2.svg" --svg-s 8
-[ -s "$work/out2.svg" ] || fail "--repl ... --svg-s 8 wrote no picture"
 expect 2 "$tune" --v x
 grep -qx "gemmladder-tune: ambiguous option '--v': --variants or --version?" "$err" ||
     fail "tune --v said: $(cat "$err")"

@@ -1,13 +1,14 @@
 /*
  * test_bench_report.c - gemmladder-bench's GPU-free half (tools/bench_report.c)
  * on fixed inputs: the command line (sweeps, shape lists, variants, and the
- * errors for bad ones), the table, CSV, JSON and SVG writers (well-formed,
- * with the expected rows, bars and lines), the reader of ncu's CSV, and the
- * tools' output files (cli.h: written whole or not at all).
+ * errors for bad ones, the removed --svg, --svg-size and --replot), the
+ * table, CSV and JSON writers (well-formed, with the expected rows), the
+ * reader of ncu's CSV, and the tools' output files (cli.h: written whole or
+ * not at all).
  *
  *   test_bench_report NCU_FIXTURE           run the checks
- *   test_bench_report --write-samples DIR   write the fixed report's CSV, JSON
- *                                           and SVG for tests/bench/check_outputs.py
+ *   test_bench_report --write-samples DIR   write the fixed report's CSV and
+ *                                           JSON for tests/bench/check_outputs.py
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -159,135 +160,6 @@ static int json_valid(const char *text)
     return end && *json_ws(end) == '\0';
 }
 
-/* ---- an XML well-formedness checker (enough for the SVG we write) ------------ */
-
-static int xml_name_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '-' || c == '_' || c == ':' || c == '.';
-}
-
-/* &amp; &lt; &gt; &quot; &apos; &#N; &#xN; */
-static const char *xml_entity(const char *p)
-{
-    static const char *const names[] = {"amp;", "lt;", "gt;", "quot;", "apos;"};
-    ++p;
-    for (int i = 0; i < 5; ++i)
-        if (!strncmp(p, names[i], strlen(names[i])))
-            return p + strlen(names[i]);
-    if (*p == '#') {
-        ++p;
-        const int hex = *p == 'x';
-        p += hex;
-        const char *start = p;
-        while (hex ? isxdigit((unsigned char)*p) : isdigit((unsigned char)*p))
-            ++p;
-        return p > start && *p == ';' ? p + 1 : NULL;
-    }
-    return NULL;
-}
-
-static int xml_well_formed(const char *text)
-{
-    char stack[64][64];
-    int depth = 0, roots = 0;
-    const char *p = text;
-    if (!strncmp(p, "<?xml", 5)) {
-        p = strstr(p, "?>");
-        if (!p)
-            return 0;
-        p += 2;
-    }
-    while (*p) {
-        if (*p == '&') {
-            if (!(p = xml_entity(p)))
-                return 0;
-            continue;
-        }
-        if (*p != '<') {
-            if (depth == 0 && !isspace((unsigned char)*p))
-                return 0; /* text outside the root */
-            ++p;
-            continue;
-        }
-        ++p;
-        if (!strncmp(p, "!--", 3)) {
-            p = strstr(p, "-->");
-            if (!p)
-                return 0;
-            p += 3;
-            continue;
-        }
-        const int closing = *p == '/';
-        p += closing;
-        char name[64];
-        size_t n = 0;
-        while (xml_name_char(*p) && n + 1 < sizeof name)
-            name[n++] = *p++;
-        name[n] = '\0';
-        if (n == 0)
-            return 0;
-        if (closing) {
-            p = json_ws(p); /* same whitespace set */
-            if (*p++ != '>' || depth == 0 || strcmp(stack[--depth], name))
-                return 0;
-            continue;
-        }
-        /* Attributes: name="value" (or 'value'), each name once. */
-        char seen[32][64];
-        int nseen = 0;
-        for (;;) {
-            const char *before = p;
-            p = json_ws(p);
-            if (*p == '>' || (*p == '/' && p[1] == '>'))
-                break;
-            if (p == before)
-                return 0; /* attributes need whitespace before them */
-            char attr[64];
-            size_t an = 0;
-            while (xml_name_char(*p) && an + 1 < sizeof attr)
-                attr[an++] = *p++;
-            attr[an] = '\0';
-            if (an == 0)
-                return 0;
-            for (int i = 0; i < nseen; ++i)
-                if (!strcmp(seen[i], attr))
-                    return 0;
-            if (nseen < 32)
-                strcpy(seen[nseen++], attr);
-            p = json_ws(p);
-            if (*p++ != '=')
-                return 0;
-            p = json_ws(p);
-            const char quote = *p++;
-            if (quote != '"' && quote != '\'')
-                return 0;
-            while (*p != quote) {
-                if (*p == '\0' || *p == '<')
-                    return 0;
-                if (*p == '&') {
-                    if (!(p = xml_entity(p)))
-                        return 0;
-                } else {
-                    ++p;
-                }
-            }
-            ++p;
-        }
-        if (*p == '/') {
-            p += 2;
-            roots += depth == 0;
-            continue;
-        }
-        ++p;
-        if (depth == 0)
-            ++roots;
-        if (depth == 64)
-            return 0;
-        strcpy(stack[depth++], name);
-    }
-    return depth == 0 && roots == 1;
-}
-
 static void test_checkers(void)
 {
     /* The checkers themselves must reject what is broken, or the checks on
@@ -303,16 +175,6 @@ static void test_checkers(void)
     CHECK(!json_valid("{\"a\": 01}"), "leading zero accepted");
     CHECK(!json_valid("{\"a\": 1} x"), "trailing text accepted");
     CHECK(!json_valid("{\"a\": [1}"), "unclosed array accepted");
-    CHECK(xml_well_formed("<?xml version=\"1.0\"?>\n<a x=\"1\"><b y='2'/>t &amp; &#60;</a>\n"),
-          "valid XML rejected");
-    CHECK(!xml_well_formed("<a><b></a></b>"), "crossed tags accepted");
-    CHECK(!xml_well_formed("<a x=1/>"), "unquoted attribute accepted");
-    CHECK(!xml_well_formed("<a>&foo;</a>"), "unknown entity accepted");
-    CHECK(!xml_well_formed("<a>x & y</a>"), "bare ampersand accepted");
-    CHECK(!xml_well_formed("<a>x < y</a>"), "bare < accepted");
-    CHECK(!xml_well_formed("<a x=\"1\" x=\"2\"/>"), "repeated attribute accepted");
-    CHECK(!xml_well_formed("<a/><b/>"), "two roots accepted");
-    CHECK(!xml_well_formed("<a>"), "unclosed element accepted");
 }
 
 /* ---- the command line ----------------------------------------------------- */
@@ -350,7 +212,7 @@ static void test_sweeps(void)
           o.repeats, o.warmup, (long long)o.slow_limit);
     CHECK(o.nvariants == rungs && o.variants[0] == 1 && o.variants[rungs - 1] == rungs,
           "default runs %d rungs from %d", o.nvariants, o.variants[0]);
-    CHECK(!o.csv_path && !o.json_path && !o.svg_path && !o.skip_without_gpu && !o.seed_given,
+    CHECK(!o.csv_path && !o.json_path && !o.skip_without_gpu && !o.seed_given,
           "default outputs");
 
     CHECK(parse(&o, "--quick", err, sizeof err) == 0, "--quick: %s", err);
@@ -448,14 +310,12 @@ static void test_variants_and_outputs(void)
               o.nvariants == gl_variant_count() - 1,
           "all: %d rungs (%s)", o.nvariants, err);
 
-    CHECK(parse(&o, "--sizes 1024 --csv a.csv --json=b.json --svg c.svg --svg-size 1024 --seed 42",
-                err, sizeof err) == 0,
+    CHECK(parse(&o, "--sizes 1024 --csv a.csv --json=b.json --seed 42", err, sizeof err) == 0,
           "%s", err);
     CHECK(o.csv_path && !strcmp(o.csv_path, "a.csv") && o.json_path &&
-              !strcmp(o.json_path, "b.json") && o.svg_path && !strcmp(o.svg_path, "c.svg"),
+              !strcmp(o.json_path, "b.json"),
           "output paths");
-    CHECK(o.svg_size == 1024 && o.seed == 42 && o.seed_given, "svg size %lld seed %llu",
-          (long long)o.svg_size, (unsigned long long)o.seed);
+    CHECK(o.seed == 42 && o.seed_given, "seed %llu", (unsigned long long)o.seed);
 
     CHECK(parse(&o, "--help", err, sizeof err) == 0 && o.mode == BR_MODE_HELP, "--help");
     CHECK(parse(&o, "--sizes 12 -h", err, sizeof err) == 0 && o.mode == BR_MODE_HELP, "-h");
@@ -471,10 +331,6 @@ static void test_variants_and_outputs(void)
           "--skip-without-gpu: %s", err);
     CHECK(parse(&o, "--version", err, sizeof err) == 0 && o.mode == BR_MODE_VERSION, "--version");
     CHECK(parse(&o, "-V --bogus", err, sizeof err) == 0 && o.mode == BR_MODE_VERSION, "-V");
-    CHECK(parse(&o, "--replot run.json --svg a.svg --svg-size 8192", err, sizeof err) == 0 &&
-              o.mode == BR_MODE_REPLOT && !strcmp(o.replot_path, "run.json") &&
-              !strcmp(o.svg_path, "a.svg") && o.svg_size == 8192,
-          "--replot: %s", err);
     CHECK(parse(&o, "--shapes", err, sizeof err) == 0 && o.mode == BR_MODE_BENCH &&
               o.sweep == BR_SWEEP_SHAPES && o.nshapes == 27 && o.shapes[0].m == 256 &&
               o.shapes[0].k == 65536 && o.shapes[6].m == 1 && o.shapes[21].k == 128 &&
@@ -500,13 +356,12 @@ static void test_variants_and_outputs(void)
               o.repeats == 3 && o.warmup == 0 && o.slow_limit == 64 && o.nshapes == 1 &&
               o.shapes[0].k == 10,
           "abbreviated timing options: %s", err);
-    CHECK(parse(&o, "--repl run.json --svg a.svg --svg-s 8192", err, sizeof err) == 0 &&
-              o.mode == BR_MODE_REPLOT && !strcmp(o.replot_path, "run.json") &&
-              o.svg_size == 8192,
-          "--repl, --svg-s: %s", err);
     /* A name that is a whole option is that option, though others begin with it. */
-    CHECK(parse(&o, "--sizes 8 --svg a.svg --m 8", err, sizeof err) == 0 && o.svg_size == 0,
-          "--svg and --m whole: %s", err);
+    CHECK(parse(&o, "--sizes 8 --m 8", err, sizeof err) == 0 && o.nshapes == 2 &&
+              o.shapes[1].m == 8 && o.shapes[1].n == 4096,
+          "--m whole (not --mnk): %s", err);
+    CHECK(parse(&o, "--ncu", err, sizeof err) == 0 && o.mode == BR_MODE_NCU,
+          "--ncu whole (not --ncu-size): %s", err);
 }
 
 /* Each bad command line must fail with a message naming what is wrong. */
@@ -561,15 +416,20 @@ static void test_bad_arguments(void)
         {"--re 5", "ambiguous option '--re': --repeats or --replot?"},
         {"--re=5", "ambiguous option '--re': --repeats or --replot?"},
         {"--nc", "ambiguous option '--nc': --ncu or --ncu-size?"},
-        {"--repl", "--replot needs a value"}, /* a shortened name, named whole */
         {"--svgs 5", "unknown option '--svgs'"},
-        {"--replot", "--replot needs a value"},
-        {"--replot run.json --quick", "--replot draws a saved run again"},
-        {"--replot run.json --sizes 5", "it takes only --csv, --json, --svg and --svg-size"},
-        {"--replot run.json --svg-size 512", "--svg-size needs --svg"},
         {"4096", "unexpected argument '4096'"},
-        {"--svg x.svg --svg-size 300", "300x300x300 is not among the shapes"},
-        {"--svg-size 512", "--svg-size needs --svg"},
+        /* removed: the picture is gemmladder.plot's, and the message says so
+         * (with a value or none, whole or shortened, named whole) */
+        {"--svg x.svg", "--svg was removed: the bench writes --json FILE, and python -m "
+                        "gemmladder.plot FILE -o ladder.svg draws the picture (pip install "
+                        "'gemmladder[plot]')"},
+        {"--quick --json a.json --svg=x.svg", "--svg was removed: "},
+        {"--svg", "--svg was removed: "},
+        {"--svg-size 512", "--svg-size was removed: "},
+        {"--svg-s 512", "--svg-size was removed: "},
+        {"--replot run.json", "--replot was removed: "},
+        {"--replot", "--replot was removed: "},
+        {"--repl run.json --svg a.svg", "--replot was removed: "},
         {"--ncu-size 0", "--ncu-size: bad value"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -594,6 +454,8 @@ static void test_usage(void)
                                             "--svg-size", "--ncu", "--repeats", "--warmup",
                                             "--skip-without-gpu", "127x4096x4096", "77",
                                             "--version", "--replot", "3 no usable",
+                                            "python -m gemmladder.plot RUN.json -o ladder.svg",
+                                            "were removed: they stop with status 2",
                                             BR_NCU_SECTORS, BR_NCU_REQUESTS};
     for (size_t i = 0; i < sizeof mentioned / sizeof mentioned[0]; ++i)
         CHECK(strstr(text, mentioned[i]) != NULL, "--help does not mention %s", mentioned[i]);
@@ -603,8 +465,7 @@ static void test_usage(void)
 /* ---- the writers ------------------------------------------------------------- */
 
 /* The fixed results: three shapes, every status, awkward characters in the
- * device name. At 4096^3, five rungs ran correctly (five bars); eight rungs
- * have a correct square shape (eight lines). */
+ * device name. */
 static br_result fixture[32];
 static size_t fixture_count;
 
@@ -651,8 +512,6 @@ static br_report make_fixture(void)
                        .results = fixture, .count = fixture_count};
 }
 
-#define FIXTURE_BARS 5
-#define FIXTURE_LINES 8
 
 static void test_rates_and_staircase(void)
 {
@@ -908,172 +767,6 @@ static void test_json(void)
     free(text);
 }
 
-static void test_svg(void)
-{
-    const br_report rep = make_fixture();
-    char *text = NULL;
-    int rc = 0;
-    CAPTURE(text, rc = br_write_svg(out, &rep, 0));
-    CHECK(rc == 0, "br_write_svg returned %d", rc);
-    CHECK(xml_well_formed(text), "SVG is not well-formed XML:\n%s", text);
-    CHECK(strstr(text, "<svg xmlns=\"http://www.w3.org/2000/svg\""), "SVG namespace");
-    CHECK(count_of(text, "<rect class=\"bar\"") == FIXTURE_BARS, "%d bars, expected %d",
-          count_of(text, "<rect class=\"bar\""), FIXTURE_BARS);
-    CHECK(count_of(text, "<polyline class=\"series\"") == FIXTURE_LINES, "%d lines, expected %d",
-          count_of(text, "<polyline class=\"series\""), FIXTURE_LINES);
-    CHECK(strstr(text, "GEMM ladder (FP32) on NVIDIA &quot;Test&quot; &lt;GPU&gt; &amp; co"),
-          "title with the device name, escaped");
-    CHECK(strstr(text, ">NVIDIA &quot;Test&quot; &lt;GPU&gt; &amp; co (sm_90)</text>") &&
-              strstr(text, ">driver 13.0</text>"),
-          "device description under the title, on two lines");
-    CHECK(strstr(text, "at 4096 x 4096 x 4096"), "staircase size in its heading");
-    CHECK(strstr(text, ">% of cuBLAS</text>") && strstr(text, ">N (log2 scale)</text>") &&
-              strstr(text, "GFLOP/s (log10 scale)"),
-          "axis labels");
-    /* log2 axis from 1024 to 4096: three labelled ticks. */
-    CHECK(strstr(text, ">1024</text>") && strstr(text, ">2048</text>") &&
-              strstr(text, ">4096</text>"),
-          "size ticks");
-    CHECK(strstr(text, ">8 warptile</text>") && strstr(text, ">0 cublas</text>") &&
-              !strstr(text, ">3 shared</text>"),
-          "legend: rungs with a line, and only those");
-    CHECK(strstr(text, ">wrong</text>") && strstr(text, ">unavailable</text>"),
-          "missing bars are labelled");
-    free(text);
-
-    CAPTURE(text, rc = br_write_svg(out, &rep, 1024));
-    CHECK(xml_well_formed(text), "SVG at 1024 is not well-formed");
-    CHECK(count_of(text, "<rect class=\"bar\"") == 8, "%d bars at 1024, expected 8",
-          count_of(text, "<rect class=\"bar\""));
-    free(text);
-
-    const br_report empty = {0};
-    CAPTURE(text, rc = br_write_svg(out, &empty, 0));
-    CHECK(xml_well_formed(text), "empty SVG is not well-formed:\n%s", text);
-    CHECK(count_of(text, "class=\"bar\"") == 0 && count_of(text, "class=\"series\"") == 0 &&
-              strstr(text, "no square shape ran correctly"),
-          "empty SVG");
-    free(text);
-}
-
-/* The line chart joins the square multiples of 128 only, and a rung lying on
- * an earlier one is drawn so that both show, with a note in the legend. */
-static void test_svg_lines(void)
-{
-    fixture_count = 0;
-    for (int64_t n = 1024; n <= 4096; n *= 2) {
-        const double ms = (double)(n / 1024) * (double)(n / 1024) * (double)(n / 1024);
-        add_result(0, n, n, n, ms, 1e-7, BR_OK);
-        add_result(6, n, n, n, 2 * ms, 1e-7, BR_OK);
-        add_result(7, n, n, n, 2.02 * ms, 1e-7, BR_OK); /* 1% slower than rung 6 */
-        add_result(8, n, n, n, 1.5 * ms, 1e-7, BR_OK);
-    }
-    add_result(0, 1000, 1000, 1000, 0.5, 1e-7, BR_OK);
-    add_result(6, 1000, 1000, 1000, 5.0, 1e-7, BR_OK);  /* a dip: kept off the lines */
-    add_result(6, 4097, 4097, 4097, 200.0, 1e-7, BR_OK);
-    add_result(6, 127, 4096, 4096, 1.0, 1e-7, BR_OK);
-    const br_report rep = {.device = "d", .device_name = "d", .results = fixture,
-                           .count = fixture_count};
-    char *text = NULL;
-    CAPTURE(text, br_write_svg(out, &rep, 0));
-    CHECK(xml_well_formed(text), "SVG is not well-formed");
-    CHECK(count_of(text, "<polyline class=\"series\"") == 4, "%d lines",
-          count_of(text, "<polyline class=\"series\""));
-    CHECK(!strstr(text, " at 1000: ") && !strstr(text, " at 4097: ") && !strstr(text, " at 127: ") &&
-              count_of(text, "vectorized at ") == 3,
-          "only multiples of 128 on the lines");
-    CHECK(strstr(text, ">7 autotuned (on 6: within 2%)</text>") &&
-              !strstr(text, "8 warptile (on") && !strstr(text, "6 vectorized (on"),
-          "the legend names the rung another lies on");
-    /* Rung 7's markers, three points and the legend's, are hollow; rung 6's are not. */
-    CHECK(count_of(text, "\"point\" fill=\"none\" stroke=\"#9467bd\"") == 4 &&
-              count_of(text, "\"point\" fill=\"#1f77b4\" stroke=\"#1f77b4\"") == 4,
-          "hollow markers for the rung on top");
-    CHECK(strstr(text, "stroke-dasharray=\"none\"") && strstr(text, "stroke-dasharray=\"2 3\""),
-          "dash patterns per rung");
-    free(text);
-}
-
-/* A run written as JSON reads back into the same report (--replot). */
-static void test_json_read_back(void)
-{
-    const br_report rep = make_fixture();
-    char *first = NULL, *second = NULL, err[256] = "";
-    CAPTURE(first, br_write_json(out, &rep));
-    FILE *in = fmemopen(first, strlen(first), "r");
-    br_saved_run run;
-    CHECK(br_read_json(in, &run, err, sizeof err) == 0, "reading the JSON back: %s", err);
-    fclose(in);
-    CHECK(run.report.count == rep.count && !strcmp(run.report.device, rep.device) &&
-              !strcmp(run.report.device_name, rep.device_name) &&
-              !strcmp(run.report.date, rep.date) && !strcmp(run.report.version, rep.version) &&
-              run.report.seed == 42 && run.report.repeats == 10 && run.report.warmup == 2,
-          "the run's fields: %zu results, device %s", run.report.count, run.report.device);
-    CAPTURE(second, br_write_json(out, &run.report));
-    CHECK(!strcmp(first, second), "written again, the JSON differs:\n%s\n%s", first, second);
-    br_free_saved_run(&run);
-    free(first);
-    free(second);
-
-    static const char *const bad[] = {
-        "", "[]", "{\"device\": \"d", "{\"results\": [1]}", "{\"results\": [{\"m\": -1}]}",
-        "{\"results\": [{\"status\": \"great\"}]}", "{\"results\": [{}], \"results\": [{}]}",
-        "{\"device\": \"\\u00zz\"}",
-    };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
-        in = fmemopen((void *)bad[i], strlen(bad[i]) + 1, "r"); /* +1: fmemopen wants a size */
-        err[0] = '\0';
-        CHECK(br_read_json(in, &run, err, sizeof err) == -1 &&
-                  strstr(err, "not a gemmladder-bench JSON file"),
-              "'%s' was read (%s)", bad[i], err);
-        fclose(in);
-    }
-
-    /* JSON that parses but is not a run (issue 46: {} was drawn as an empty
-     * picture): each refused, saying what it lacks. */
-#define RUN_ "{\"tool\": \"gemmladder-bench\", "
-#define RESULT_ "\"variant_id\": 1, \"variant\": \"naive\", \"m\": 8, \"n\": 8, \"k\": 8"
-    static const struct {
-        const char *json, *message;
-    } not_runs[] = {
-        {"{}", "no \"tool\""},
-        {"{\"results\": [{" RESULT_ ", \"status\": \"ok\"}]}", "no \"tool\""},
-        {"{\"tool\": \"gemmladder-tune\", \"results\": [{" RESULT_ ", \"status\": \"ok\"}]}",
-         "\"tool\" is not \"gemmladder-bench\""},
-        {RUN_ "\"device\": \"d\"}", "no \"results\""},
-        {RUN_ "\"results\": []}", "\"results\" is empty"},
-        {RUN_ "\"results\": {}}", "expected '['"},
-        {RUN_ "\"results\": [{}]}", "result 1 has no \"variant_id\""},
-        {RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\"}, {" RESULT_ "}]}",
-         "result 2 has no \"status\""},
-        {RUN_ "\"results\": [{\"variant_id\": 1, \"variant\": \"naive\", \"n\": 8, \"k\": 8, "
-              "\"status\": \"ok\"}]}",
-         "result 1 has no \"m\""},
-        {RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\", \"k\": 0}]}",
-         "a bad variant id or size"},
-        {RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\"}]} {}", "more after the run's object"},
-    };
-    for (size_t i = 0; i < sizeof not_runs / sizeof not_runs[0]; ++i) {
-        in = fmemopen((void *)not_runs[i].json, strlen(not_runs[i].json), "r");
-        err[0] = '\0';
-        CHECK(br_read_json(in, &run, err, sizeof err) == -1 &&
-                  strstr(err, "not a gemmladder-bench JSON file") &&
-                  strstr(err, not_runs[i].message),
-              "'%s': said \"%s\", expected \"%s\"", not_runs[i].json, err, not_runs[i].message);
-        fclose(in);
-    }
-    /* The smallest run: one result with only the fields every result has. */
-    static const char smallest[] = RUN_ "\"results\": [{" RESULT_ ", \"status\": \"ok\"}]}\n";
-    in = fmemopen((void *)smallest, strlen(smallest), "r");
-    CHECK(br_read_json(in, &run, err, sizeof err) == 0 && run.report.count == 1 &&
-              run.report.results[0].shape.m == 8 && isnan(run.report.results[0].gflops),
-          "the smallest run: %s", err);
-    fclose(in);
-    br_free_saved_run(&run);
-#undef RUN_
-#undef RESULT_
-}
-
 /* ---- ncu's CSV ------------------------------------------------------------------ */
 
 static void test_ncu(const char *fixture_path)
@@ -1139,8 +832,7 @@ static int write_file(const char *dir, const char *name, const br_report *rep, i
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    const int rc = kind == 0 ? br_write_csv(f, rep) : kind == 1 ? br_write_json(f, rep)
-                                                                  : br_write_svg(f, rep, 0);
+    const int rc = kind == 0 ? br_write_csv(f, rep) : br_write_json(f, rep);
     return fclose(f) != 0 || rc != 0 ? -1 : 0;
 }
 
@@ -1151,13 +843,12 @@ static int write_samples(const char *dir)
     snprintf(path, sizeof path, "%s/expect.txt", dir);
     FILE *f = fopen(path, "w");
     if (!f || write_file(dir, "sample.csv", &rep, 0) || write_file(dir, "sample.json", &rep, 1) ||
-        write_file(dir, "sample.svg", &rep, 2) || write_file(dir, "empty.csv", &empty, 0) ||
-        write_file(dir, "empty.json", &empty, 1) || write_file(dir, "empty.svg", &empty, 2)) {
+        write_file(dir, "empty.csv", &empty, 0) || write_file(dir, "empty.json", &empty, 1)) {
         fprintf(stderr, "cannot write the samples in %s\n", dir);
         return 1;
     }
-    /* What the parsers must find in sample.*; empty.* has no rows, bars or lines. */
-    fprintf(f, "rows %zu\nbars %d\nlines %d\n", rep.count, FIXTURE_BARS, FIXTURE_LINES);
+    /* What the parsers must find in sample.*; empty.* has no rows. */
+    fprintf(f, "rows %zu\n", rep.count);
     return fclose(f) ? 1 : 0;
 }
 
@@ -1275,9 +966,6 @@ int main(int argc, char **argv)
     test_goals();
     test_csv();
     test_json();
-    test_svg();
-    test_svg_lines();
-    test_json_read_back();
     test_outputs();
     test_ncu(argv[1]);
     return harness_finish("test_bench_report");

@@ -1,6 +1,6 @@
 /*
  * bench_report.c - gemmladder-bench's command line and its writers: the
- * terminal table, CSV, JSON and SVG, and the reader of ncu's CSV (see
+ * terminal table, CSV and JSON, and the reader of ncu's CSV (see
  * bench_report.h). No CUDA here, so all of it is tested on machines
  * without a GPU.
  */
@@ -246,10 +246,12 @@ static const struct option long_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"csv", required_argument, NULL, OPT_CSV},
     {"json", required_argument, NULL, OPT_JSON},
-    {"svg", required_argument, NULL, OPT_SVG},
-    {"svg-size", required_argument, NULL, OPT_SVG_SIZE},
+    /* removed (the picture is gemmladder.plot's): refused with a message
+     * saying so; an optional value, so that a bare --svg says it too */
+    {"svg", optional_argument, NULL, OPT_SVG},
+    {"svg-size", optional_argument, NULL, OPT_SVG_SIZE},
     {"ncu-size", required_argument, NULL, OPT_NCU_SIZE},
-    {"replot", required_argument, NULL, OPT_REPLOT},
+    {"replot", optional_argument, NULL, OPT_REPLOT},
     {"overhead", no_argument, NULL, OPT_OVERHEAD},
     {"shapes", no_argument, NULL, OPT_SHAPES},
     {NULL, 0, NULL, 0},
@@ -262,7 +264,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     int ndims[3] = {0, 0, 0};
     int seen[BR_MAX_VARIANTS] = {0};
     int quick = 0, full = 0, shapes = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
-    int64_t repeats = -1, warmup = -1, slow_limit = -1, svg_size = 0, ncu_size = 0;
+    int64_t repeats = -1, warmup = -1, slow_limit = -1, ncu_size = 0;
     br_options explicit_shapes = {0}; /* --sizes and --mnk, in order */
 
     optind = 0; /* glibc: start over, so this can be called again */
@@ -275,6 +277,8 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
             return fail(err, err_size, "%s",
                         cli_option_error(c, argv, long_options, name, sizeof name));
         cli_option_name(long_options, c, name, sizeof name);
+        if (c == OPT_SVG || c == OPT_SVG_SIZE || c == OPT_REPLOT)
+            return fail(err, err_size, "%s was removed: %s", name, BR_PICTURE_HELP);
         if (cli_value_missing(val))
             return fail(err, err_size, "%s needs a value", name);
 
@@ -348,16 +352,10 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         }
         case OPT_CSV: o->csv_path = val; break;
         case OPT_JSON: o->json_path = val; break;
-        case OPT_SVG: o->svg_path = val; break;
-        case OPT_SVG_SIZE:
-            if (parse_count(name, val, 1, BR_MAX_DIM, &svg_size, err, err_size))
-                return -1;
-            break;
         case OPT_NCU_SIZE:
             if (parse_count(name, val, 1, 65536, &ncu_size, err, err_size))
                 return -1;
             break;
-        case OPT_REPLOT: o->replot_path = val; break;
         }
     }
     if (optind < argc)
@@ -367,22 +365,15 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         return fail(err, err_size, "--quick, --full and --shapes exclude each other");
     if (ncu && once)
         return fail(err, err_size, "--ncu and --profile-once exclude each other");
-    if (o->replot_path && (quick || full || ncu || once || o->skip_without_gpu || variants_given ||
-                           explicit_shapes.nshapes || ndims[0] || ndims[1] || ndims[2] ||
-                           repeats >= 0 || warmup >= 0 || slow_limit >= 0 || o->seed_given))
-        return fail(err, err_size, "--replot draws a saved run again: it takes only --csv, --json, "
-                                   "--svg and --svg-size");
-    if (overhead && (quick || full || ncu || once || o->csv_path || o->json_path || o->svg_path))
+    if (overhead && (quick || full || ncu || once || o->csv_path || o->json_path))
         return fail(err, err_size, "--overhead prints its own table: it takes shapes, --variants, "
                                    "--repeats and --slow-limit only");
-    o->mode = o->replot_path ? BR_MODE_REPLOT
-              : ncu          ? BR_MODE_NCU
+    o->mode = ncu            ? BR_MODE_NCU
               : once         ? BR_MODE_PROFILE_ONCE
               : overhead     ? BR_MODE_OVERHEAD
                              : BR_MODE_BENCH;
     o->sweep = quick ? BR_SWEEP_QUICK : full ? BR_SWEEP_FULL : shapes ? BR_SWEEP_SHAPES : BR_SWEEP_MEDIUM;
     o->ncu_size = ncu_size ? ncu_size : DEFAULT_NCU_SIZE;
-    o->svg_size = svg_size;
 
     /* Shapes: what was asked for, in order, else the sweep's. */
     for (int i = 0; i < explicit_shapes.nshapes; ++i)
@@ -470,20 +461,6 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     for (int i = 0; i < BR_MAX_VARIANTS; ++i)
         if (seen[i] && !cli_variant(i).reference)
             o->variants[o->nvariants++] = i;
-
-    if (o->mode == BR_MODE_BENCH && svg_size) {
-        int found = 0;
-        for (int i = 0; i < o->nshapes; ++i)
-            found |= o->shapes[i].m == svg_size && o->shapes[i].n == svg_size &&
-                     o->shapes[i].k == svg_size;
-        if (!found)
-            return fail(err, err_size,
-                        "--svg-size %" PRId64 ": %" PRId64 "x%" PRId64 "x%" PRId64
-                        " is not among the shapes run",
-                        svg_size, svg_size, svg_size, svg_size);
-    }
-    if ((o->mode == BR_MODE_BENCH || o->mode == BR_MODE_REPLOT) && o->svg_path == NULL && svg_size)
-        return fail(err, err_size, "--svg-size needs --svg FILE");
     return 0;
 }
 
@@ -491,9 +468,8 @@ void br_print_usage(FILE *out)
 {
     fputs(
         "usage: gemmladder-bench [--quick | --full | --shapes] [shapes] [--variants LIST]\n"
-        "                        [--csv FILE] [--json FILE] [--svg FILE] [timing]\n"
+        "                        [--csv FILE] [--json FILE] [timing]\n"
         "       gemmladder-bench --ncu [--ncu-size N]\n"
-        "       gemmladder-bench --replot RUN.json [--csv FILE] [--json FILE] [--svg FILE]\n"
         "       gemmladder-bench --overhead [shapes] [--variants LIST] [--repeats N]\n"
         "\n"
         "Runs the rungs of the FP32 GEMM ladder (C = A * B, row-major; A is M x K,\n"
@@ -569,18 +545,11 @@ void br_print_usage(FILE *out)
         "  --json FILE      {device, device_name, date, gemmladder_version, repeats,\n"
         "                   warmup, seed, tolerance, results: [rows as in the CSV]}\n"
         "                   (null: not measured)\n"
-        "  --svg FILE       a picture drawn by the tool: % of cuBLAS per rung at one\n"
-        "                   size (the staircase), and GFLOP/s against size per rung\n"
-        "                   for the square shapes (log2 size axis)\n"
-        "  --svg-size N     the staircase's shape, N x N x N (default: the largest\n"
-        "                   square shape run)\n"
-        "  --replot RUN.json  no GPU: reads a run's --json output and writes the\n"
-        "                   summary, and --csv, --json and --svg, again (e.g. with a\n"
-        "                   newer tool's picture). A RUN.json that cannot be read\n"
-        "                   stops it with status 4; one that is not a run (not JSON,\n"
-        "                   no \"tool\": \"gemmladder-bench\", no results, a result\n"
-        "                   without its variant, size or status) with status 1;\n"
-        "                   either way nothing is written\n"
+        "  The picture (% of cuBLAS per rung at one size, GFLOP/s against size per\n"
+        "  rung) is drawn from --json's file by matplotlib:\n"
+        "    python -m gemmladder.plot RUN.json -o ladder.svg\n"
+        "  (pip install 'gemmladder[plot]'). --svg, --svg-size and --replot, which\n"
+        "  drew it here, were removed: they stop with status 2, saying so.\n"
         "  The outputs are checked before anything runs: two that name the same file\n"
         "  are refused (status 2); one that cannot be written (a missing or read-only\n"
         "  directory) stops the run (status 4). Each is written to a temporary file\n"
@@ -627,15 +596,16 @@ void br_print_usage(FILE *out)
         "  -h, --help       this text\n"
         "  -V, --version    the version\n"
         CLI_PREFIX_HELP " (--qu for --quick;\n"
-        "--sv is refused: --svg or --svg-size?).\n"
+        "--ncu-s for --ncu-size; --ov for --overhead).\n"
         "\n" CLI_EXIT_HELP ";\n"
-        "77 no GPU, with --skip-without-gpu. A wrong result: a rung was wrong or failed\n"
-        "(--replot: RUN.json is not a run).\n"
+        "77 no GPU, with --skip-without-gpu. A wrong result: a rung was wrong or failed.\n"
+        "--svg, --svg-size and --replot (removed) are a bad command line, 2.\n"
         "\n"
         "Examples:\n"
         "  gemmladder-bench --quick\n"
         "  gemmladder-bench --sizes 4096 --variants vectorized,autotuned,warptile\n"
-        "  gemmladder-bench --full --csv ladder.csv --json ladder.json --svg ladder.svg\n"
+        "  gemmladder-bench --full --csv ladder.csv --json ladder.json\n"
+        "  python -m gemmladder.plot ladder.json -o ladder.svg\n"
         "  gemmladder-bench --m 4096 --n 4096 --k 1024,2048,4096\n"
         "  gemmladder-bench --ncu --ncu-size 2048\n"
         "\n"
@@ -694,12 +664,12 @@ static double work(br_shape s)
     return (double)s.m * (double)s.n * (double)s.k;
 }
 
-int br_staircase_shape(const br_report *rep, int64_t svg_size, br_shape *shape)
+int br_staircase_shape(const br_report *rep, int64_t size, br_shape *shape)
 {
     int found = 0, found_square = 0;
     for (size_t i = 0; i < rep->count; ++i) {
         const br_shape s = rep->results[i].shape;
-        if (svg_size > 0 && is_square(s) && s.m == svg_size) {
+        if (size > 0 && is_square(s) && s.m == size) {
             *shape = s;
             return 0;
         }
@@ -794,10 +764,10 @@ static void write_odd_shapes(FILE *out, const br_report *rep)
     }
 }
 
-void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size)
+void br_write_summary(FILE *out, const br_report *rep, int64_t size)
 {
     br_shape s;
-    if (br_staircase_shape(rep, svg_size, &s))
+    if (br_staircase_shape(rep, size, &s))
         return;
     fprintf(out, "%% of cuBLAS at %" PRId64 "x%" PRId64 "x%" PRId64 ":", s.m, s.n, s.k);
     const char *sep = " ";
@@ -1070,690 +1040,6 @@ int br_write_json(FILE *out, const br_report *rep)
         fputc('}', out);
     }
     fputs(rep->count ? "\n  ]\n}\n" : "]\n}\n", out);
-    return ferror(out) ? -1 : 0;
-}
-
-/* ---- reading the JSON back (--replot) ---------------------------------------
- * A small reader for what br_write_json writes (and any JSON of that shape):
- * objects, arrays, strings with escapes, numbers, null, true and false. */
-
-typedef struct json_reader {
-    const char *start, *p, *end;
-    char *err;
-    size_t err_size;
-} json_reader;
-
-static void json_skip_space(json_reader *j)
-{
-    while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
-        ++j->p;
-}
-
-static int json_fail(json_reader *j, const char *what)
-{
-    return fail(j->err, j->err_size, "not a gemmladder-bench JSON file: %s at byte %ld", what,
-                (long)(j->p - j->start));
-}
-
-static int json_expect(json_reader *j, char c)
-{
-    json_skip_space(j);
-    if (j->p == j->end || *j->p != c) {
-        char what[32];
-        snprintf(what, sizeof what, "expected '%c'", c);
-        return json_fail(j, what);
-    }
-    ++j->p;
-    return 0;
-}
-
-/* A string into out (truncated to size; \u escapes above 0x7f become '?'). */
-static int json_string_value(json_reader *j, char *out, size_t size)
-{
-    size_t n = 0;
-    if (json_expect(j, '"'))
-        return -1;
-    while (j->p < j->end && *j->p != '"') {
-        char c = *j->p++;
-        if (c == '\\') {
-            if (j->p == j->end)
-                break;
-            c = *j->p++;
-            switch (c) {
-            case 'b': c = '\b'; break;
-            case 'f': c = '\f'; break;
-            case 'n': c = '\n'; break;
-            case 'r': c = '\r'; break;
-            case 't': c = '\t'; break;
-            case 'u': {
-                unsigned code = 0;
-                for (int i = 0; i < 4; ++i, ++j->p) {
-                    const char h = j->p < j->end ? *j->p : 'x';
-                    if (!((h >= '0' && h <= '9') || (h >= 'a' && h <= 'f') || (h >= 'A' && h <= 'F')))
-                        return json_fail(j, "a bad \\u escape");
-                    code = code * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
-                }
-                c = code < 0x80 ? (char)code : '?';
-                break;
-            }
-            default: break; /* \" \\ \/ stand for themselves */
-            }
-        }
-        if (out && n + 1 < size)
-            out[n++] = c;
-    }
-    if (out && size)
-        out[n] = '\0';
-    return json_expect(j, '"');
-}
-
-/* A number, or null (NAN). */
-static int json_number(json_reader *j, double *v)
-{
-    json_skip_space(j);
-    if (j->end - j->p >= 4 && !strncmp(j->p, "null", 4)) {
-        j->p += 4;
-        *v = NAN;
-        return 0;
-    }
-    char buf[64];
-    size_t n = 0;
-    while (j->p < j->end && n + 1 < sizeof buf && strchr("+-.0123456789eE", *j->p))
-        buf[n++] = *j->p++;
-    buf[n] = '\0';
-    char *stop;
-    *v = strtod(buf, &stop);
-    return n && *stop == '\0' ? 0 : json_fail(j, "expected a number");
-}
-
-/* Reads an object ('{': item(j, key, ctx) for each member) or an array
- * ('[': item(j, NULL, ctx) for each element); item reads the value. */
-static int json_items(json_reader *j, char open, int (*item)(json_reader *, const char *, void *),
-                      void *ctx)
-{
-    const char close = open == '{' ? '}' : ']';
-    if (json_expect(j, open))
-        return -1;
-    json_skip_space(j);
-    if (j->p < j->end && *j->p == close) {
-        ++j->p;
-        return 0;
-    }
-    for (;;) {
-        char key[64];
-        if (open == '{' && (json_string_value(j, key, sizeof key) || json_expect(j, ':')))
-            return -1;
-        if (item(j, open == '{' ? key : NULL, ctx))
-            return -1;
-        json_skip_space(j);
-        if (j->p < j->end && *j->p == ',') {
-            ++j->p;
-            continue;
-        }
-        return json_expect(j, close);
-    }
-}
-
-static int json_skip_item(json_reader *j, const char *key, void *ctx);
-
-static int json_skip_value(json_reader *j)
-{
-    json_skip_space(j);
-    if (j->p == j->end)
-        return json_fail(j, "the file ends early");
-    if (*j->p == '"')
-        return json_string_value(j, NULL, 0);
-    if (*j->p == '{' || *j->p == '[')
-        return json_items(j, *j->p, json_skip_item, NULL);
-    for (const char *word = "true\0false"; *word; word += strlen(word) + 1)
-        if ((size_t)(j->end - j->p) >= strlen(word) && !strncmp(j->p, word, strlen(word))) {
-            j->p += strlen(word);
-            return 0;
-        }
-    double ignored;
-    return json_number(j, &ignored);
-}
-
-static int json_skip_item(json_reader *j, const char *key, void *ctx)
-{
-    (void)key, (void)ctx;
-    return json_skip_value(j);
-}
-
-/* The fields every result of a run has (br_write_json writes them all; the
- * measures may be null, "form" is absent in runs older than the forms). */
-static const char *const result_needs[] = {"variant_id", "variant", "m", "n", "k", "status"};
-#define RESULT_NEEDS ((int)(sizeof result_needs / sizeof result_needs[0]))
-
-typedef struct result_reading {
-    br_result *r;
-    unsigned seen; /* bit i: result_needs[i] was read */
-} result_reading;
-
-static int result_field(json_reader *j, const char *key, void *ctx)
-{
-    result_reading *reading = ctx;
-    br_result *r = reading->r;
-    for (int i = 0; i < RESULT_NEEDS; ++i)
-        if (!strcmp(key, result_needs[i]))
-            reading->seen |= 1u << i;
-    if (!strcmp(key, "variant"))
-        return json_string_value(j, r->variant, sizeof r->variant);
-    if (!strcmp(key, "form")) { /* absent in runs older than the forms: row NN */
-        char name[16];
-        if (json_string_value(j, name, sizeof name))
-            return -1;
-        for (int f = 0; f < 8; ++f) {
-            const br_shape s = {.col_major = f >> 2, .trans_a = (f >> 1) & 1, .trans_b = f & 1};
-            if (!strcmp(name, br_form_name(s))) {
-                r->shape.col_major = s.col_major, r->shape.trans_a = s.trans_a;
-                r->shape.trans_b = s.trans_b;
-                return 0;
-            }
-        }
-        return json_fail(j, "an unknown form");
-    }
-    if (!strcmp(key, "status")) {
-        char name[32];
-        if (json_string_value(j, name, sizeof name))
-            return -1;
-        for (int s = BR_OK; s <= BR_SKIPPED; ++s)
-            if (!strcmp(name, br_status_name((br_status)s))) {
-                r->status = (br_status)s;
-                return 0;
-            }
-        return json_fail(j, "an unknown status");
-    }
-    static const char *const measures[] = {"runtime_ms", "gflops", "gbps", "pct_of_reference",
-                                           "rel_error"};
-    double *const measured[] = {&r->runtime_ms, &r->gflops, &r->gbps, &r->pct_of_reference,
-                                &r->rel_error};
-    for (int i = 0; i < 5; ++i)
-        if (!strcmp(key, measures[i]))
-            return json_number(j, measured[i]);
-    static const char *const counts[] = {"variant_id", "m", "n", "k"};
-    int64_t id = 0, *const counted[] = {&id, &r->shape.m, &r->shape.n, &r->shape.k};
-    for (int i = 0; i < 4; ++i) {
-        double v;
-        if (strcmp(key, counts[i]))
-            continue;
-        if (json_number(j, &v))
-            return -1;
-        if (!(v >= (i ? 1 : 0) && v <= BR_MAX_DIM && v == floor(v)))
-            return json_fail(j, "a bad variant id or size");
-        *counted[i] = (int64_t)v;
-        if (i == 0)
-            r->variant_id = (int)id;
-        return 0;
-    }
-    return json_skip_value(j); /* provider, and keys added later */
-}
-
-/* One element of "results": a result object, appended to the run. */
-static int result_item(json_reader *j, const char *key, void *ctx)
-{
-    br_saved_run *run = ctx;
-    (void)key;
-    const size_t n = run->report.count;
-    if ((n & (n - 1)) == 0) { /* at 0, 1, 2, 4, 8, ...: room for twice as many */
-        br_result *more = realloc(run->results, 2 * (n + 1) * sizeof *more);
-        if (!more)
-            return fail(j->err, j->err_size, "out of memory");
-        run->results = more;
-    }
-    br_result *r = &run->results[run->report.count++];
-    *r = (br_result){.runtime_ms = NAN, .gflops = NAN, .gbps = NAN, .pct_of_reference = NAN,
-                     .rel_error = NAN, .status = BR_OK};
-    result_reading reading = {r, 0};
-    if (json_items(j, '{', result_field, &reading))
-        return -1;
-    for (int i = 0; i < RESULT_NEEDS; ++i)
-        if (!(reading.seen & (1u << i)))
-            return fail(j->err, j->err_size,
-                        "not a gemmladder-bench JSON file: result %zu has no \"%s\"", n + 1,
-                        result_needs[i]);
-    return 0;
-}
-
-/* What the top level of a run has been read into (run_field). */
-typedef struct run_reading {
-    br_saved_run *run;
-    char tool[64]; /* "gemmladder-bench" in every run the tool has written */
-    int results;   /* "results" was read */
-} run_reading;
-
-static int run_field(json_reader *j, const char *key, void *ctx)
-{
-    run_reading *reading = ctx;
-    br_saved_run *run = reading->run;
-    if (!strcmp(key, "tool"))
-        return json_string_value(j, reading->tool, sizeof reading->tool);
-    char *const texts[] = {run->device, run->device_name, run->date, run->version};
-    const size_t sizes[] = {sizeof run->device, sizeof run->device_name, sizeof run->date,
-                            sizeof run->version};
-    static const char *const text_keys[] = {"device", "device_name", "date", "gemmladder_version"};
-    for (int i = 0; i < 4; ++i)
-        if (!strcmp(key, text_keys[i]))
-            return json_string_value(j, texts[i], sizes[i]);
-    double v;
-    if (!strcmp(key, "repeats") || !strcmp(key, "warmup") || !strcmp(key, "seed")) {
-        if (json_number(j, &v))
-            return -1;
-        if (key[0] == 'r')
-            run->report.repeats = (int)v;
-        else if (key[0] == 'w')
-            run->report.warmup = (int)v;
-        else
-            run->report.seed = (uint64_t)v;
-        return 0;
-    }
-    if (strcmp(key, "results"))
-        return json_skip_value(j);
-    if (reading->results)
-        return json_fail(j, "a second results list");
-    reading->results = 1;
-    return json_items(j, '[', result_item, run);
-}
-
-int br_read_json(FILE *in, br_saved_run *run, char *err, size_t err_size)
-{
-    memset(run, 0, sizeof *run);
-    size_t size = 0, capacity = 1 << 16;
-    char *text = malloc(capacity);
-    for (size_t got; text && (got = fread(text + size, 1, capacity - size, in)) > 0;) {
-        size += got;
-        if (size == capacity) {
-            char *more = realloc(text, capacity *= 2);
-            if (!more)
-                free(text);
-            text = more;
-        }
-    }
-    if (!text)
-        return fail(err, err_size, "out of memory");
-    json_reader j = {text, text, text + size, err, err_size};
-    run_reading reading = {.run = run};
-    int rc = ferror(in) ? fail(err, err_size, "cannot read it") : json_items(&j, '{', run_field, &reading);
-    if (rc == 0) {
-        json_skip_space(&j);
-        /* fmemopen's callers may pass the terminating NUL */
-        if (j.p < j.end && !(*j.p == '\0' && j.p + 1 == j.end))
-            rc = json_fail(&j, "more after the run's object");
-    }
-    /* A run's JSON, not any object: the tool's name, and a result for each
-     * rung and shape (each result's own fields are checked as it is read). */
-    if (rc == 0 && strcmp(reading.tool, "gemmladder-bench"))
-        rc = fail(err, err_size,
-                  "not a gemmladder-bench JSON file: %s (a run written by "
-                  "gemmladder-bench --json has \"tool\": \"gemmladder-bench\")",
-                  reading.tool[0] ? "\"tool\" is not \"gemmladder-bench\"" : "no \"tool\"");
-    else if (rc == 0 && !reading.results)
-        rc = fail(err, err_size, "not a gemmladder-bench JSON file: no \"results\"");
-    else if (rc == 0 && run->report.count == 0)
-        rc = fail(err, err_size,
-                  "not a gemmladder-bench JSON file: \"results\" is empty (no rung ran)");
-    free(text);
-    if (rc == 0) {
-        run->report.device = run->device;
-        run->report.device_name = run->device_name;
-        run->report.date = run->date;
-        run->report.version = run->version;
-        run->report.results = run->results;
-    } else {
-        br_free_saved_run(run);
-    }
-    return rc;
-}
-
-void br_free_saved_run(br_saved_run *run)
-{
-    free(run->results);
-    memset(run, 0, sizeof *run);
-}
-
-/* ==== SVG ================================================================== */
-
-#define SVG_W 960
-#define SVG_H 880
-
-static void xml_text(FILE *out, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
-        switch (*p) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            /* XML 1.0 forbids most control characters even escaped. */
-            fputc(*p < 0x20 && *p != '\t' && *p != '\n' ? ' ' : *p, out);
-        }
-    }
-}
-
-static const char *rung_colour(int id)
-{
-    /* cuBLAS in black (the reference); then a colour per rung, cycling. */
-    static const char *const colours[] = {"#d62728", "#ff7f0e", "#bcbd22", "#2ca02c",
-                                          "#17becf", "#1f77b4", "#9467bd", "#e377c2",
-                                          "#8c564b", "#7f7f7f"};
-    return id == 0 ? "#222222" : colours[(id - 1) % 10];
-}
-
-static int compare_by_variant(const void *a, const void *b)
-{
-    const br_result *x = *(const br_result *const *)a, *y = *(const br_result *const *)b;
-    return (x->variant_id > y->variant_id) - (x->variant_id < y->variant_id);
-}
-
-/* Chart 1: % of cuBLAS per rung at one shape. */
-static void svg_staircase(FILE *out, const br_report *rep, br_shape s, double top)
-{
-    const double x0 = 80, x1 = SVG_W - 40, y0 = top + 50, y1 = top + 330;
-    const br_result **rows = malloc(sizeof *rows * (rep->count ? rep->count : 1));
-    size_t n = 0;
-    if (!rows)
-        return;
-    double ymax = 100;
-    for (size_t i = 0; i < rep->count; ++i)
-        if (same_shape(rep->results[i].shape, s)) {
-            rows[n++] = &rep->results[i];
-            if (isfinite(rep->results[i].pct_of_reference) &&
-                rep->results[i].pct_of_reference > ymax)
-                ymax = rep->results[i].pct_of_reference;
-        }
-    qsort(rows, n, sizeof *rows, compare_by_variant);
-    ymax = 20 * ceil(ymax / 20);
-
-    fprintf(out, "<g class=\"staircase\">\n");
-    fprintf(out,
-            "<text x=\"%.1f\" y=\"%.1f\" class=\"heading\">%% of cuBLAS per rung at %" PRId64
-            " x %" PRId64 " x %" PRId64 " (same run)</text>\n",
-            x0, top + 25, s.m, s.n, s.k);
-    for (double v = 0; v <= ymax + 1e-9; v += 20) {
-        const double y = y1 - (y1 - y0) * v / ymax;
-        fprintf(out,
-                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%.0f</text>\n",
-                x0, y, x1, y, x0 - 6, y + 4, v);
-    }
-    fprintf(out,
-            "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"label\" "
-            "text-anchor=\"middle\">%% of cuBLAS</text>\n",
-            x0 - 45, (y0 + y1) / 2);
-    const double slot = n ? (x1 - x0) / (double)n : 0;
-    for (size_t i = 0; i < n; ++i) {
-        const br_result *r = rows[i];
-        const double cx = x0 + slot * ((double)i + 0.5);
-        if (r->status == BR_OK && isfinite(r->pct_of_reference)) {
-            const double h = (y1 - y0) * r->pct_of_reference / ymax;
-            fprintf(out,
-                    "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                    "fill=\"%s\"><title>",
-                    cx - slot * 0.3, y1 - h, slot * 0.6, h, rung_colour(r->variant_id));
-            xml_text(out, r->variant);
-            fprintf(out, ": %.1f%% of cuBLAS, %.0f GFLOP/s</title></rect>\n",
-                    r->pct_of_reference, r->gflops);
-            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"value\" text-anchor=\"middle\">%.1f</text>\n",
-                    cx, y1 - h - 5, r->pct_of_reference);
-        } else {
-            /* No bar: say why where the bar would stand. */
-            fprintf(out,
-                    "<text x=\"%.1f\" y=\"%.1f\" class=\"value missing\" text-anchor=\"middle\">%s</text>\n",
-                    cx, y1 - 5, r->status == BR_OK ? "no ref" : br_status_name(r->status));
-        }
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">", cx,
-                y1 + 16);
-        xml_text(out, r->variant);
-        fprintf(out,
-                "</text><text x=\"%.1f\" y=\"%.1f\" class=\"tick small\" "
-                "text-anchor=\"middle\">",
-                cx, y1 + 30);
-        if (cli_variant(r->variant_id).engine) /* the engine, not a rung */
-            fprintf(out, "engine</text>\n");
-        else
-            fprintf(out, "rung %d</text>\n", r->variant_id);
-    }
-    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", x0,
-            y1, x1, y1);
-    fprintf(out, "</g>\n");
-    free(rows);
-}
-
-/* How a rung is told apart in the line chart besides its colour: a dash
- * pattern and a marker shape of its own, so that lines that coincide (rung 7
- * running rung 6's tiles) still show both. */
-static const char *rung_dashes(int id)
-{
-    static const char *const dashes[] = {"none", "7 3", "2 3", "9 3 2 3"};
-    return dashes[id % 4];
-}
-
-/* A marker centred on (x, y): circle, square, triangle, diamond, triangle down. */
-static void svg_marker(FILE *out, int id, double x, double y, double r, const char *fill,
-                       const char *stroke)
-{
-    fprintf(out, "<path class=\"point\" fill=\"%s\" stroke=\"%s\" d=\"", fill, stroke);
-    switch (id % 5) {
-    case 0:
-        fprintf(out, "M%.1f,%.1f a%.1f,%.1f 0 1,0 %.1f,0 a%.1f,%.1f 0 1,0 %.1f,0", x - r, y, r, r,
-                2 * r, r, r, -2 * r);
-        break;
-    case 1: fprintf(out, "M%.1f,%.1f h%.1f v%.1f h%.1f z", x - r, y - r, 2 * r, 2 * r, -2 * r); break;
-    case 2:
-        fprintf(out, "M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f z", x, y - 1.3 * r, x + 1.2 * r, y + r,
-                x - 1.2 * r, y + r);
-        break;
-    case 3:
-        fprintf(out, "M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f L%.1f,%.1f z", x, y - 1.4 * r, x + 1.4 * r, y,
-                x, y + 1.4 * r, x - 1.4 * r, y);
-        break;
-    default:
-        fprintf(out, "M%.1f,%.1f L%.1f,%.1f L%.1f,%.1f z", x, y + 1.3 * r, x + 1.2 * r, y - r,
-                x - 1.2 * r, y - r);
-    }
-    fputs("\">", out);
-}
-
-/* The sizes the line chart draws: square shapes whose side is a multiple of
- * 128. Others (1000^3, 4097^3) would put edge-tile dips into the lines;
- * the summary compares them with their neighbours instead. */
-static int on_the_lines(const br_result *r)
-{
-    return r->status == BR_OK && is_square(r->shape) && r->shape.m % 128 == 0 && r->gflops > 0 &&
-           isfinite(r->gflops) && !r->shape.col_major && !r->shape.trans_a && !r->shape.trans_b;
-}
-
-/* Whether series b (pts[b0..b1)) lies within 2% of series a at each of b's
- * sizes, all of which a has. */
-static int coincides(const br_result **pts, size_t a0, size_t a1, size_t b0, size_t b1)
-{
-    for (size_t j = b0; j < b1; ++j) {
-        size_t i = a0;
-        while (i < a1 && pts[i]->shape.m != pts[j]->shape.m)
-            ++i;
-        if (i == a1 || fabs(pts[j]->gflops / pts[i]->gflops - 1) > 0.02)
-            return 0;
-    }
-    return 1;
-}
-
-/* Chart 2: GFLOP/s against N for the square shapes, one line per rung. */
-static void svg_lines(FILE *out, const br_report *rep, double top)
-{
-    const double x0 = 80, x1 = SVG_W - 250, y0 = top + 50, y1 = top + 340;
-    const br_result **pts = malloc(sizeof *pts * (rep->count ? rep->count : 1));
-    size_t n = 0;
-    if (!pts)
-        return;
-    double lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
-    for (size_t i = 0; i < rep->count; ++i) {
-        const br_result *r = &rep->results[i];
-        if (!on_the_lines(r))
-            continue;
-        pts[n++] = r;
-        lo_x = fmin(lo_x, log2((double)r->shape.m));
-        hi_x = fmax(hi_x, log2((double)r->shape.m));
-        lo_y = fmin(lo_y, log10(r->gflops));
-        hi_y = fmax(hi_y, log10(r->gflops));
-    }
-    fprintf(out, "<g class=\"lines\">\n");
-    fprintf(out,
-            "<text x=\"%.1f\" y=\"%.1f\" class=\"heading\">GFLOP/s against size: N x N x N, N a "
-            "multiple of 128</text>\n"
-            "<text x=\"%.1f\" y=\"%.1f\" class=\"subtitle\">Other shapes (1000^3, 4097^3, "
-            "thin ones) are in the table and the summary, beside their nearest multiple of "
-            "128.</text>\n",
-            x0, top + 25, x0, top + 41);
-    if (n == 0) {
-        fprintf(out,
-                "<text x=\"%.1f\" y=\"%.1f\" class=\"label\">no square shape ran correctly"
-                "</text>\n</g>\n",
-                x0, (y0 + y1) / 2);
-        free(pts);
-        return;
-    }
-    /* Whole powers of two and of ten at the ends, so every tick is labelled. */
-    lo_x = floor(lo_x + 1e-9);
-    hi_x = ceil(hi_x - 1e-9);
-    if (hi_x <= lo_x)
-        lo_x -= 1, hi_x += 1;
-    lo_y = floor(lo_y);
-    hi_y = ceil(hi_y);
-    if (hi_y <= lo_y)
-        hi_y += 1;
-#define PX(lx) (x0 + (x1 - x0) * ((lx) - lo_x) / (hi_x - lo_x))
-#define PY(ly) (y1 - (y1 - y0) * ((ly) - lo_y) / (hi_y - lo_y))
-    for (double e = lo_x; e <= hi_x + 1e-9; e += 1)
-        fprintf(out,
-                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"middle\">%.0f</text>\n",
-                PX(e), y0, PX(e), y1, PX(e), y1 + 16, exp2(e));
-    for (double e = lo_y; e <= hi_y + 1e-9; e += 1)
-        fprintf(out,
-                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"grid\"/>"
-                "<text x=\"%.1f\" y=\"%.1f\" class=\"tick\" text-anchor=\"end\">%.0f</text>\n",
-                x0, PY(e), x1, PY(e), x0 - 6, PY(e) + 4, pow(10, e));
-    fprintf(out,
-            "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"middle\">N (log2 scale)"
-            "</text>\n"
-            "<text transform=\"translate(%.1f,%.1f) rotate(-90)\" class=\"label\" "
-            "text-anchor=\"middle\">GFLOP/s (log10 scale)</text>\n",
-            (x0 + x1) / 2, y1 + 38, x0 - 55, (y0 + y1) / 2);
-    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" class=\"axis\"/>\n", x0,
-            y1, x1, y1);
-
-    qsort(pts, n, sizeof *pts, compare_by_variant);
-    size_t starts[BR_MAX_VARIANTS + 1];
-    int series = 0;
-    for (size_t i = 0; i < n && series < BR_MAX_VARIANTS; ++series) {
-        starts[series] = i;
-        size_t end = i;
-        while (end < n && pts[end]->variant_id == pts[i]->variant_id)
-            ++end;
-        /* Points of one rung in order of size (insertion sort: few points). */
-        for (size_t a = i + 1; a < end; ++a)
-            for (size_t b = a; b > i && pts[b - 1]->shape.m > pts[b]->shape.m; --b) {
-                const br_result *t = pts[b];
-                pts[b] = pts[b - 1];
-                pts[b - 1] = t;
-            }
-        i = end;
-    }
-    starts[series] = n;
-    for (int k = 0; k < series; ++k) {
-        const size_t i = starts[k], end = starts[k + 1];
-        const int id = pts[i]->variant_id;
-        const char *colour = rung_colour(id);
-        /* A rung on top of an earlier one gets larger, hollow markers: both show. */
-        int same_as = -1;
-        for (int e = 0; e < k && same_as < 0; ++e)
-            if (coincides(pts, starts[e], starts[e + 1], i, end))
-                same_as = pts[starts[e]]->variant_id;
-        const double r = same_as < 0 ? 3.5 : 6;
-        const char *fill = same_as < 0 ? colour : "none";
-        fprintf(out,
-                "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-dasharray=\"%s\" "
-                "points=\"",
-                colour, rung_dashes(id));
-        for (size_t j = i; j < end; ++j)
-            fprintf(out, "%s%.1f,%.1f", j > i ? " " : "", PX(log2((double)pts[j]->shape.m)),
-                    PY(log10(pts[j]->gflops)));
-        fprintf(out, "\"><title>");
-        xml_text(out, pts[i]->variant);
-        fprintf(out, "</title></polyline>\n");
-        for (size_t j = i; j < end; ++j) {
-            svg_marker(out, id, PX(log2((double)pts[j]->shape.m)), PY(log10(pts[j]->gflops)), r,
-                       fill, colour);
-            fputs("<title>", out);
-            xml_text(out, pts[j]->variant);
-            fprintf(out, " at %" PRId64 ": %.0f GFLOP/s</title></path>\n", pts[j]->shape.m,
-                    pts[j]->gflops);
-        }
-        /* The legend: line, marker, name, and the earlier rung it lies on. */
-        const double ly = y0 + 20.0 * k;
-        fprintf(out,
-                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                "stroke-dasharray=\"%s\" class=\"swatch\"/>",
-                x1 + 20, ly, x1 + 50, ly, colour, rung_dashes(id));
-        svg_marker(out, id, x1 + 35, ly, r, fill, colour);
-        fprintf(out, "</path><text x=\"%.1f\" y=\"%.1f\" class=\"legend\">%d ", x1 + 58, ly + 4, id);
-        xml_text(out, pts[i]->variant);
-        if (same_as >= 0)
-            fprintf(out, " (on %d: within 2%%)", same_as);
-        fprintf(out, "</text>\n");
-    }
-#undef PX
-#undef PY
-    fprintf(out, "</g>\n");
-    free(pts);
-}
-
-int br_write_svg(FILE *out, const br_report *rep, int64_t svg_size)
-{
-    fprintf(out,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-            "viewBox=\"0 0 %d %d\">\n<title>GEMM ladder on ",
-            SVG_W, SVG_H, SVG_W, SVG_H);
-    xml_text(out, rep->device_name);
-    fputs("</title>\n<style>\n"
-          "text { font-family: sans-serif; font-size: 12px; fill: #222; }\n"
-          ".title { font-size: 20px; font-weight: bold; }\n"
-          ".subtitle { font-size: 11px; fill: #555; }\n"
-          ".heading { font-size: 15px; font-weight: bold; }\n"
-          ".label { font-size: 13px; }\n"
-          ".tick { font-size: 11px; } .small { fill: #777; }\n"
-          ".value { font-size: 11px; } .missing { fill: #b00; }\n"
-          ".legend { font-size: 12px; }\n"
-          ".grid { stroke: #ddd; stroke-width: 1; }\n"
-          ".axis { stroke: #222; stroke-width: 1; }\n"
-          ".series { stroke-width: 2; } .swatch { stroke-width: 2; }\n"
-          ".point { stroke-width: 1.5; }\n"
-          "</style>\n"
-          "<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-          out);
-    fputs("<text x=\"20\" y=\"30\" class=\"title\">GEMM ladder (FP32) on ", out);
-    xml_text(out, rep->device_name);
-    fputs("</text>\n", out);
-    /* The description on two lines (device; then driver, version, date) so a
-     * long one stays inside the picture. */
-    const char *device = rep->device ? rep->device : "";
-    const char *split = strstr(device, "; ");
-    const size_t first = split ? (size_t)(split - device) : strlen(device);
-    char line[512];
-    snprintf(line, sizeof line, "%.*s", (int)(first < sizeof line ? first : sizeof line - 1),
-             device);
-    fputs("<text x=\"20\" y=\"50\" class=\"subtitle\">", out);
-    xml_text(out, line);
-    fputs("</text>\n<text x=\"20\" y=\"64\" class=\"subtitle\">", out);
-    xml_text(out, split ? split + 2 : "");
-    fputs("</text>\n", out);
-    br_shape s;
-    if (br_staircase_shape(rep, svg_size, &s) == 0)
-        svg_staircase(out, rep, s, 70);
-    svg_lines(out, rep, 480);
-    fputs("</svg>\n", out);
     return ferror(out) ? -1 : 0;
 }
 

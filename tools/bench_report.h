@@ -1,6 +1,6 @@
 /*
  * bench_report.h - the GPU-free half of gemmladder-bench: its command line,
- * and the writers of its results (terminal table, CSV, JSON, SVG), plus the
+ * and the writers of its results (terminal table, CSV, JSON), plus the
  * reader of Nsight Compute's CSV for --ncu. Results come in as plain structs,
  * so tests/test_bench_report.c can check every writer on fixed inputs
  * without a GPU. Nothing here calls CUDA; the parser only asks the library
@@ -43,12 +43,12 @@ typedef enum br_sweep {
 } br_sweep;
 
 typedef enum br_mode {
-    BR_MODE_BENCH = 0,        /* the sweep: table, CSV, JSON, SVG */
+    BR_MODE_BENCH = 0,        /* the sweep: table, CSV, JSON */
     BR_MODE_HELP = 1,         /* --help */
     BR_MODE_NCU = 2,          /* --ncu: run ncu on this tool's --profile-once */
     BR_MODE_PROFILE_ONCE = 3, /* one call of each chosen rung at --ncu-size */
     BR_MODE_VERSION = 4,      /* --version */
-    BR_MODE_REPLOT = 5,       /* --replot: a saved run's JSON drawn again, no GPU */
+    /* 5 was --replot (removed: python -m gemmladder.plot draws a saved run) */
     BR_MODE_OVERHEAD = 6      /* --overhead: host time per call, GPU kept busy */
 } br_mode;
 
@@ -65,9 +65,7 @@ typedef struct br_options {
     int64_t slow_limit;
     uint64_t seed;
     int seed_given;
-    const char *csv_path, *json_path, *svg_path; /* NULL: not written */
-    const char *replot_path; /* --replot: the JSON of a run */
-    int64_t svg_size;       /* staircase size for the SVG; 0: the largest square */
+    const char *csv_path, *json_path; /* NULL: not written */
     int64_t ncu_size;       /* square size for --ncu and --profile-once */
     int skip_without_gpu;   /* exit 77 (meson's "skipped") when there is no GPU */
 } br_options;
@@ -121,16 +119,17 @@ typedef struct br_report {
  * pct_of_reference alone). */
 void br_fill_rates(br_result *r);
 
-/* The shape whose staircase the SVG and the summary show: svg_size^3 when
- * svg_size > 0 and it was run, else the largest square shape, else the shape
+/* The shape the summary shows (and gemmladder.plot's bar panel): size^3 when
+ * size > 0 and it was run, else the largest square shape, else the shape
  * with the most work. Returns 0, or -1 when there are no results. */
-int br_staircase_shape(const br_report *rep, int64_t svg_size, br_shape *shape);
+int br_staircase_shape(const br_report *rep, int64_t size, br_shape *shape);
 
 /* The human table: br_table_header once, then br_table_row per result. */
 void br_table_header(FILE *out);
 void br_table_row(FILE *out, const br_result *r);
-/* One line per rung: "% of cuBLAS at MxNxK: naive 1.0, ...". */
-void br_write_summary(FILE *out, const br_report *rep, int64_t svg_size);
+/* One line per rung: "% of cuBLAS at MxNxK: naive 1.0, ..." at
+ * br_staircase_shape(rep, size). */
+void br_write_summary(FILE *out, const br_report *rep, int64_t size);
 
 /* For a run with auto (--shapes): auto against the engine's goals, a line
  * each: 90% of cuBLAS on every shape (and which are under), 95% on the
@@ -147,25 +146,12 @@ void br_write_goals(FILE *out, const br_report *rep, double copy_gbps);
 int br_write_csv(FILE *out, const br_report *rep);
 int br_write_json(FILE *out, const br_report *rep);
 
-/* A run read back from what br_write_json wrote, for --replot. `report`
- * points into the fields below it. */
-typedef struct br_saved_run {
-    br_report report;
-    char device[512], device_name[256], date[64], version[32];
-    br_result *results;
-} br_saved_run;
-
-/* Reads a run back from JSON (br_write_json's output). Returns 0 with *run
- * filled (free it with br_free_saved_run), or -1 with a one-line message in
- * err. */
-int br_read_json(FILE *in, br_saved_run *run, char *err, size_t err_size);
-void br_free_saved_run(br_saved_run *run);
-
-/* The SVG: (1) % of cuBLAS per rung at br_staircase_shape (one <rect
- * class="bar"> per rung that ran correctly there), (2) GFLOP/s against size
- * for the square shapes (one <polyline class="series"> per rung with at least
- * one correct square shape), log2 size axis, log10 GFLOP/s axis. */
-int br_write_svg(FILE *out, const br_report *rep, int64_t svg_size);
+/* The picture is drawn from the JSON by python -m gemmladder.plot; the
+ * options that drew it here (--svg, --svg-size, --replot) were removed, and
+ * br_parse_args refuses them with a message naming the module. */
+#define BR_PICTURE_HELP                                                              \
+    "the bench writes --json FILE, and python -m gemmladder.plot FILE -o ladder.svg " \
+    "draws the picture (pip install 'gemmladder[plot]')"
 
 /* ---- Nsight Compute ------------------------------------------------------- */
 

@@ -3,10 +3,9 @@
  *
  *   gemmladder-bench                   the default sweep, 128 .. 4096 and odd shapes
  *   gemmladder-bench --quick           a few sizes, seconds
- *   gemmladder-bench --full --csv F --json F --svg F
+ *   gemmladder-bench --full --csv F --json F
  *   gemmladder-bench --ncu             coalescing evidence for rungs 1-2
  *   gemmladder-bench --overhead        the host's time per call, each rung
- *   gemmladder-bench --replot F.json --svg F   a saved run drawn again, no GPU
  *   gemmladder-bench --help            everything else
  *
  * For each shape, every rung's result is first checked against a float64
@@ -18,8 +17,8 @@
  * same run, so "% cuBLAS" is a ratio from one device at one moment.
  *
  * This file holds what touches the GPU; the command line and the writers of
- * the table, CSV, JSON and SVG live in bench_report.c, which is tested
- * without a GPU.
+ * the table, CSV and JSON live in bench_report.c, which is tested without a
+ * GPU. The picture is drawn from the JSON by python -m gemmladder.plot.
  */
 #include <errno.h>
 #include <limits.h>
@@ -186,26 +185,23 @@ static void print_plans(gl_handle_t h, const br_options *o, br_shape s)
 
 /* ---- the sweep --------------------------------------------------------------- */
 
-/* The run's --csv, --json and --svg, in that order (cli_output: each written
- * to a temporary beside it, renamed into place when all are complete). */
-enum { NOUTPUTS = 3 };
+/* The run's --csv and --json, in that order (cli_output: each written to a
+ * temporary beside it, renamed into place when both are complete). */
+enum { NOUTPUTS = 2 };
 static void outputs_of(const br_options *o, cli_output out[NOUTPUTS])
 {
     out[0] = (cli_output){.option = "--csv", .path = o->csv_path};
     out[1] = (cli_output){.option = "--json", .path = o->json_path};
-    out[2] = (cli_output){.option = "--svg", .path = o->svg_path};
 }
 
 /* Writes the report to every output opened by cli_outputs_open and puts
  * them in place: all of them, or (after a message) none. 0, or -1. */
-static int write_outputs(cli_output out[NOUTPUTS], const br_report *rep, int64_t svg_size)
+static int write_outputs(cli_output out[NOUTPUTS], const br_report *rep)
 {
     if (out[0].f)
         out[0].failed = br_write_csv(out[0].f, rep) != 0;
     if (out[1].f)
         out[1].failed = br_write_json(out[1].f, rep) != 0;
-    if (out[2].f)
-        out[2].failed = br_write_svg(out[2].f, rep, svg_size) != 0;
     if (cli_outputs_commit(bu_tool, out, NOUTPUTS) != CLI_OK)
         return -1;
     for (int i = 0; i < NOUTPUTS; ++i)
@@ -345,63 +341,19 @@ static int run_sweep(const br_options *o)
                            .warmup = o->warmup, .seed = seed, .results = results,
                            .count = count};
     printf("\n");
-    br_write_summary(stdout, &rep, o->svg_size);
+    br_write_summary(stdout, &rep, 0);
     if (o->sweep == BR_SWEEP_SHAPES)
         br_write_goals(stdout, &rep, copy_rate);
     printf("device: %s\n", device);
     if (bad)
         printf("SOME RUNGS WERE WRONG OR FAILED: see the status column\n");
 
-    const int write_failed = write_outputs(out, &rep, o->svg_size) != 0;
+    const int write_failed = write_outputs(out, &rep) != 0;
 
     free(results);
     bu_check_cublas(cublasDestroy(cb), "cublasDestroy");
     gl_handle_destroy(h);
     return write_failed ? CLI_FAILED : bad ? CLI_WRONG : CLI_OK;
-}
-
-/* ---- --replot: a saved run's outputs again, without a GPU ---------------------- */
-
-static int run_replot(const br_options *o)
-{
-    cli_output out[NOUTPUTS];
-    outputs_of(o, out);
-    const int opened = cli_outputs_open(bu_tool, out, NOUTPUTS);
-    if (opened)
-        return opened;
-    /* As gemmladder-tune --check's table: a file that cannot be read is 4,
-     * one that is read and is not a run 1 (nothing is written). */
-    FILE *in = cli_open_input(bu_tool, o->replot_path);
-    if (!in) {
-        cli_outputs_discard(out, NOUTPUTS);
-        return CLI_FAILED;
-    }
-    br_saved_run run;
-    char err[512];
-    const int rc = br_read_json(in, &run, err, sizeof err);
-    const int read_failed = ferror(in);
-    fclose(in);
-    if (rc) {
-        fprintf(stderr, "%s: %s: %s\n", bu_tool, o->replot_path, err);
-        cli_outputs_discard(out, NOUTPUTS);
-        return read_failed ? CLI_FAILED : CLI_WRONG;
-    }
-    br_shape s;
-    if (o->svg_size &&
-        (br_staircase_shape(&run.report, o->svg_size, &s) || s.m != o->svg_size || s.m != s.n ||
-         s.n != s.k)) {
-        fprintf(stderr, "%s: --svg-size %lld: %s has no %lldx%lldx%lld\n", bu_tool,
-                (long long)o->svg_size, o->replot_path, (long long)o->svg_size,
-                (long long)o->svg_size, (long long)o->svg_size);
-        br_free_saved_run(&run);
-        cli_outputs_discard(out, NOUTPUTS);
-        return CLI_USAGE;
-    }
-    printf("device: %s\n", run.report.device);
-    br_write_summary(stdout, &run.report, o->svg_size);
-    const int write_failed = write_outputs(out, &run.report, o->svg_size) != 0;
-    br_free_saved_run(&run);
-    return write_failed ? CLI_FAILED : CLI_OK;
 }
 
 /* ---- --profile-once: the target of --ncu ------------------------------------- */
@@ -861,8 +813,6 @@ int main(int argc, char **argv)
     case BR_MODE_VERSION:
         cli_print_version(stdout, bu_tool);
         return CLI_OK;
-    case BR_MODE_REPLOT:
-        return run_replot(&o);
     case BR_MODE_NCU:
         return run_ncu(&o, argv[0]);
     case BR_MODE_PROFILE_ONCE:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench_quick.sh - gemmladder-bench --quick end to end, as a GPU test: every
-# rung must come out correct (the bench exits 1 otherwise), and the CSV, JSON
-# and SVG it writes must parse. Exits 77 (skipped) where there is no GPU.
+# rung must come out correct (the bench exits 1 otherwise), and the CSV and
+# JSON it writes must parse. Exits 77 (skipped) where there is no GPU.
 # Under the compute-sanitizer setups (GL_TEST_QUICK set) it runs two tiny
 # shapes instead, since the sanitizers slow kernels down a hundredfold.
 #
@@ -17,8 +17,7 @@ else
     sweep=--quick
 fi
 # shellcheck disable=SC2086 # $sweep is a list of words
-"$bench" $sweep --skip-without-gpu --csv "$dir/bench.csv" --json "$dir/bench.json" \
-    --svg "$dir/bench.svg"
+"$bench" $sweep --skip-without-gpu --csv "$dir/bench.csv" --json "$dir/bench.json"
 rc=$?
 if [ "$rc" = 77 ]; then
     exit 77
@@ -27,14 +26,14 @@ if [ "$rc" != 0 ]; then
     echo "bench_quick: gemmladder-bench exited with status $rc" >&2
     exit 1
 fi
-for f in bench.csv bench.json bench.svg; do
+for f in bench.csv bench.json; do
     if [ ! -s "$dir/$f" ]; then
         echo "bench_quick: $f was not written" >&2
         exit 1
     fi
 done
 if [ -n "$python" ]; then
-    "$python" "$check" files "$dir/bench.csv" "$dir/bench.json" "$dir/bench.svg" || exit 1
+    "$python" "$check" files "$dir/bench.csv" "$dir/bench.json" || exit 1
 else
     echo "bench_quick: no python3, so the outputs were not parsed"
 fi

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""check_outputs.py - reads gemmladder-bench's CSV, JSON and SVG with real
-parsers (csv, json, xml.etree), so "well-formed" means what scripts and
-browsers will find, not what our own C checkers think.
+"""check_outputs.py - reads gemmladder-bench's CSV and JSON with real
+parsers (csv, json), so "well-formed" means what scripts will find, not
+what our own C checkers think. (The picture is gemmladder.plot's, tested by
+python/tests/test_plot.py.)
 
   check_outputs.py samples TEST_BENCH_REPORT
       has test_bench_report write its fixed report (--write-samples) and
-      checks it: columns, row count, bar and line counts given in expect.txt.
-  check_outputs.py files CSV JSON SVG
+      checks it: columns and the row count given in expect.txt.
+  check_outputs.py files CSV JSON
       checks a real run's files (tests/bench/bench_quick.sh): they parse,
       agree with each other, and every rung ran correctly.
 """
@@ -15,13 +16,11 @@ import json
 import subprocess
 import sys
 import tempfile
-import xml.etree.ElementTree as ET
 
 COLUMNS = ["provider", "variant_id", "variant", "m", "n", "k", "runtime_ms", "gflops",
            "gbps", "pct_of_reference", "rel_error", "status", "form"]
 STATUSES = {"ok", "wrong", "failed", "unavailable", "skipped"}
 FORMS = {f"{layout} {a}{b}" for layout in ("row", "col") for a in "NT" for b in "NT"}
-SVG = "{http://www.w3.org/2000/svg}"
 
 failures = []
 
@@ -71,18 +70,6 @@ def strict_json(path):
         json.load(f, parse_constant=refuse)
 
 
-def read_svg(path):
-    root = ET.parse(path).getroot()
-    check(root.tag == SVG + "svg", f"{path}: root is {root.tag}")
-    bars = [e for e in root.iter(SVG + "rect") if e.get("class") == "bar"]
-    lines = [e for e in root.iter(SVG + "polyline") if e.get("class") == "series"]
-    title = root.find(SVG + "title")
-    check(title is not None and title.text and "GEMM ladder" in title.text, f"{path}: title")
-    for bar in bars:
-        check(float(bar.get("height")) >= 0, f"{path}: negative bar")
-    return bars, lines
-
-
 def samples(test_exe):
     with tempfile.TemporaryDirectory() as d:
         subprocess.run([test_exe, "--write-samples", d], check=True)
@@ -90,12 +77,8 @@ def samples(test_exe):
         rows = read_csv(f"{d}/sample.csv")
         doc = read_json(f"{d}/sample.json")
         strict_json(f"{d}/sample.json")
-        bars, lines = read_svg(f"{d}/sample.svg")
         check(len(rows) == int(expect["rows"]), f"CSV rows {len(rows)}, expected {expect['rows']}")
         check(len(doc["results"]) == int(expect["rows"]), "JSON results")
-        check(len(bars) == int(expect["bars"]), f"SVG bars {len(bars)}, expected {expect['bars']}")
-        check(len(lines) == int(expect["lines"]),
-              f"SVG lines {len(lines)}, expected {expect['lines']}")
         check(doc["device"].startswith('NVIDIA "Test" <GPU> & co'), "JSON device string")
         wrong = [r for r in doc["results"] if r["status"] == "wrong"]
         check(wrong and all(r["runtime_ms"] is None for r in wrong), "wrong rungs are not timed")
@@ -104,26 +87,23 @@ def samples(test_exe):
         check(len(read_csv(f"{d}/empty.csv")) == 0, "empty CSV")
         check(read_json(f"{d}/empty.json")["results"] == [], "empty JSON")
         strict_json(f"{d}/empty.json")
-        check(read_svg(f"{d}/empty.svg") == ([], []), "empty SVG")
 
 
-def files(csv_path, json_path, svg_path):
+def files(csv_path, json_path):
     rows = read_csv(csv_path)
     doc = read_json(json_path)
     strict_json(json_path)
-    bars, lines = read_svg(svg_path)
     check(len(rows) > 0 and len(rows) == len(doc["results"]), "CSV and JSON row counts")
     check(all(r["status"] in ("ok", "unavailable", "skipped") for r in rows),
           "a rung was wrong or failed")
     check(any(r["variant"] == "cublas" and r["status"] == "ok" for r in rows), "cuBLAS ran")
-    check(len(bars) >= 1 and len(lines) >= 1, f"SVG has {len(bars)} bars, {len(lines)} lines")
     check(doc["device_name"] != "" and doc["date"] != "", "device and date in JSON")
 
 
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "samples":
         samples(sys.argv[2])
-    elif len(sys.argv) == 5 and sys.argv[1] == "files":
+    elif len(sys.argv) == 4 and sys.argv[1] == "files":
         files(*sys.argv[2:])
     else:
         print(__doc__, file=sys.stderr)
