@@ -44,7 +44,7 @@ const char *cli_option_error(int c, char *const *argv, const struct option *opti
 /* What both tools' --help says of shortened option names. */
 #define CLI_PREFIX_HELP "Option names may be shortened while they stay unambiguous"
 
-/* Opens an input file (--check's table, --replot's run) for reading, or
+/* Opens an input file (the tuner's --check table) for reading, or
  * says why not on stderr ("<tool>: cannot read PATH: reason") and returns
  * NULL: the tool then exits with CLI_FAILED. A directory is refused (it
  * opens, but cannot be read). */

@@ -304,7 +304,7 @@ static double measure(gl_handle_t h, gl_variant_t v, prepared *p, int repeats, c
 static int check_only(const char *path)
 {
     /* A file that cannot be read is no table to judge: status 4, as for
-     * gemmladder-bench --replot's, not 1 (an invalid table). Opened only
+     * any input file the tools cannot read, not 1 (an invalid table). Opened only
      * where that cannot wait for a writer: the loader refuses a FIFO or a
      * device itself. */
     struct stat st;
