@@ -10,13 +10,24 @@ works on machines without the library or a GPU. Search order:
    with it (meson install), or the one built beside it (build tree);
 3. the system's dynamic loader: the SONAME libgemmladder.so.<ABI>, then
    ctypes.util.find_library('gemmladder').
+
+The library needs the CUDA runtime and cuBLAS (NEEDED libcudart.so.<CUDA>,
+libcublas.so.<CUDA>, libcublasLt.so.<CUDA>). Before loading it, each of them
+that is not already in the process is preloaded (RTLD_GLOBAL, so the
+library's NEEDED entries resolve to it) from NVIDIA's pip packages where they
+are installed (gemmladder[cuda]: nvidia-cuda-runtime and nvidia-cublas),
+found through importlib: the file named in the package's RECORD
+(importlib.metadata), else the nvidia namespace package's lib directory
+(nvidia/cu13/lib). One that is not pip-installed is left to the system's
+dynamic loader (LD_LIBRARY_PATH, ldconfig, the library's RUNPATH), as before;
+GEMMLADDER_CUDA_FROM_PIP=0 skips the pip packages altogether.
 """
 import ctypes
 import ctypes.util
 import enum
 import os
 import threading
-from typing import Optional
+from typing import List, Optional, Sequence, Tuple
 
 try:
     from . import _location
@@ -198,6 +209,110 @@ def _declare(lib, name):
     return function
 
 
+# ---- the CUDA libraries from pip -------------------------------------------------
+# The CUDA major the library was built with (13 for an unconfigured tree).
+CUDA_MAJOR = int(getattr(_location, 'CUDA_MAJOR', 13)) if _location else 13
+
+
+def cuda_packages(major: Optional[int] = None) -> List[Tuple[List[str], List[str], List[str]]]:
+    """(pip distribution names, library file names, directories under the nvidia
+    namespace package) for the CUDA libraries libgemmladder needs, in the order
+    they are preloaded (a library after those it needs)."""
+    major = CUDA_MAJOR if major is None else major
+    if major >= 13:  # one package per component, every library in nvidia/cu<N>/lib
+        runtime, blas = ['nvidia-cuda-runtime'], ['nvidia-cublas']
+        runtime_dirs = blas_dirs = ['cu%d/lib' % major]
+    else:  # CUDA 12: nvidia-cuda-runtime-cu12 (nvidia/cuda_runtime/lib), ...
+        runtime, blas = ['nvidia-cuda-runtime-cu%d' % major], ['nvidia-cublas-cu%d' % major]
+        runtime_dirs, blas_dirs = ['cuda_runtime/lib'], ['cublas/lib']
+    return [(runtime, ['libcudart.so.%d' % major], runtime_dirs),
+            (blas, ['libcublasLt.so.%d' % major, 'libcublas.so.%d' % major], blas_dirs)]
+
+
+def _from_metadata(distributions: Sequence[str], filename: str) -> Optional[str]:
+    """The installed file `filename` of the first of `distributions` that lists it."""
+    import importlib.metadata  # here: it costs import gemmladder some milliseconds
+    for name in distributions:
+        try:
+            files = importlib.metadata.distribution(name).files or []
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for f in files:
+            if f.name == filename:
+                path = os.path.abspath(str(f.locate()))
+                if os.path.isfile(path):
+                    return path
+    return None
+
+
+def _from_namespace(directories: Sequence[str], filename: str) -> Optional[str]:
+    """`filename` in one of `directories` under the nvidia namespace package."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec('nvidia')
+    except (ImportError, ValueError):
+        return None
+    for root in (spec.submodule_search_locations or []) if spec else []:
+        for directory in directories:
+            path = os.path.join(root, *directory.split('/'), filename)
+            if os.path.isfile(path):
+                return path
+    return None
+
+
+def find_cuda_libraries(major: Optional[int] = None) -> List[Tuple[str, str]]:
+    """[(file name, path)] of the CUDA libraries found in pip packages, in
+    preload order; those not pip-installed are left out."""
+    found = []
+    for distributions, filenames, directories in cuda_packages(major):
+        for filename in filenames:
+            path = _from_metadata(distributions, filename) or _from_namespace(directories, filename)
+            if path:
+                found.append((filename, path))
+    return found
+
+
+def _already_loaded(soname: str) -> bool:
+    """Whether a library of that SONAME is in the process (RTLD_NOLOAD)."""
+    noload = getattr(os, 'RTLD_NOLOAD', 0)
+    if not noload:  # no way to ask without loading it
+        return False
+    try:
+        ctypes.CDLL(soname, mode=noload | getattr(os, 'RTLD_LAZY', 1))
+        return True
+    except OSError:
+        return False
+
+
+_cuda_preloaded: List[Tuple[str, str]] = []
+_cuda_handles: List[ctypes.CDLL] = []  # kept: a preloaded library stays loaded
+
+
+def preload_cuda(major: Optional[int] = None) -> List[Tuple[str, str]]:
+    """Preloads the pip-installed CUDA libraries that are not already loaded
+    (RTLD_GLOBAL), before libgemmladder; returns [(file name, path or a failure)]
+    of what it did, for the not-found message."""
+    if os.environ.get('GEMMLADDER_CUDA_FROM_PIP', '') == '0':
+        return []
+    done = []
+    for filename, path in find_cuda_libraries(major):
+        if _already_loaded(filename):  # another copy serves: never a second runtime
+            continue
+        try:
+            _cuda_handles.append(ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL))
+        except OSError as e:  # the system's copy may still do
+            done.append((filename, '%s could not be loaded: %s' % (path, e)))
+            continue
+        _cuda_preloaded.append((filename, path))
+        done.append((filename, path))
+    return done
+
+
+def cuda_preloaded() -> List[Tuple[str, str]]:
+    """[(file name, path)] of the CUDA libraries preloaded from pip packages."""
+    return list(_cuda_preloaded)
+
+
 # ---- loading ------------------------------------------------------------------
 _lock = threading.Lock()
 _loaded = None
@@ -212,6 +327,10 @@ def _candidates():
     found = []
     if _location and _location.LIBRARY:
         recorded = os.path.normpath(os.path.join(os.path.dirname(__file__), _location.LIBRARY))
+        if not os.path.exists(recorded) and _location.LIBRARY_ORIGIN == 'wheel':
+            # pip put the library and the package in different site-packages
+            # (platlib and purelib): the wheel's RECORD says where.
+            recorded = _from_metadata(['gemmladder'], os.path.basename(recorded)) or recorded
         if os.path.exists(recorded):
             found.append(('%s (%s)' % (recorded, _location.LIBRARY_ORIGIN), recorded, True))
         else:
@@ -232,6 +351,7 @@ def load():
     with _lock:
         if _loaded is not None:
             return _loaded
+        cuda = preload_cuda()
         tried = []
         for description, target, must_load in _candidates():
             if target is None:
@@ -256,7 +376,17 @@ def load():
             return lib
         raise LibraryNotFoundError(
             'libgemmladder not found. Tried:\n  %s\nBuild it (meson compile), install it, or set '
-            'GEMMLADDER_LIBRARY to the path of libgemmladder.so.%d.' % ('\n  '.join(tried), ABI_VERSION))
+            'GEMMLADDER_LIBRARY to the path of libgemmladder.so.%d.%s'
+            % ('\n  '.join(tried), ABI_VERSION, _cuda_note(cuda)))
+
+
+def _cuda_note(preloaded: Sequence[Tuple[str, str]]) -> str:
+    """What the not-found message says of the CUDA libraries."""
+    if preloaded:
+        return '\nCUDA libraries from pip packages:\n  %s' % '\n  '.join(
+            '%s: %s' % entry for entry in preloaded)
+    return ('\nThe CUDA %d runtime and cuBLAS come from the system (LD_LIBRARY_PATH, ldconfig) '
+            'or from pip install gemmladder[cuda].' % CUDA_MAJOR)
 
 
 class _DlInfo(ctypes.Structure):

@@ -297,6 +297,226 @@ class Errors(unittest.TestCase):
         self.assertIn('is not libgemmladder', done.stdout)
 
 
+def stand_in_site(root, packages):
+    """A site-packages directory under `root` holding stand-ins of NVIDIA's pip
+    packages: {distribution: {path under the site: target or None}}, with
+    a .dist-info (METADATA, RECORD) for each distribution not named '-'.
+    A file is a symlink to its target, or a file that is no library."""
+    site = os.path.join(root, 'site-packages')
+    for distribution, files in packages.items():
+        for relative, target in files.items():
+            path = os.path.join(site, *relative.split('/'))
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if target:
+                os.symlink(target, path)
+            else:
+                with open(path, 'w') as f:
+                    f.write('not a shared library\n')
+        if distribution == '-':
+            continue
+        info = os.path.join(site, '%s-13.0.0.dist-info' % distribution.replace('-', '_'))
+        os.makedirs(info)
+        with open(os.path.join(info, 'METADATA'), 'w') as f:
+            f.write('Metadata-Version: 2.1\nName: %s\nVersion: 13.0.0\n' % distribution)
+        with open(os.path.join(info, 'RECORD'), 'w') as f:
+            f.writelines('%s,,\n' % relative for relative in list(files) + [
+                os.path.basename(info) + '/METADATA', os.path.basename(info) + '/RECORD'])
+    return site
+
+
+CU13 = {'nvidia-cuda-runtime': {'nvidia/cu13/lib/libcudart.so.13': None,
+                                'nvidia/cu13/include/cuda.h': None},
+        'nvidia-cublas': {'nvidia/cu13/lib/libcublas.so.13': None,
+                          'nvidia/cu13/lib/libcublasLt.so.13': None}}
+
+
+def loaded_cuda_files():
+    """{file name: path} of the CUDA libraries mapped into a process that
+    loaded the build tree's library from the system's CUDA (a subprocess)."""
+    code = ('import gemmladder, re\n'
+            'from gemmladder import _library\n'
+            '_library.load()\n'
+            'seen = {}\n'
+            'for line in open("/proc/self/maps"):\n'
+            '    m = re.search(r"(/\\S*/(libcudart|libcublasLt|libcublas)\\.so\\.\\d+)[.\\d]*$", line)\n'
+            '    if m: seen[m.group(2)] = m.group(1)\n'
+            'print(repr(seen))\n')
+    env = dict(os.environ, GEMMLADDER_CUDA_FROM_PIP='0')
+    done = subprocess.run([sys.executable, '-c', code], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise unittest.SkipTest('the build tree library does not load here: ' + done.stderr[-300:])
+    import ast
+    return ast.literal_eval(done.stdout.strip())
+
+
+class CudaFromPip(unittest.TestCase):
+    """The loader preloads the CUDA runtime and cuBLAS of NVIDIA's pip packages
+    (gemmladder[cuda]), found through importlib, before libgemmladder."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.saved_path = list(sys.path)
+        self.addCleanup(self.restore)
+
+    def restore(self):
+        sys.path[:] = self.saved_path
+        for name in [m for m in sys.modules if m == 'nvidia' or m.startswith('nvidia.')]:
+            del sys.modules[name]
+        import importlib
+        importlib.invalidate_caches()
+
+    def use(self, site):
+        import importlib
+        sys.path.insert(0, site)
+        importlib.invalidate_caches()
+
+    def test_packages_by_cuda_major(self):
+        self.assertEqual(_library.cuda_packages(13), [
+            (['nvidia-cuda-runtime'], ['libcudart.so.13'], ['cu13/lib']),
+            (['nvidia-cublas'], ['libcublasLt.so.13', 'libcublas.so.13'], ['cu13/lib'])])
+        self.assertEqual(_library.cuda_packages(12)[0][0], ['nvidia-cuda-runtime-cu12'])
+        self.assertEqual(_library.cuda_packages(12)[1][1], ['libcublasLt.so.12', 'libcublas.so.12'])
+        self.assertEqual(_library.cuda_packages(), _library.cuda_packages(_library.CUDA_MAJOR))
+
+    def test_found_through_the_records(self):
+        site = stand_in_site(self.tmp.name, CU13)
+        self.use(site)
+        lib = os.path.join(site, 'nvidia', 'cu13', 'lib')
+        self.assertEqual(_library.find_cuda_libraries(13), [
+            ('libcudart.so.13', os.path.join(lib, 'libcudart.so.13')),
+            ('libcublasLt.so.13', os.path.join(lib, 'libcublasLt.so.13')),
+            ('libcublas.so.13', os.path.join(lib, 'libcublas.so.13'))])
+        self.assertEqual(_library.find_cuda_libraries(12), [])
+
+    def test_the_record_says_where(self):
+        # A RECORD naming a file elsewhere (../ as pip writes for data files) is followed.
+        site = stand_in_site(self.tmp.name, {'nvidia-cuda-runtime': {'../elsewhere/libcudart.so.13': None}})
+        self.use(site)
+        self.assertEqual(_library.find_cuda_libraries(13), [
+            ('libcudart.so.13', os.path.join(self.tmp.name, 'elsewhere', 'libcudart.so.13'))])
+
+    def test_found_in_the_namespace_package_without_records(self):
+        site = stand_in_site(self.tmp.name, {'-': {'nvidia/cu13/lib/libcudart.so.13': None,
+                                                   'nvidia/cu13/lib/libcublas.so.13': None}})
+        self.use(site)
+        lib = os.path.join(site, 'nvidia', 'cu13', 'lib')
+        self.assertEqual(_library.find_cuda_libraries(13), [
+            ('libcudart.so.13', os.path.join(lib, 'libcudart.so.13')),
+            ('libcublas.so.13', os.path.join(lib, 'libcublas.so.13'))])
+
+    def test_cuda_12_layout(self):
+        site = stand_in_site(self.tmp.name, {
+            'nvidia-cuda-runtime-cu12': {'nvidia/cuda_runtime/lib/libcudart.so.12': None},
+            '-': {'nvidia/cublas/lib/libcublas.so.12': None}})
+        self.use(site)
+        self.assertEqual(_library.find_cuda_libraries(12), [
+            ('libcudart.so.12', os.path.join(site, 'nvidia', 'cuda_runtime', 'lib', 'libcudart.so.12')),
+            ('libcublas.so.12', os.path.join(site, 'nvidia', 'cublas', 'lib', 'libcublas.so.12'))])
+        self.assertEqual(_library.find_cuda_libraries(13), [])
+
+    def test_nothing_installed(self):
+        self.use(self.tmp.name)
+        self.assertEqual(_library.find_cuda_libraries(13), [])
+
+    def test_wheel_library_found_through_its_record(self):
+        # pip put the wheel's library in platlib, away from the package in
+        # purelib: the relative path does not exist, gemmladder's RECORD says where.
+        libs = '../platlib/.gemmladder.mesonpy.libs/libgemmladder.so.%d' % _library.ABI_VERSION
+        site = stand_in_site(self.tmp.name, {'gemmladder': {libs: os.environ['GEMMLADDER_TEST_LIBRARY']}})
+        self.use(site)
+        saved = _library._location
+        self.addCleanup(setattr, _library, '_location', saved)
+
+        class Location:
+            LIBRARY = '../.gemmladder.mesonpy.libs/libgemmladder.so.%d' % _library.ABI_VERSION
+            LIBRARY_ORIGIN = 'wheel'
+        _library._location = Location
+        path = os.path.join(self.tmp.name, 'platlib', '.gemmladder.mesonpy.libs',
+                            'libgemmladder.so.%d' % _library.ABI_VERSION)
+        self.assertEqual(_library._candidates()[0], ('%s (wheel)' % path, path, True))
+        Location.LIBRARY_ORIGIN = 'installed'  # only a wheel's library is looked for there
+        self.assertIsNone(_library._candidates()[0][1])
+
+    def run_loader(self, site, code, **env):
+        """Runs `code` after loading the build tree's library in a subprocess
+        with `site` on its path; returns its output."""
+        environ = dict(os.environ, **env)
+        environ['PYTHONPATH'] = os.pathsep.join([site, environ.get('PYTHONPATH', '')])
+        if 'GEMMLADDER_CUDA_FROM_PIP' not in env:
+            environ.pop('GEMMLADDER_CUDA_FROM_PIP', None)
+        done = subprocess.run([sys.executable, '-c', 'import gemmladder\nfrom gemmladder import _library\n'
+                               + code], env=environ, capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done.stdout
+
+    def real_site(self):
+        """Stand-ins that are the system's own CUDA libraries (symlinks)."""
+        system = loaded_cuda_files()
+        if sorted(system) != ['libcublas', 'libcublasLt', 'libcudart']:
+            self.skipTest('the library did not load libcudart, libcublas and libcublasLt: %r' % system)
+        packages = {'nvidia-cuda-runtime': {}, 'nvidia-cublas': {}}
+        for name, path in system.items():
+            packages['nvidia-cuda-runtime' if name == 'libcudart' else 'nvidia-cublas'][
+                'nvidia/cu%d/lib/%s' % (_library.CUDA_MAJOR, os.path.basename(path))] = path
+        return stand_in_site(self.tmp.name, packages)
+
+    def test_preloaded_before_the_library(self):
+        site = self.real_site()
+        lib = os.path.join(site, 'nvidia', 'cu%d' % _library.CUDA_MAJOR, 'lib')
+        out = self.run_loader(site, '_library.load()\n'
+                              'print(repr(_library.cuda_preloaded()))\n'
+                              'from gemmladder import _cudart\n'
+                              '_cudart.runtime()\n'  # the runtime the library uses is found
+                              'print(gemmladder.library_version())\n')
+        preloaded, version = out.splitlines()
+        major = _library.CUDA_MAJOR
+        self.assertEqual(eval(preloaded), [
+            ('libcudart.so.%d' % major, os.path.join(lib, 'libcudart.so.%d' % major)),
+            ('libcublasLt.so.%d' % major, os.path.join(lib, 'libcublasLt.so.%d' % major)),
+            ('libcublas.so.%d' % major, os.path.join(lib, 'libcublas.so.%d' % major))])
+        self.assertEqual(version, support.header_version())
+
+    def test_a_loaded_runtime_is_not_loaded_twice(self):
+        site = self.real_site()
+        major = _library.CUDA_MAJOR
+        out = self.run_loader(site, 'import ctypes\n'
+                              'ctypes.CDLL("libcudart.so.%d", mode=ctypes.RTLD_GLOBAL)\n'
+                              '_library.load()\n'
+                              'print(repr([n for n, p in _library.cuda_preloaded()]))\n' % major)
+        self.assertEqual(eval(out), ['libcublasLt.so.%d' % major, 'libcublas.so.%d' % major])
+
+    def test_the_system_cuda_still_serves(self):
+        # Stand-ins that are no libraries: the preload fails, the system's copies load.
+        loaded_cuda_files()  # skips where the library does not load
+        site = stand_in_site(self.tmp.name, CU13 if _library.CUDA_MAJOR == 13 else {})
+        out = self.run_loader(site, '_library.load()\n'
+                              'print(repr(_library.cuda_preloaded()))\n'
+                              'print(gemmladder.library_version())\n')
+        self.assertEqual(out.splitlines(), ['[]', support.header_version()])
+
+    def test_switched_off(self):
+        site = self.real_site()
+        out = self.run_loader(site, '_library.load()\nprint(repr(_library.cuda_preloaded()))\n',
+                              GEMMLADDER_CUDA_FROM_PIP='0')
+        self.assertEqual(out.strip(), '[]')
+
+    def test_not_found_message_names_the_cuda_libraries(self):
+        site = stand_in_site(self.tmp.name, CU13)
+        code = ('_library._candidates = lambda: []\n'
+                'try:\n'
+                '    _library.load()\n'
+                'except _library.LibraryNotFoundError as e:\n'
+                '    print(e)\n')
+        out = self.run_loader(site, code)
+        lib = os.path.join(site, 'nvidia', 'cu13', 'lib')
+        if _library.CUDA_MAJOR == 13:
+            self.assertIn('CUDA libraries from pip packages:', out)
+            self.assertIn('libcudart.so.13: %s could not be loaded' % os.path.join(lib, 'libcudart.so.13'), out)
+        out = self.run_loader(self.tmp.name, code)
+        self.assertIn('pip install gemmladder[cuda]', out)
+
+
 class _NoGpu:
     """Within it, any use of the CUDA runtime or creation of a default handle fails the test."""
 
