@@ -13,17 +13,17 @@
 
 namespace {
 
-/* The kernels of the rung whose mainloop auto's tiled paths run: the rung
- * whose tuning rows choose auto's tiles (auto's row, rows_of). */
-const gl_kernel_table &tiled_kernels()
+/* The rung whose mainloop auto's tiled paths run: the rung whose tuning
+ * rows choose auto's tiles (auto's row, rows_of). */
+const gl_variant_desc *tiled_rung()
 {
-    return *gl_variant_find((gl_variant_t)gl_variant_find(GL_VARIANT_AUTO)->rows_of)->kernels;
+    return gl_variant_find((gl_variant_t)gl_variant_find(GL_VARIANT_AUTO)->rows_of);
 }
 
 /* The plan's tiles on schedule s, launched behind the kernel before. */
 int launch(const gl_problem *p, const gl_tile_params *t, gl_schedule s, const gl_exec *x)
 {
-    const gl_tile_kernels *k = gl_kernels_for(&tiled_kernels(), t);
+    const gl_tile_kernels *k = gl_kernels_for(tiled_rung()->kernels, t);
     if (!k)
         return cudaErrorInvalidConfiguration;
     s.dependent = true;
@@ -70,26 +70,29 @@ int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const g
 int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, void *scratch,
         const gl_exec *x)
 {
-    if (plan->kernel != GL_VARIANT_WARPTILE) /* rung 6's own launch, on its tiles */
+    const gl_variant_desc *rung = tiled_rung();
+    if (plan->kernel != rung->id) /* another rung's own launch (rung 6's), on its tiles */
         return gl_variant_find(plan->kernel)->launch(p, &plan->tiles, x);
-    float *const w =
-        reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->parts_offset);
-    gl_schedule windows = {};
-    windows.kind = GL_SCHEDULE_WINDOWS, windows.copies = GL_COPIES_TESTED;
     switch (plan->path) {
-    case GL_PATH_SPLIT_K:
-        return run_split(p, plan, w, x);
-    case GL_PATH_STREAM_K:
-        return run_stream_k(p, plan, w, x);
-    case GL_PATH_EDGE_WINDOWS:
+    case GL_PATH_SPLIT_K: /* the parts' products in scratch, after any copies */
+    case GL_PATH_STREAM_K: {
+        float *const w =
+            reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->parts_offset);
+        return plan->path == GL_PATH_SPLIT_K ? run_split(p, plan, w, x)
+                                             : run_stream_k(p, plan, w, x);
+    }
+    case GL_PATH_EDGE_WINDOWS: {
+        gl_schedule windows = {};
+        windows.kind = GL_SCHEDULE_WINDOWS, windows.copies = GL_COPIES_TESTED;
         return launch(p, t, windows, x);
+    }
     case GL_PATH_INTERIOR:
     case GL_PATH_PACKED: /* whole tiles: copies without tests */
         return launch(p, t, parts(GL_COPIES_WHOLE, 1, 0), x);
     default: /* GL_PATH_EDGE_TESTS: the plain grid with tested copies, or, for an
                 operand read a float at a time, the rung's own launch */
         return plan->aligned ? launch(p, t, parts(GL_COPIES_TESTED, 1, 0), x)
-                             : gl_variant_find(plan->kernel)->launch(p, t, x);
+                             : rung->launch(p, t, x);
     }
 }
 
@@ -144,11 +147,6 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
     return run_product(&tail, gl_engine_tail_tiles(), &tail_plan, x);
 }
 
-extern "C" cudaError_t gl_prepare_auto(void)
-{
-    const gl_kernel_table &table = tiled_kernels();
-    for (int i = 0; i < table.count; ++i)
-        if (const cudaError_t err = table.entries[i].prepare())
-            return err;
-    return cudaSuccess;
-}
+/* auto runs the tiled rung's kernels (and rung 6's, prepared by its row):
+ * the rung's own preparation covers every schedule. */
+extern "C" cudaError_t gl_prepare_auto(void) { return tiled_rung()->prepare(); }
