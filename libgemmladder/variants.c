@@ -143,19 +143,30 @@ gl_status_t gl_unknown_variant(gl_handle_t h, const char *fn, gl_variant_t varia
 
 /* ---- the public queries ---------------------------------------------------- */
 
+/* A caller's size-versioned struct of type `type` at out (size: its size
+ * field, read only where out is not NULL): present, and as big as this
+ * library's. */
+static gl_status_t check_sized_out(const char *fn, const char *type, const void *out,
+                                   const uint32_t *size, size_t need)
+{
+    if (!out)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "%s: the %s pointer is NULL", fn, type);
+    if (*size < need)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
+                       "%s: %s.size is %u; set it to sizeof(%s) (%zu)", fn, type,
+                       (unsigned)*size, type, need);
+    return GL_STATUS_SUCCESS;
+}
+
 gl_status_t gl_variant_describe(gl_variant_t variant, gl_variant_info *out)
 {
     const gl_variant_desc *d = gl_variant_find(variant);
     if (!d)
         return gl_unknown_variant(NULL, "gl_variant_describe", variant);
-    if (!out)
-        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
-                       "gl_variant_describe: the gl_variant_info pointer is NULL");
-    if (out->size < sizeof *out)
-        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
-                       "gl_variant_describe: gl_variant_info.size is %u; set it to "
-                       "sizeof(gl_variant_info) (%zu)",
-                       (unsigned)out->size, sizeof *out);
+    const gl_status_t st = check_sized_out("gl_variant_describe", "gl_variant_info", out,
+                                           out ? &out->size : NULL, sizeof *out);
+    if (st != GL_STATUS_SUCCESS)
+        return st;
     const uint32_t size = out->size;
     memset(out, 0, sizeof *out);
     out->size = size;
@@ -180,14 +191,10 @@ gl_status_t gl_variant_tile_field(gl_variant_t variant, int32_t index, gl_tile_f
     const gl_variant_desc *d = gl_variant_find(variant);
     if (!d)
         return gl_unknown_variant(NULL, "gl_variant_tile_field", variant);
-    if (!out)
-        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
-                       "gl_variant_tile_field: the gl_tile_field_info pointer is NULL");
-    if (out->size < sizeof *out)
-        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
-                       "gl_variant_tile_field: gl_tile_field_info.size is %u; set it to "
-                       "sizeof(gl_tile_field_info) (%zu)",
-                       (unsigned)out->size, sizeof *out);
+    const gl_status_t st = check_sized_out("gl_variant_tile_field", "gl_tile_field_info", out,
+                                           out ? &out->size : NULL, sizeof *out);
+    if (st != GL_STATUS_SUCCESS)
+        return st;
     const int count = d->schema ? d->schema->field_count : 0;
     if (index < 0 || index >= count)
         return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT,
