@@ -514,6 +514,8 @@ typedef struct facts {
     bool pinned, can_copy;
     int sms;
     bool a_ok, b_ok;         /* op(A), op(B) read in 16-byte groups */
+    bool windows;            /* edge windows could read them in place: aligned, extents
+                                multiples of 4 and at least a tile */
     int64_t blocks_64;       /* C's tiles of 64 x 64 */
     bool short_k;            /* rung 6's reasons (rung6_fits) */
     bool c_unaligned;
@@ -640,12 +642,9 @@ static bool rung6_kernel(const facts *f, gl_engine_plan *plan)
 static bool read_in_place(const facts *f, gl_engine_plan *plan)
 {
     const gl_problem *p = f->p;
-    const gl_tile_params *t = f->t;
-    const bool windows = f->a_ok && f->b_ok && p->m % 4 == 0 && p->n % 4 == 0 &&
-                         p->k % 4 == 0 && p->m >= t->bm && p->n >= t->bn;
-    if (f->can_copy && !(windows && on_sectors(p->a, p->lda) && on_sectors(p->b, p->ldb)))
+    if (f->can_copy && !(f->windows && on_sectors(p->a, p->lda) && on_sectors(p->b, p->ldb)))
         return false;
-    in_place(p, t, f->a_ok, f->b_ok, f->pinned, f->sms, plan);
+    in_place(p, f->t, f->a_ok, f->b_ok, f->pinned, f->sms, plan);
     return true;
 }
 
@@ -716,8 +715,7 @@ static void packed(facts *f, const gl_tile_params *pad, bool split_copies, gl_en
     const gl_tile_params *t = f->t;
     const bool a_ok = f->a_ok, b_ok = f->b_ok, k_edge = f->k_edge;
     const int64_t k_pad = f->k_pad;
-    const bool windows = a_ok && b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
-                         p->m >= t->bm && p->n >= t->bn;
+    const bool windows = f->windows;
     struct {
         gl_engine_copy *copy;
         bool ok, k_rows; /* read in groups; stored rows run along K (A transposed, B not) */
@@ -792,6 +790,8 @@ void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinne
                .a_ok = gl_a_vec4_ok(p), .b_ok = gl_b_vec4_ok(p),
                .blocks_64 = tile_count(p, 64, 64), .k_pad = round_up(p->k, t->bk)};
     f.k_edge = f.k_pad != p->k; /* then both are copied, so K pads alike */
+    f.windows = f.a_ok && f.b_ok && p->m % 4 == 0 && p->n % 4 == 0 && p->k % 4 == 0 &&
+                p->m >= t->bm && p->n >= t->bn;
     if (matrix_vector(&f, plan))
         return;
     rung6_fits(&f);
