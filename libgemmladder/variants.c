@@ -43,6 +43,7 @@ int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *
 cudaError_t gl_prepare_vectorized(void);
 cudaError_t gl_prepare_warptile(void);
 cudaError_t gl_prepare_auto(void);
+extern const gl_kernel_table gl_vectorized_kernels;
 extern const gl_kernel_table gl_warptile_kernels;
 
 #define CONFIGS(list) .configs = list, .config_count = (int)(sizeof list / sizeof list[0])
@@ -70,7 +71,7 @@ static const gl_variant_desc variants[] = {
     {.id = GL_VARIANT_VECTORIZED, .name = "vectorized", .precision = GL_PRECISION_FP32,
      .min_cc = 70, .auto_runs = true, .schema = &gl_schema_vectorized,
      CONFIGS(vectorized_configs), FIXED_TILES, .launch = gl_launch_vectorized,
-     .prepare = gl_prepare_vectorized},
+     .prepare = gl_prepare_vectorized, .kernels = &gl_vectorized_kernels},
     {.id = GL_VARIANT_AUTOTUNED, .name = "autotuned", .precision = GL_PRECISION_FP32,
      .min_cc = 70, .schema = &gl_schema_vectorized, CONFIGS(vectorized_configs),
      .rows_of = GL_VARIANT_AUTOTUNED, .launch = gl_launch_autotuned,

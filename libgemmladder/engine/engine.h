@@ -189,6 +189,8 @@ typedef struct gl_schedule {
     int part_depth;       /* GL_SCHEDULE_PARTS: the depth of each part but the last,
                              when the plan set one; 0: gl_split_depth's */
     bool dependent;       /* launched behind the kernel before it (gl_launch_dependent) */
+    bool banded;          /* C stored in bands through shared memory, where the
+                             rung has them (compose.cuh, gl_store_in_bands) */
     gl_stream_k stream_k; /* GL_SCHEDULE_STREAM_K: the shares */
     float *scratch;       /* GL_SCHEDULE_STREAM_K: where the parts of shared tiles go */
 } gl_schedule;

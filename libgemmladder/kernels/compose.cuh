@@ -47,7 +47,7 @@ struct gl_kernel_args {
 /* The grid of tiles: block (x, y, z) owns columns [x*BN, +BN) and rows
  * [y*BM, +BM) of C, on part z of K: its part of the product, its window,
  * the mainloop, the epilogue. */
-template <class R, bool ALIGNED, class Schedule>
+template <class R, bool ALIGNED, class Schedule, int BANDS = 0>
 __global__ __launch_bounds__(R::THREADS, gl_min_blocks(R::THREADS, R::REGISTERS))
 void gl_tile_kernel(const gl_kernel_args args)
 {
@@ -57,8 +57,23 @@ void gl_tile_kernel(const gl_kernel_args args)
     const int wr0 = Schedule::window(row0, p.m, R::BM), wc0 = Schedule::window(col0, p.n, R::BN);
     typename R::template mainloop<ALIGNED> m;
     m.template run<Schedule>(p, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
-    gl_epilogue<Schedule>(p, m, wr0, wc0, row0, col0);
+    if constexpr (BANDS > 0)
+        gl_banded_epilogue<Schedule, BANDS, R::BM, R::BN, R::THREADS>(
+            p, m, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
+    else
+        gl_epilogue<Schedule>(p, m, wr0, wc0, row0, col0);
 }
+
+/* The bands a rung's results cut into for gl_banded_epilogue
+ * (R::STORE_BANDS), or 0 where it stores C only from registers. */
+template <class R, class = void>
+struct gl_store_bands {
+    static constexpr int value = 0;
+};
+template <class R>
+struct gl_store_bands<R, decltype(void(R::STORE_BANDS))> {
+    static constexpr int value = R::STORE_BANDS;
+};
 
 /* The blocks an SM holds, asked of the compiler for the stream-K kernel:
  * as for the grid, but one where the code is for GPUs before sm_90, on
@@ -98,12 +113,17 @@ constexpr bool gl_runs_stream_k()
     return gl_tile_params_equal(&t, &R::tiles);
 }
 
-/* The kernel for a schedule and copies, or NULL where none is compiled. */
+/* The kernel for a schedule and copies (C in bands: banded, on the plain
+ * grid with single-float copies, where the rung has bands), or NULL where
+ * none is compiled. */
 template <class R>
-gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies)
+gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies, bool banded)
 {
     switch (kind) {
     case GL_SCHEDULE_PARTS:
+        if constexpr (gl_store_bands<R>::value > 0)
+            if (banded && copies == GL_COPIES_SINGLES)
+                return gl_tile_kernel<R, false, gl_parts_schedule<true>, gl_store_bands<R>::value>;
         return copies == GL_COPIES_WHOLE    ? gl_tile_kernel<R, true, gl_parts_schedule<false>>
                : copies == GL_COPIES_TESTED ? gl_tile_kernel<R, true, gl_parts_schedule<true>>
                                             : gl_tile_kernel<R, false, gl_parts_schedule<true>>;
@@ -123,7 +143,7 @@ gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies)
 template <class R>
 int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec *x)
 {
-    const gl_kernel_fn kernel = gl_kernel_for<R>(s->kind, s->copies);
+    const gl_kernel_fn kernel = gl_kernel_for<R>(s->kind, s->copies, s->banded);
     if (!kernel)
         return cudaErrorInvalidConfiguration; /* the plan only asks for compiled kernels */
     dim3 grid = gl_tile_grid(p, R::BM, R::BN);
@@ -144,10 +164,28 @@ cudaError_t gl_prepare_scheduled()
     for (const gl_schedule_kind kind :
          {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K})
         for (const gl_copies copies : {GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES})
-            if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies))
-                if (const cudaError_t err = gl_allow_shared_memory(kernel, R::SMEM))
-                    return err;
+            for (const bool banded : {false, true})
+                if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, banded))
+                    if (const cudaError_t err = gl_allow_shared_memory(kernel, R::SMEM))
+                        return err;
     return cudaSuccess;
+}
+
+/*
+ * Whether C goes out in bands (gl_banded_epilogue), where the rung has
+ * them: C whose rows are off 16 bytes, a K so short that storing C is much
+ * of a block's time, and a grid of more blocks than SMs but at most ten for
+ * each, so that their stores queue with little math of other blocks to
+ * cover them. With more blocks the bands' barriers cost more than they
+ * save, and with one or none an SM they are the block's wait
+ * (docs/ladder.md, rung 6).
+ */
+static inline bool gl_store_in_bands(const gl_problem *p, const gl_tile_params *t,
+                                     const gl_exec *x)
+{
+    const int64_t blocks = (int64_t)gl_ceil_div(p->m, t->bm) * gl_ceil_div(p->n, t->bn);
+    return !gl_vec4_ok(p->c, p->ldc) && p->k <= 96 && blocks > x->sm_count &&
+           blocks <= 10 * (int64_t)x->sm_count;
 }
 
 /* A rung's own launch: the plain grid, with the copies its operands allow. */
@@ -163,6 +201,7 @@ static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem
     s.kind = GL_SCHEDULE_PARTS;
     s.copies = !aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
     s.parts = 1;
+    s.banded = !aligned && gl_store_in_bands(p, t, x);
     return k->launch(p, &s, x);
 }
 

@@ -15,8 +15,8 @@
  * valid once the mainloop's run() has returned. A thread's TM x TN patch
  * and a warp tile's sub-tiles cut into such runs; the fragments of
  * mma.sync hold 2 neighbouring columns, which will need runs of 2 (or a
- * shuffle) when the tensor-core rung comes. Rungs 1-7 predate the contract
- * and store with gl_store_c and gl_store_c4 themselves.
+ * shuffle) when the tensor-core rung comes. Rungs 1-5 store with
+ * gl_store_c themselves, a line each.
  */
 #ifndef GL_EPILOGUE_CUH
 #define GL_EPILOGUE_CUH
@@ -69,6 +69,46 @@ __device__ __forceinline__ void gl_epilogue(const gl_problem &p, const Mainloop 
         if (Schedule::owns(row, row0) && Schedule::owns(col, col0))
             gl_store_c4(p, row, col, v, vec);
     });
+}
+
+/*
+ * The same, through shared memory in bands of rows, for C whose rows are
+ * off 16 bytes: stored straight from registers, each of a warp's stores
+ * would write 4-byte pieces 16 bytes apart (a thread's run of 4 columns);
+ * from a band, the block's threads go side by side along its rows, a warp
+ * storing 32 neighbouring floats at a time. Band b holds the window's rows
+ * r with r % BANDS == b, BM / BANDS of them (a rung that cuts its results
+ * so, R::STORE_BANDS, puts a thread's runs of one band in one pass, and the
+ * test below folds away). stage: the mainloop's shared memory, free once
+ * run() has returned. Every thread of the block calls it.
+ */
+template <class Schedule, int BANDS, int BM, int BN, int THREADS, class Mainloop>
+__device__ __forceinline__ void gl_banded_epilogue(const gl_problem &p, const Mainloop &m,
+                                                   int wr0, int wc0, int row0, int col0,
+                                                   float *stage)
+{
+    constexpr int ROWS = BM / BANDS, STRIDE = BN + 16; /* the padding changes nothing: a
+                                                          quarter warp's float4s fall in one row */
+    static_assert((BANDS & (BANDS - 1)) == 0 && BM % BANDS == 0, "bands cut the rows evenly");
+    static_assert((ROWS * BN) % THREADS == 0 && BN % 32 == 0,
+                  "the block's threads store a band in whole rounds, a warp within a row");
+#pragma unroll
+    for (int b = 0; b < BANDS; ++b) {
+        m.for_each_c4([&](int r, int c, float4 v) {
+            if ((r & (BANDS - 1)) == b)
+                *reinterpret_cast<float4 *>(&stage[r / BANDS * STRIDE + c]) = v;
+        });
+        __syncthreads(); /* the band is in */
+#pragma unroll
+        for (int i = 0; i < ROWS * BN / THREADS; ++i) {
+            const int e = i * THREADS + threadIdx.x, r = e / BN, c = e % BN;
+            const int row = wr0 + r * BANDS + b, col = wc0 + c;
+            if (row < p.m && col < p.n && Schedule::owns(row, row0) && Schedule::owns(col, col0))
+                gl_store_c(p.c + (int64_t)row * p.ldc + col, stage[r * STRIDE + c], p.alpha,
+                           p.beta);
+        }
+        __syncthreads(); /* the band is out before the next goes in */
+    }
 }
 
 #endif /* GL_EPILOGUE_CUH */

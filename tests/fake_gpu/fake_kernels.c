@@ -40,6 +40,7 @@ FAKE_LAUNCHER(gl_launch_auto)
 
 /* Rung 8's kernel table: none here (the fake auto launcher above records
  * the call instead of running the engine's paths). */
+const gl_kernel_table gl_vectorized_kernels = {NULL, 0};
 const gl_kernel_table gl_warptile_kernels = {NULL, 0};
 
 cudaError_t gl_prepare_vectorized(void) { return cudaSuccess; }
