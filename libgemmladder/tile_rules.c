@@ -396,28 +396,49 @@ int gl_tiles_resident(const gl_tile_schema *s, const gl_tile_params *t, size_t s
     return blocks > 1 ? blocks : 1;
 }
 
-/* How long an m x n grid of the tiles takes, in units of one element of C
- * computed by one SM: the GPU holds resident * sms blocks at once, so the
- * grid runs in ceil(blocks / (resident * sms)) rounds, and in each round an
- * SM computes resident tiles of bm x bn. It counts a part-full last round
- * as a whole one, and takes every tile element to cost the same, which
- * flatters small tiles; the margin below takes that back. */
-static double grid_cost(const gl_tile_schema *s, const gl_tile_params *t, int64_t m, int64_t n,
-                        int sms, size_t smem_limit)
+/*
+ * The one model of how a grid fills the GPU (the fill tiles below, and the
+ * plan's choices in engine/plan.c). Time is counted in units of one
+ * element of C times one k on one SM. The busiest SM runs
+ * ceil(blocks / sms) blocks, in rounds of at most `resident` at once; a
+ * round of b blocks of w warps in all takes b tiles' work at full speed
+ * with 16 warps or more, and at a speed of 0.5 + w / 32 with fewer (an SM
+ * hides its latencies with many warps). Tiles under 128 x 64 compute 18%
+ * less per second (docs/engine.md).
+ */
+double gl_round_work(int64_t blocks, int64_t warps)
 {
-    const int64_t blocks = ((m - 1) / t->bm + 1) * ((n - 1) / t->bn + 1);
-    const int64_t resident = gl_tiles_resident(s, t, smem_limit), at_once = resident * sms;
-    const int64_t rounds = (blocks - 1) / at_once + 1;
-    return (double)rounds * (double)resident * t->bm * t->bn;
+    if (blocks == 0)
+        return 0.0;
+    const double speed = 0.5 + (double)(blocks * warps) / 32.0;
+    return (double)blocks / (speed < 1.0 ? speed : 1.0);
 }
 
-/* The fill tiles must promise at least a quarter less time. Where both
- * fill the GPU, the tables' 128 x 128 warptiles compute 22% more per second
- * than the 64 x 64 fill tiles (46.1 against 37.8 TFLOP/s at 2048^3 on an
- * H200); 0.75 keeps them wherever their last round is at least an eighth full
- * (3072^3, 4097^3) and drops them where it holds a few blocks (1537^3,
- * 2049^3, 2300^3). docs/engine.md has the measurements. */
-#define GL_FILL_MARGIN 0.75
+double gl_grid_time(const gl_tile_params *t, int64_t blocks, int64_t resident, int sms,
+                    int64_t depth)
+{
+    const int64_t per_sm = (blocks + sms - 1) / sms, warps = t->threads / 32;
+    /* full rounds of `resident` blocks, then the rest; in tiles at full speed */
+    const int64_t full = per_sm / resident, rest = per_sm - full * resident;
+    const double work = (double)full * gl_round_work(resident, warps) + gl_round_work(rest, warps);
+    double time = work * t->bm * t->bn * (double)depth;
+    if ((int64_t)t->bm * t->bn < 128 * 64)
+        time /= 0.82;
+    return time;
+}
+
+static double tiles_time(const gl_tile_schema *s, const gl_tile_params *t, int64_t m, int64_t n,
+                         int sms, size_t smem_limit)
+{
+    const int64_t blocks = ((m - 1) / t->bm + 1) * ((n - 1) / t->bn + 1);
+    return gl_grid_time(t, blocks, gl_tiles_resident(s, t, smem_limit), sms, 1);
+}
+
+/* The fill tiles must promise 8% less time than the table's: the model's
+ * margin of error. (With it the rule keeps the choices of its measured
+ * predecessor, which counted whole rounds, on all but 24 of 147,456 grids
+ * from 16 to 12,288 rows and columns on 132 SMs; docs/engine.md.) */
+#define GL_FILL_MARGIN 0.92
 
 const gl_tile_params *gl_fill_tiles(const gl_variant_desc *d, const gl_tile_params *t, int64_t m,
                                     int64_t n, int sms, size_t smem_limit)
@@ -425,6 +446,6 @@ const gl_tile_params *gl_fill_tiles(const gl_variant_desc *d, const gl_tile_para
     const gl_tile_params *fill = d->fill;
     if (!fill || sms < 1 || gl_tile_params_equal(fill, t))
         return NULL;
-    const double keep = grid_cost(d->schema, t, m, n, sms, smem_limit);
-    return grid_cost(d->schema, fill, m, n, sms, smem_limit) < GL_FILL_MARGIN * keep ? fill : NULL;
+    const double keep = tiles_time(d->schema, t, m, n, sms, smem_limit);
+    return tiles_time(d->schema, fill, m, n, sms, smem_limit) < GL_FILL_MARGIN * keep ? fill : NULL;
 }

@@ -143,11 +143,22 @@ int gl_tiles_registers(const gl_tile_schema *s, const gl_tile_params *t);
  * (1 KB more per block, which the runtime keeps). */
 int gl_tiles_resident(const gl_tile_schema *s, const gl_tile_params *t, size_t smem_limit);
 
+/* How long a round of `blocks` blocks of `warps` warps each takes an SM,
+ * in tiles' work at full speed (tile_rules.c: the model). */
+double gl_round_work(int64_t blocks, int64_t warps);
+
+/* How long a grid of `blocks` blocks of tiles t, each `depth` deep in K,
+ * takes on `sms` SMs that hold `resident` at once, in units of one element
+ * of C times one k on one SM: the one model of how a grid fills the GPU,
+ * for the fill tiles and the engine's plan. */
+double gl_grid_time(const gl_tile_params *t, int64_t blocks, int64_t resident, int sms,
+                    int64_t depth);
+
 /* The variant's fill tiles when running them instead of *t on an m x n grid
- * promises at least a quarter less time on a device of `sms` SMs (rounds of
- * resident blocks, counted whole); NULL to keep *t, and always when sms < 1,
- * the variant has no fill tiles, or they are *t. (Fill tiles fit every GPU:
- * their shared memory is under 48 KB, which the tests check.) */
+ * promises less time on a device of `sms` SMs (gl_grid_time, with a
+ * margin); NULL to keep *t, and always when sms < 1, the variant has no
+ * fill tiles, or they are *t. (Fill tiles fit every GPU: their shared
+ * memory is under 48 KB, which the tests check.) */
 const gl_tile_params *gl_fill_tiles(const struct gl_variant_desc *d, const gl_tile_params *t,
                                     int64_t m, int64_t n, int sms, size_t smem_limit);
 

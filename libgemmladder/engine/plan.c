@@ -248,16 +248,12 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
 }
 
 /*
- * Split-K's cost model. Time is counted in units of one element of C times
- * one k on one SM. The busiest SM runs ceil(blocks / sms) blocks, in rounds
- * of at most `resident` at once (gl_tiles_resident); a round of b blocks of w warps in all takes
- * b tiles' work at full speed with 16 warps or more, and at a speed of
- * 0.5 + w / 32 with fewer (an SM hides its latencies with many warps).
- * Tiles of 64 x 64 compute 18% less per second than 128 x 128; 128 x 64
- * and 64 x 128 as much (docs/engine.md). Parts add their scratch traffic
- * (written once and read once) and C's, and the second kernel's launch: on
- * an H100 an SM does 174 G units a second and the GPU moves 3 TB a second,
- * so a byte costs 0.058 units and 3 microseconds 522,000.
+ * Split-K's cost model: the grid's time in the one model of how a grid
+ * fills the GPU (gl_grid_time, tile_rules.c), in units of one element of C
+ * times one k on one SM. Parts add their scratch traffic (written once and
+ * read once) and C's, and the second kernel's launch: on an H100 an SM does
+ * 174 G units a second and the GPU moves 3 TB a second, so a byte costs
+ * 0.058 units and 3 microseconds 522,000.
  */
 #define LAUNCH_UNITS 522000.0 /* a launch's 3 microseconds */
 
@@ -266,28 +262,12 @@ static bool gemv_fits(const gl_problem *p, bool by_rows)
  * 0.087 units a byte. */
 static double copy_units(double floats) { return 0.087 * 8.0 * floats; }
 
-/* A round of b blocks of `warps` warps each on one SM, in tiles' work at full
- * speed. */
-static double round_work(int64_t b, int64_t warps)
-{
-    if (b == 0)
-        return 0.0;
-    const double speed = 0.5 + (double)(b * warps) / 32.0;
-    return (double)b / (speed < 1.0 ? speed : 1.0);
-}
-
 /* The cost of the grid of `tiles` tiles t (tile_count), in `parts` along K
  * of `depth` each (but the last). */
 static double grid_cost(const gl_problem *p, const gl_tile_params *t, int64_t tiles,
                         int64_t resident, int64_t parts, int64_t depth, int sms)
 {
-    const int64_t per_sm = ceil_div(tiles * parts, sms), warps = t->threads / 32;
-    /* full rounds of `resident` blocks, then the rest; in tiles at full speed */
-    const int64_t full = quot(per_sm, resident), rest = per_sm - full * resident;
-    const double work = (double)full * round_work(resident, warps) + round_work(rest, warps);
-    double cost = work * t->bm * t->bn * (double)depth;
-    if ((int64_t)t->bm * t->bn < 128 * 64) /* they compute at 0.82 of the speed */
-        cost /= 0.82;
+    double cost = gl_grid_time(t, tiles * parts, resident, sms, depth);
     if (parts > 1)
         cost += 0.058 * 4.0 * ((double)parts * 2 + 2) * p->m * p->n + LAUNCH_UNITS;
     return cost;
@@ -994,7 +974,7 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     if (rival > 0.0 && rival < best)
         best = rival;
     /* stream-K: every SM busy to the end */
-    const double work = (double)tiles / (double)sms * round_work(r, t->threads / 32) / (double)r *
+    const double work = (double)tiles / (double)sms * gl_round_work(r, t->threads / 32) / (double)r *
                         tile_area * (double)p->k;
     /* each share's parts: written, read, and C written; and their two
      * starts and ends, taken as 2 slices' work each */
