@@ -302,6 +302,55 @@ const gl_tile_schema gl_schema_warptile = {
     .registers = warptile_registers,
 };
 
+/* Rung 12 (pipelined): rung 8's warp tiles, fed by asynchronous copies
+ * into a ring of GL_PIPELINED_STAGES slices (12_pipelined.cu): 16-byte
+ * copies of rows across K, and single floats, transposed, of rows along K,
+ * each in whole rounds of the block's threads; no staging registers, the
+ * fragments twice over. */
+static int pipelined_copies_ok(const char *what, int64_t bk, int64_t bx, int64_t threads,
+                               char *why, size_t size)
+{
+    if (bx % 32 || bk % 8)
+        return fail(why, size, "%s slice %lld x %lld: bk must be a multiple of 8 and the other "
+                               "side of 32 for the transposed copies", what, (long long)bk,
+                    (long long)bx);
+    if (bx % (threads / 8) || threads % bx || bk % (threads / bx))
+        return fail(why, size, "%lld threads do not copy the %lld x %lld %s slice a float at a "
+                               "time in whole rounds", (long long)threads, (long long)bk,
+                    (long long)bx, what);
+    return 1;
+}
+
+static int pipelined_rule(const gl_tile_params *t, char *why, size_t size)
+{
+    return warptile_rule(t, why, size) &&
+           pipelined_copies_ok("A", t->bk, t->bm, t->threads, why, size) &&
+           pipelined_copies_ok("B", t->bk, t->bn, t->threads, why, size);
+}
+
+static size_t pipelined_smem(const gl_tile_params *t)
+{
+    return (size_t)GL_PIPELINED_SMEM((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk);
+}
+
+static int pipelined_registers(const gl_tile_params *t)
+{
+    const int64_t wmiter = (int64_t)t->wm * t->wn / (32 * (int64_t)t->tm * t->tn * t->wniter);
+    return (int)GL_REGISTER_ESTIMATE(outputs(t),
+                                     2 * (wmiter * t->tm + (int64_t)t->wniter * t->tn), 0);
+}
+
+const gl_tile_schema gl_schema_pipelined = {
+    .name = "pipelined warp tiles",
+    .field_count = 9,
+    .fields = {TILE(BM), TILE(BN), TILE(BK), TILE(WM), TILE(WN), TILE(WNITER), TILE(TM), TILE(TN),
+               THREADS},
+    .vector_loads = true,
+    .rule = pipelined_rule,
+    .smem = pipelined_smem,
+    .registers = pipelined_registers,
+};
+
 /* ---- rules and costs ----------------------------------------------------- */
 
 bool gl_tiles_compiled(const gl_variant_desc *d, const gl_tile_params *t, int *count)
