@@ -186,12 +186,14 @@ GL_API gl_status_t gl_handle_create(gl_handle_t *handle);
 /* Destroys a handle, its cuBLAS state and its scratch memory pool. Work
  * already queued on its stream is not waited for (scratch memory that work
  * uses is released when it is done); the stream itself belongs to the
- * caller and is left alone. NULL is a no-op. */
+ * caller and is left alone, and so is a buffer given with
+ * gl_set_workspace. NULL is a no-op. */
 GL_API void gl_handle_destroy(gl_handle_t handle);
 
 /* Sets the stream later calls run on: a cudaStream_t cast to void *, or NULL
  * for the default stream. The stream must belong to the handle's device and
- * stay valid while the handle uses it.
+ * stay valid while the handle uses it. A buffer set with gl_set_workspace
+ * serves only the stream it was set on (see there).
  * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if handle is NULL;
  * GL_STATUS_CUBLAS_ERROR if the cuBLAS state could not be moved to it. */
 GL_API gl_status_t gl_set_stream(gl_handle_t handle, void *stream);
@@ -271,16 +273,18 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  * reading A or B (which may then be NULL). When beta == 0, C is only written,
  * never read, so it may hold NaN or garbage.
  * The call is asynchronous on the handle's stream. The auto variant may
- * take scratch memory in stream order from the handle's pool: for big
+ * take scratch memory in stream order from the handle's pool (or the
+ * caller's buffer, within the handle's limit: gl_set_workspace): for big
  * products whose operands are not aligned whole tiles, to copy A or B
  * (aligned and padded; same results), and for products it cuts along K, to
  * hold the parts' sums (split-K: at most 64 MiB); the handle keeps up to
  * 256 MiB of it between calls and releases it in gl_handle_destroy.
- * Without that memory it reads A and B in place and runs split-K's
- * products unsplit (right, but not the same bits as split): it is never an
- * error. Every call on the same inputs with the same memory gives the same
- * bits. The other variants allocate nothing. gl_sgemm_plan says what a
- * call would run.
+ * Without that memory (none in the pool, or more than the limit or the
+ * buffer allows) it reads A and B in place and runs split-K's products
+ * unsplit (right, but not the same bits as split): it is never an error.
+ * Every call on the same inputs with the same memory gives the same bits.
+ * The other variants allocate nothing. gl_sgemm_plan says what a call
+ * would run.
  * Returns GL_STATUS_SUCCESS;
  *   GL_STATUS_UNKNOWN_VARIANT for an unknown variant id;
  *   GL_STATUS_INVALID_ARGUMENT for a bad layout or transpose value, a size
@@ -544,7 +548,9 @@ typedef struct gl_plan {
 /* What gl_sgemm_ex(handle, variant, layout, transA, transB, M, N, K, alpha,
  * A, lda, B, ldb, beta, C, ldc) would run now, for any alpha other than 0:
  * the kernel, its tiles and their origin, the path through the edges of the
- * problem, and the operand copies it would make. A, B and C are looked at
+ * problem, and the operand copies it would make, under the handle's
+ * workspace settings (gl_set_workspace_limit, gl_set_workspace, on the
+ * handle's stream now). A, B and C are looked at
  * for their alignment only, never read; NULL stands for a pointer as
  * cudaMalloc returns it (256-byte aligned). The other arguments are checked
  * as gl_sgemm_ex checks them, with the same statuses and messages; so is
@@ -557,6 +563,121 @@ GL_API gl_status_t gl_sgemm_plan(gl_handle_t handle, gl_variant_t variant, gl_la
                                  int64_t N, int64_t K, const float *A, int64_t lda,
                                  const float *B, int64_t ldb, const float *C, int64_t ldc,
                                  gl_plan *out);
+
+/* ------------------------------------------------------------------------ */
+/* Scratch memory ("workspace"; since 1.2).
+ *
+ * Of all variants only auto takes scratch memory: for the copies of the
+ * operands it packs into aligned whole tiles (or A's transposed copy), for
+ * the parts of split-K and stream-K, and for the slices of its
+ * matrix-vector kernel (gl_plan.scratch_bytes says how much a call takes;
+ * docs/engine.md). By default it takes what a plan asks for (at most 64 MiB
+ * of parts, plus the copies) in stream order from a memory pool the handle
+ * owns, which keeps up to 256 MiB between calls. Two settings of the handle
+ * change that, as cublasSetWorkspace does for cuBLAS:
+ *  - a limit (gl_set_workspace_limit): auto takes at most that many bytes
+ *    for one product; 0: none at all, and the pool is never touched;
+ *  - a buffer of the caller's (gl_set_workspace): auto takes its scratch
+ *    from it and never from the pool, e.g. under CUDA graph capture, or
+ *    where a framework manages the GPU's memory.
+ * Where both are set, auto takes at most the smaller of the two.
+ *
+ * A product whose plan needs more than that runs the plan auto makes
+ * without scratch, the plan of a limit of 0: unaligned operands read in
+ * place (a float per load where they must be), K not cut into parts, A not
+ * transposed. It is always right and never an error; it may be slower, and
+ * its bits may differ from the plan with scratch (split-K adds in another
+ * order); each plan gives the same bits every time. The rule is all or
+ * nothing for each product, so a limit below a plan's need gives the same
+ * plan as 0 (a call of more than 2^20 rows of C is a product for each
+ * slice of 2^20 rows: a slice that needs less keeps its scratch), and
+ * gl_sgemm_plan shows the plan under the handle's settings. How much a
+ * product needs for the plan auto makes with all the scratch it wants is
+ * gl_sgemm_workspace_size's answer: a buffer or a limit of at least that
+ * many bytes runs that plan.
+ *
+ * Sizes are int64_t bytes, as gl_plan.scratch_bytes is (the interface has
+ * no size_t: docs/abi.md). The settings belong to the handle and follow its
+ * rule: one thread at a time. */
+
+/* The limit of a new handle: none (auto takes what its plans ask for). */
+#define GL_WORKSPACE_NO_LIMIT ((int64_t)0x7fffffffffffffffLL)
+
+/* Caps the scratch memory auto takes for one product at `bytes` (its own
+ * copies and parts, from the pool or the caller's buffer): 0 to take none,
+ * GL_WORKSPACE_NO_LIMIT (the default) for no cap. Products whose plan needs
+ * more run the plan without scratch (above). Memory the pool keeps from
+ * earlier calls stays with it until the handle is destroyed.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if handle is NULL or
+ * bytes is negative (the limit stays as it was). Needs no GPU work. */
+GL_API gl_status_t gl_set_workspace_limit(gl_handle_t handle, int64_t bytes);
+
+/* Stores the handle's limit (GL_WORKSPACE_NO_LIMIT where none is set) in
+ * *bytes. Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if handle or
+ * bytes is NULL. */
+GL_API gl_status_t gl_get_workspace_limit(gl_handle_t handle, int64_t *bytes);
+
+/* Hands auto a buffer of the caller's for its scratch memory, in place of
+ * the handle's pool: `bytes` bytes of device memory at `workspace` (a
+ * device pointer, as cudaMalloc returns it). workspace == NULL with
+ * bytes == 0 returns the handle to its pool.
+ *  - The buffer must be memory of the handle's device (cudaMalloc,
+ *    cudaMallocAsync, a memory pool's, or cudaMallocManaged), aligned to
+ *    256 bytes (as those return it: auto lays its copies out in 256-byte
+ *    blocks and reads them 16 bytes at a time), and hold `bytes` bytes from
+ *    `workspace` within its allocation. The library checks all three.
+ *  - It serves the calls made on the stream that was the handle's when it
+ *    was set (gl_set_stream): after gl_set_stream to another stream, calls
+ *    take their scratch from the pool (under the limit), as if no buffer
+ *    were set, and gl_set_stream back makes them use the buffer again. So
+ *    calls of one handle that may run at the same time on different streams
+ *    never share it. Two handles given one buffer do share it: calls of
+ *    theirs that may run at the same time race on its contents, so give
+ *    each handle that may run at once a buffer of its own.
+ *  - Calls use it in stream order: each call is done with it before the
+ *    next call on the stream starts. It stays the caller's: the library
+ *    never frees it, not even in gl_handle_destroy, and it must stay valid
+ *    until the last call that may use it has finished on the GPU (before
+ *    freeing it, set another buffer or NULL, and synchronise the stream or
+ *    free it in stream order on it).
+ *  - Nothing is allocated while a buffer serves the call, so auto can run
+ *    under CUDA graph capture; a captured graph holds the buffer's address.
+ * Products whose plan needs more than `bytes` (or the limit) run the plan
+ * without scratch (above); gl_sgemm_workspace_size says how much a product
+ * needs.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT for a NULL handle,
+ * a negative `bytes`, workspace NULL with bytes other than 0, bytes 0 with
+ * a workspace (to take no scratch, set a limit of 0), a workspace not
+ * aligned to 256 bytes, not device memory (host memory, pinned or not), on
+ * another device, or whose allocation holds fewer than `bytes` bytes from
+ * it; GL_STATUS_CUDA_ERROR if the pointer could not be queried. On failure
+ * the handle keeps the workspace it had. */
+GL_API gl_status_t gl_set_workspace(gl_handle_t handle, void *workspace, int64_t bytes);
+
+/* Stores the buffer set with gl_set_workspace and its size in *workspace
+ * and *bytes (NULL and 0 where the handle uses its pool), whichever stream
+ * it serves. Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT if
+ * handle, workspace or bytes is NULL. */
+GL_API gl_status_t gl_get_workspace(gl_handle_t handle, void **workspace, int64_t *bytes);
+
+/* The scratch memory, in bytes, that gl_sgemm_ex with these arguments (and
+ * any alpha other than 0) would take with no limit on it: the plan auto
+ * makes with all the scratch it wants (gl_plan.scratch_bytes of that plan).
+ * A buffer (gl_set_workspace) or limit of at least that many bytes runs
+ * that plan; one of fewer, the plan without scratch. 0 for every variant
+ * but auto, and for products auto runs without scratch anyway. Arguments as
+ * gl_sgemm_plan takes them (A, B and C looked at for their alignment only;
+ * NULL: as cudaMalloc aligns); the handle's limit and buffer are not, so
+ * the answer is the same whatever they are.
+ * Returns GL_STATUS_SUCCESS; GL_STATUS_UNKNOWN_VARIANT;
+ * GL_STATUS_INVALID_ARGUMENT for a bad argument (as gl_sgemm_plan), a NULL
+ * handle, or bytes NULL. */
+GL_API gl_status_t gl_sgemm_workspace_size(gl_handle_t handle, gl_variant_t variant,
+                                           gl_layout_t layout, gl_transpose_t transA,
+                                           gl_transpose_t transB, int64_t M, int64_t N,
+                                           int64_t K, const float *A, int64_t lda,
+                                           const float *B, int64_t ldb, const float *C,
+                                           int64_t ldc, int64_t *bytes);
 
 #ifdef __cplusplus
 }

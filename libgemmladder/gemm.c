@@ -137,7 +137,10 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
 /* Runs the variant on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
 static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p)
 {
-    const gl_engine_context engine = {h->scratch, h->pinned[d->id], &h->plan_memo};
+    void *workspace = NULL;
+    const size_t budget = gl_scratch_budget(h, &workspace);
+    const gl_engine_context engine = {h->scratch, h->pinned[d->id], &h->plan_memo, workspace,
+                                      budget};
     gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine};
     if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
@@ -392,32 +395,16 @@ gl_status_t gl_sgemm(gl_handle_t h, gl_variant_t variant, int64_t M, int64_t N, 
 
 /* ---- what a call would run --------------------------------------------------- */
 
-/* The most scratch a slice of rows holds at once: the rows above the last
- * round free theirs before the last round's rows (tail) take their own. */
-static size_t scratch_of(const gl_engine_plan *plan, const gl_engine_plan *tail)
-{
-    return plan->tail_rows > 0 && tail->bytes > plan->bytes ? tail->bytes : plan->bytes;
-}
-
 /* A stand-in for a NULL pointer of a plan: aligned as cudaMalloc aligns. */
 static const float *as_allocated(const float *p) { return p ? p : (const float *)(uintptr_t)256; }
 
-gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
-                          gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
-                          int64_t K, const float *A, int64_t lda, const float *B, int64_t ldb,
-                          const float *C, int64_t ldc, gl_plan *out)
+/* What checked call c would run with `budget` bytes of scratch for each
+ * product (gl_scratch_budget's, or SIZE_MAX: all it wants), into a
+ * caller-sized *out. */
+static void describe_plan(gl_handle_t h, const call *k, size_t budget, gl_plan *out)
 {
-    call c;
-    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
-                                ldb, 0.0f, (float *)C, ldc, true, &c);
-    if (st != GL_STATUS_SUCCESS)
-        return st;
-    if (!out)
-        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_plan: the gl_plan pointer is NULL");
-    if (out->size < sizeof(gl_plan))
-        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                       "gl_sgemm_plan: gl_plan.size is %u; set it to sizeof(gl_plan) (%zu)",
-                       (unsigned)out->size, sizeof(gl_plan));
+    const call c = *k;
+    const gl_variant_t variant = c.d->id;
     const uint32_t size = out->size;
     memset(out, 0, sizeof *out);
     out->size = size;
@@ -446,8 +433,8 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             why = "cuBLAS SGEMM, FP32 compute";
         } else if (c.d->engine) {
             gl_engine_plan plan, tail_plan;
-            gl_engine_plan_call(&first, &tiles, h->pinned[c.d->id], h->sm_count, h->code_cc,
-                                h->scratch != NULL, &plan, &tail_plan);
+            gl_engine_plan_within(NULL, &first, &tiles, h->pinned[c.d->id], h->sm_count,
+                                  h->code_cc, budget, &plan, &tail_plan);
             /* A launch more for each slice whose last round's rows run after
              * the rest: the full slices are planned as the first, a shorter
              * last one on its own. */
@@ -455,15 +442,15 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
             if (plan.tail_rows > 0)
                 out->launches += (int32_t)(full > 0 ? full : 1);
             /* the rows above the last round free theirs before the tail takes its own */
-            size_t most = scratch_of(&plan, &tail_plan);
+            size_t most = gl_engine_plan_scratch(&plan, &tail_plan);
             if (full > 0 && rest > 0) {
                 gl_problem last = first;
                 last.m = (int)rest;
                 gl_engine_plan last_plan, last_tail_plan;
-                gl_engine_plan_call(&last, &tiles, h->pinned[c.d->id], h->sm_count, h->code_cc,
-                                    h->scratch != NULL, &last_plan, &last_tail_plan);
+                gl_engine_plan_within(NULL, &last, &tiles, h->pinned[c.d->id], h->sm_count,
+                                      h->code_cc, budget, &last_plan, &last_tail_plan);
                 out->launches += last_plan.tail_rows > 0;
-                const size_t last_most = scratch_of(&last_plan, &last_tail_plan);
+                const size_t last_most = gl_engine_plan_scratch(&last_plan, &last_tail_plan);
                 most = last_most > most ? last_most : most;
                 if (last_plan.path != plan.path || last_plan.kernel != plan.kernel ||
                     last_plan.splits != plan.splits || last_plan.bytes != plan.bytes) {
@@ -497,5 +484,43 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
     if (out->last_slice_rows == 0)
         out->last_slice_path = out->path;
     snprintf(out->why, sizeof out->why, "%s", why);
+}
+
+gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                          gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
+                          int64_t K, const float *A, int64_t lda, const float *B, int64_t ldb,
+                          const float *C, int64_t ldc, gl_plan *out)
+{
+    call c;
+    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
+                                ldb, 0.0f, (float *)C, ldc, true, &c);
+    if (st != GL_STATUS_SUCCESS)
+        return st;
+    if (!out)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_plan: the gl_plan pointer is NULL");
+    if (out->size < sizeof(gl_plan))
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_sgemm_plan: gl_plan.size is %u; set it to sizeof(gl_plan) (%zu)",
+                       (unsigned)out->size, sizeof(gl_plan));
+    describe_plan(h, &c, gl_scratch_budget(h, NULL), out); /* the settings on its stream now */
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_sgemm_workspace_size(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                                    gl_transpose_t transA, gl_transpose_t transB, int64_t M,
+                                    int64_t N, int64_t K, const float *A, int64_t lda,
+                                    const float *B, int64_t ldb, const float *C, int64_t ldc,
+                                    int64_t *bytes)
+{
+    call c;
+    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
+                                ldb, 0.0f, (float *)C, ldc, true, &c);
+    if (st != GL_STATUS_SUCCESS)
+        return st;
+    if (!bytes)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_workspace_size: bytes is NULL");
+    gl_plan plan = {.size = sizeof plan};
+    describe_plan(h, &c, SIZE_MAX, &plan); /* all the scratch it wants, pool or not */
+    *bytes = plan.scratch_bytes;
     return GL_STATUS_SUCCESS;
 }

@@ -142,6 +142,7 @@ gl_status_t gl_handle_create(gl_handle_t *handle)
     }
     h->pointer_attributes = (gl_pointer_attributes_fn)fn;
 
+    h->scratch_limit = GL_WORKSPACE_NO_LIMIT;
     create_scratch_pool(h);
     decide_availability(h);
     for (int v = 0; v < gl_variant_count(); ++v) {
@@ -245,4 +246,133 @@ gl_status_t gl_variant_available(gl_handle_t h, gl_variant_t variant)
                    "device %d (%s, compute capability %d.%d)",
                    r->name, gl_build_arch_string(), h->device, h->device_name, h->cc / 10,
                    h->cc % 10);
+}
+
+/* ---- scratch memory: the limit and the caller's buffer ------------------------ */
+
+/* The bytes a caller's buffer must be aligned to: auto lays its copies out
+ * in 256-byte blocks (plan.c, copy_bytes) from the start of its scratch,
+ * and its kernels read them 16 bytes at a time; cudaMalloc's alignment,
+ * and cublasSetWorkspace's requirement. */
+#define WORKSPACE_ALIGNMENT 256
+
+size_t gl_scratch_budget(const struct gl_handle_s *h, void **workspace)
+{
+    const bool buffer = h->workspace && h->workspace_stream == h->stream;
+    if (workspace)
+        *workspace = buffer ? h->workspace : NULL;
+    const int64_t most = buffer ? (h->workspace_bytes < h->scratch_limit ? h->workspace_bytes
+                                                                         : h->scratch_limit)
+                         : h->scratch ? h->scratch_limit
+                                      : 0;
+    return (size_t)most; /* >= 0; size_t is 64 bits wherever CUDA runs */
+}
+
+gl_status_t gl_set_workspace_limit(gl_handle_t h, int64_t bytes)
+{
+    if (!h)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_set_workspace_limit: handle is NULL");
+    if (bytes < 0)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_set_workspace_limit: bytes (%lld) must be >= 0 (0: no scratch; "
+                       "GL_WORKSPACE_NO_LIMIT: no cap)",
+                       (long long)bytes);
+    h->scratch_limit = bytes;
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_get_workspace_limit(gl_handle_t h, int64_t *bytes)
+{
+    if (!h || !bytes)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_get_workspace_limit: %s is NULL",
+                       h ? "bytes" : "handle");
+    *bytes = h->scratch_limit;
+    return GL_STATUS_SUCCESS;
+}
+
+/* A caller's buffer must be device memory the handle's GPU reads at full
+ * speed, with `bytes` bytes from `p` inside one allocation: one driver
+ * query, as gemm.c's check of the operands. */
+static gl_status_t check_workspace(gl_handle_t h, const void *p, int64_t bytes)
+{
+    unsigned int type = 0, managed = 0;
+    int ordinal = -1;
+    CUdeviceptr start = 0;
+    size_t size = 0;
+    CUpointer_attribute attrs[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                   CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                   CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                   CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                   CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+    void *data[] = {&type, &managed, &ordinal, &start, &size};
+    const CUresult r = h->pointer_attributes(sizeof attrs / sizeof attrs[0], attrs, data,
+                                             (CUdeviceptr)(uintptr_t)p);
+    if (r != CUDA_SUCCESS)
+        return gl_fail(h, GL_STATUS_CUDA_ERROR,
+                       "gl_set_workspace: workspace (%p): cuPointerGetAttributes failed with "
+                       "driver error %d",
+                       p, (int)r);
+    if (type != CU_MEMORYTYPE_DEVICE)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_set_workspace: workspace (%p) is not device memory (%s); allocate it "
+                       "with cudaMalloc",
+                       p, type == CU_MEMORYTYPE_HOST ? "pinned host memory" : "host memory");
+    if (!managed && ordinal != h->device)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_set_workspace: workspace (%p) is memory of device %d, but the handle "
+                       "runs on device %d",
+                       p, ordinal, h->device);
+    if (size > 0) {
+        const uint64_t offset = (uint64_t)(uintptr_t)p - (uint64_t)start;
+        if (offset > size || (uint64_t)bytes > size - offset)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "gl_set_workspace: workspace (%p) of %lld bytes, but its allocation "
+                           "has only %llu bytes from that address",
+                           p, (long long)bytes,
+                           (unsigned long long)(offset > size ? 0 : size - offset));
+    }
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_set_workspace(gl_handle_t h, void *workspace, int64_t bytes)
+{
+    if (!h)
+        return gl_fail(NULL, GL_STATUS_INVALID_ARGUMENT, "gl_set_workspace: handle is NULL");
+    if (bytes < 0)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_set_workspace: bytes (%lld) must be >= 0", (long long)bytes);
+    if (!workspace && bytes != 0)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_set_workspace: workspace is NULL but bytes is %lld (NULL and 0 "
+                       "return the handle to its pool)",
+                       (long long)bytes);
+    if (workspace && bytes == 0)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_set_workspace: workspace (%p) of 0 bytes; to take no scratch "
+                       "memory, gl_set_workspace_limit(handle, 0)",
+                       workspace);
+    if ((uintptr_t)workspace % WORKSPACE_ALIGNMENT)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_set_workspace: workspace (%p) is not aligned to %d bytes (as "
+                       "cudaMalloc aligns)",
+                       workspace, WORKSPACE_ALIGNMENT);
+    if (workspace) {
+        const gl_status_t st = check_workspace(h, workspace, bytes);
+        if (st != GL_STATUS_SUCCESS)
+            return st;
+    }
+    h->workspace = workspace;
+    h->workspace_bytes = bytes;
+    h->workspace_stream = h->stream;
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_get_workspace(gl_handle_t h, void **workspace, int64_t *bytes)
+{
+    if (!h || !workspace || !bytes)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_get_workspace: %s is NULL",
+                       !h ? "handle" : !workspace ? "workspace" : "bytes");
+    *workspace = h->workspace;
+    *bytes = h->workspace_bytes;
+    return GL_STATUS_SUCCESS;
 }

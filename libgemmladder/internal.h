@@ -38,6 +38,12 @@ struct gl_handle_s {
     cudaStream_t stream;
     cublasHandle_t cublas;  /* created on first use */
     cudaMemPool_t scratch;  /* the engine's operand copies; may be NULL */
+    int64_t scratch_limit;  /* gl_set_workspace_limit: the most one product
+                               takes; GL_WORKSPACE_NO_LIMIT: no cap */
+    void *workspace;        /* gl_set_workspace: the caller's buffer, used in
+                               place of the pool; NULL: none */
+    int64_t workspace_bytes;
+    cudaStream_t workspace_stream; /* the stream it serves: the handle's when set */
     gl_pointer_attributes_fn pointer_attributes; /* cuPointerGetAttributes */
     gl_status_t available[GL_VARIANT_MAX];       /* per variant, decided at creation */
     size_t smem_limit;                           /* shared memory a block may opt into */
@@ -67,6 +73,13 @@ gl_status_t gl_unknown_variant(struct gl_handle_s *h, const char *fn, gl_variant
 
 /* A size M, N or K outside 0 .. GL_MAX_DIM: "<fn>: M (<v>) must be between ...". */
 gl_status_t gl_check_size(struct gl_handle_s *h, const char *fn, char name, int64_t value);
+
+/* The scratch memory auto may take for one product of a call on the
+ * handle's stream now: the limit, or the smaller of the limit and the
+ * caller's buffer where one serves this stream (gl_set_workspace), or 0
+ * where there is neither buffer nor pool. Where workspace is not NULL,
+ * stores that buffer there (NULL: the pool). */
+size_t gl_scratch_budget(const struct gl_handle_s *h, void **workspace);
 
 /* Creates the handle's cuBLAS state bound to its stream, if not done yet. */
 gl_status_t gl_handle_cublas(struct gl_handle_s *h);

@@ -96,14 +96,23 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
     }
 }
 
-/* One product on its plan, made with tiles t: scratch from the pool in
+/* One product on its plan, made with tiles t: scratch from the caller's
+ * buffer, which the plan fits (gl_engine_plan_within), or from the pool in
  * stream order, or, where the pool has none, the plan without scratch. */
 int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *plan,
                 const gl_exec *x)
 {
+    void *const workspace = x->engine->workspace;
     void *scratch = NULL;
-    if (plan->bytes > 0 &&
-        cudaMallocFromPoolAsync(&scratch, plan->bytes, x->engine->scratch, x->stream) != cudaSuccess) {
+    if (plan->bytes > 0 && workspace) {
+        /* In stream order, as the pool's memory: the kernels before it in
+         * the stream (an earlier call's, the rows above this tail's) are
+         * done with it before these touch memory (gl_wait_for_previous_grid,
+         * or a plain launch's order). */
+        scratch = workspace;
+    } else if (plan->bytes > 0 && cudaMallocFromPoolAsync(&scratch, plan->bytes,
+                                                          x->engine->scratch,
+                                                          x->stream) != cudaSuccess) {
         (void)cudaGetLastError(); /* not an error: the plan without scratch */
         scratch = NULL;
         gl_engine_plan_for(p, t, x->engine->tiles_pinned, x->sm_count, false, plan);
@@ -121,7 +130,7 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
      * is known on a stream that just took the kernel) leaves the memory to
      * the pool until the handle goes; it must not become the next launch's
      * error. */
-    if (scratch && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
+    if (scratch && scratch != workspace && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
         (void)cudaGetLastError();
     return rc;
 }
@@ -134,8 +143,8 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
     gl_engine_plan plan, tail_plan;
     const gl_engine_context *e = x->engine;
     const gl_tile_params *t =
-        gl_engine_plan_remembered(e->plan_memo, p, call_tiles, e->tiles_pinned, x->sm_count,
-                                  x->code_cc, e->scratch != NULL, &plan, &tail_plan);
+        gl_engine_plan_within(e->plan_memo, p, call_tiles, e->tiles_pinned, x->sm_count,
+                              x->code_cc, e->scratch_budget, &plan, &tail_plan);
     if (plan.tail_rows == 0)
         return run_product(p, t, &plan, x);
     /* The rows above the grid's last round, then that round's rows as a

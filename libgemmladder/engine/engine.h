@@ -200,6 +200,11 @@ typedef struct gl_engine_context {
     cudaMemPool_t scratch; /* where the engine takes scratch memory; NULL: nowhere */
     bool tiles_pinned;     /* the tiles were pinned with gl_set_tiles: run as they are */
     struct gl_plan_memo *plan_memo; /* auto's last plans; NULL: none */
+    void *workspace;       /* the caller's buffer (gl_set_workspace), 256-byte
+                              aligned, taken in place of the pool; NULL: the pool */
+    size_t scratch_budget; /* the most scratch one product may take (the handle's
+                              limit, the buffer's size; gl_scratch_budget): a plan
+                              that needs more runs without (gl_engine_plan_within) */
 } gl_engine_context;
 
 typedef struct gl_engine_plan {
@@ -288,6 +293,34 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
                                                 const gl_tile_params *t, bool pinned, int sms,
                                                 int cc, bool can_copy, gl_engine_plan *plan,
                                                 gl_engine_plan *tail_plan);
+
+/* The most scratch a plan and its tail's (where it has tail_rows) hold at
+ * once: the rows above the last round free theirs before the last round's
+ * rows take their own. */
+static inline size_t gl_engine_plan_scratch(const gl_engine_plan *plan,
+                                            const gl_engine_plan *tail_plan)
+{
+    return plan->tail_rows > 0 && tail_plan->bytes > plan->bytes ? tail_plan->bytes
+                                                                 : plan->bytes;
+}
+
+/* gl_engine_plan_remembered within `budget` bytes of scratch (the handle's
+ * limit or the caller's buffer, gl_set_workspace): the plan made with
+ * scratch where budget > 0 and it needs at most that much at once, else the
+ * plan made without (can_copy false), which takes none. All or nothing, so
+ * that gl_sgemm_plan (gemm.c) and the launcher (auto.cu) make one plan from
+ * one rule. */
+static inline const gl_tile_params *
+gl_engine_plan_within(gl_plan_memo *memo, const gl_problem *p, const gl_tile_params *t,
+                      bool pinned, int sms, int cc, size_t budget, gl_engine_plan *plan,
+                      gl_engine_plan *tail_plan)
+{
+    const gl_tile_params *u =
+        gl_engine_plan_remembered(memo, p, t, pinned, sms, cc, budget > 0, plan, tail_plan);
+    if (budget > 0 && gl_engine_plan_scratch(plan, tail_plan) > budget)
+        u = gl_engine_plan_remembered(memo, p, t, pinned, sms, cc, false, plan, tail_plan);
+    return u;
+}
 
 /* Problem p cut at C's row `rows`: *top, the rows above it, and *bottom,
  * the rest, each with its own A and C. */

@@ -49,6 +49,11 @@ void fake_gpu_clear_launches(void);
 int fake_gpu_launch_count(void);
 const fake_launch *fake_gpu_launch(int i);
 
+/* What the last launch of auto on this thread was handed about scratch
+ * memory (its gl_engine_context): the caller's buffer (NULL: the pool) and
+ * the most one product may take. False where auto has not run yet. */
+bool fake_gpu_last_auto(void **workspace, size_t *budget);
+
 /* Called by fake_kernels.c. */
 void fake_gpu_record(const fake_launch *l);
 

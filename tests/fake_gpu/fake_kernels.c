@@ -4,6 +4,7 @@
  */
 #include "fake_gpu.h"
 #include "gemmladder.h"
+#include "engine/engine.h"
 #include "kernels/launch.h"
 #include "variants.h"
 
@@ -36,7 +37,28 @@ FAKE_LAUNCHER(gl_launch_blocktile_2d)
 FAKE_LAUNCHER(gl_launch_vectorized)
 FAKE_LAUNCHER(gl_launch_autotuned)
 FAKE_LAUNCHER(gl_launch_warptile)
-FAKE_LAUNCHER(gl_launch_auto)
+
+/* auto's: also what its engine context says about scratch (fake_gpu.h). */
+static _Thread_local struct {
+    bool seen;
+    void *workspace;
+    size_t budget;
+} last_auto;
+
+int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
+{
+    (void)t;
+    last_auto.seen = x->engine != NULL;
+    last_auto.workspace = x->engine ? x->engine->workspace : NULL;
+    last_auto.budget = x->engine ? x->engine->scratch_budget : 0;
+    return record(gl_launch_auto, p);
+}
+
+bool fake_gpu_last_auto(void **workspace, size_t *budget)
+{
+    *workspace = last_auto.workspace, *budget = last_auto.budget;
+    return last_auto.seen;
+}
 
 /* Rung 8's kernel table: none here (the fake auto launcher above records
  * the call instead of running the engine's paths). */
