@@ -21,6 +21,18 @@
 
 static rng r;
 
+/* The engine (auto), the one variant that takes scratch memory: the row
+ * that says so (gl_variant_describe). */
+static int engine = -1;
+
+static int engine_variant(void)
+{
+    for (int v = 0; v < gl_variant_count(); ++v)
+        if (harness_variant(v).engine)
+            return v;
+    return -1;
+}
+
 static float *device_random(size_t n)
 {
     float *h = malloc(n * sizeof(float)), *d;
@@ -79,7 +91,7 @@ static gl_plan plan_of(gl_handle_t h, const gemm_case *c, const float *A, const 
                        const float *C)
 {
     gl_plan plan = {.size = sizeof plan};
-    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b, c->m,
+    CHECK_STATUS(h, gl_sgemm_plan(h, engine, c->layout, c->trans_a, c->trans_b, c->m,
                                   c->n, c->k, A, c->lda, B, c->ldb, C, c->ldc, &plan),
                  GL_STATUS_SUCCESS, NULL);
     return plan;
@@ -92,7 +104,7 @@ static float *run(gl_handle_t h, const gemm_case *c, const float *A, const float
 {
     const size_t n_c = (size_t)case_extent(c, 'C');
     CHECK_CUDA(cudaMemcpyAsync(C, host_c, sizeof(float) * n_c, cudaMemcpyHostToDevice, stream));
-    CHECK_STATUS(h, gl_sgemm_ex(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b, c->m,
+    CHECK_STATUS(h, gl_sgemm_ex(h, engine, c->layout, c->trans_a, c->trans_b, c->m,
                                 c->n, c->k, c->alpha, A, c->lda, B, c->ldb, c->beta, C, c->ldc),
                  GL_STATUS_SUCCESS, NULL);
     CHECK_CUDA(cudaStreamSynchronize(stream));
@@ -111,7 +123,7 @@ static void run_captured(gl_handle_t h, const gemm_case *c, const float *A, cons
     cudaGraph_t graph = NULL;
     CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     const gl_status_t st =
-        gl_sgemm_ex(h, GL_VARIANT_AUTO, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k,
+        gl_sgemm_ex(h, engine, c->layout, c->trans_a, c->trans_b, c->m, c->n, c->k,
                     c->alpha, A, c->lda, B, c->ldb, c->beta, C, c->ldc);
     const cudaError_t end = cudaStreamEndCapture(stream, &graph);
     CHECK(st == GL_STATUS_SUCCESS && end == cudaSuccess,
@@ -164,7 +176,7 @@ static void test_case(gl_handle_t h, const gemm_case *c, const char *name, cudaS
     free(hA), free(hB);
 
     int64_t need = -1;
-    CHECK_STATUS(h, gl_sgemm_workspace_size(h, GL_VARIANT_AUTO, c->layout, c->trans_a,
+    CHECK_STATUS(h, gl_sgemm_workspace_size(h, engine, c->layout, c->trans_a,
                                             c->trans_b, c->m, c->n, c->k, A, c->lda, B, c->ldb,
                                             C, c->ldc, &need),
                  GL_STATUS_SUCCESS, NULL);
@@ -243,7 +255,7 @@ static void test_two_streams(gl_handle_t h)
     double *ref = malloc(sizeof(double) * 256 * 256);
     reference_gemm(&c, hA, hB, NULL, ref);
     int64_t need = 0;
-    CHECK_STATUS(h, gl_sgemm_workspace_size(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N,
+    CHECK_STATUS(h, gl_sgemm_workspace_size(h, engine, GL_ROW_MAJOR, GL_OP_N, GL_OP_N,
                                             256, 256, 8192, A, 8192, B, 256, C1, 256, &need),
                  GL_STATUS_SUCCESS, NULL);
     void *ws = poisoned_buffer((size_t)need);
@@ -256,10 +268,10 @@ static void test_two_streams(gl_handle_t h)
         CHECK_CUDA(cudaMemsetAsync(C1, 0xff, sizeof(float) * 256 * 256, s1));
         CHECK_CUDA(cudaMemsetAsync(C2, 0xff, sizeof(float) * 256 * 256, s2));
         CHECK_STATUS(h, gl_set_stream(h, s1), GL_STATUS_SUCCESS, NULL);
-        CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_AUTO, 256, 256, 8192, A, B, C1), GL_STATUS_SUCCESS,
+        CHECK_STATUS(h, gl_sgemm(h, engine, 256, 256, 8192, A, B, C1), GL_STATUS_SUCCESS,
                      NULL);
         CHECK_STATUS(h, gl_set_stream(h, s2), GL_STATUS_SUCCESS, NULL);
-        CHECK_STATUS(h, gl_sgemm(h, GL_VARIANT_AUTO, 256, 256, 8192, A, B, C2), GL_STATUS_SUCCESS,
+        CHECK_STATUS(h, gl_sgemm(h, engine, 256, 256, 8192, A, B, C2), GL_STATUS_SUCCESS,
                      NULL);
         CHECK_CUDA(cudaDeviceSynchronize());
         float *h1 = to_host(C1, 256 * 256), *h2 = to_host(C2, 256 * 256);
@@ -315,6 +327,10 @@ int main(void)
     const int early = harness_gpu_handle(&h, "test_gpu_workspace");
     if (early >= 0)
         return early;
+    engine = engine_variant();
+    CHECK(engine >= 0, "a variant's row says it is the engine");
+    if (engine < 0)
+        return harness_finish("test_gpu_workspace");
     const uint64_t seed = test_seed();
     printf("seed %llu\n", (unsigned long long)seed);
     r.state = seed;

@@ -859,6 +859,16 @@ class Handle:
                 variant() does, or the handle is closed.
             NotImplementedError: the library is older than 1.1.0.
         """
+        s = PlanStruct()
+        s.size = ctypes.sizeof(PlanStruct)
+        arguments = self._plan_arguments(M, N, K, v, trans_a, trans_b, column_major, lda, ldb, ldc)
+        self._check(_library.optional('gl_sgemm_plan')(*arguments, ctypes.byref(s)),
+                    'gl_sgemm_plan')
+        return SgemmPlan._from_struct(s)
+
+    def _plan_arguments(self, M, N, K, v, trans_a, trans_b, column_major, lda, ldb, ldc):
+        # gl_sgemm_plan's arguments but the last, as C values: NULL operands
+        # (aligned as cudaMalloc aligns), contiguous unless the ld is given.
         M, N, K = (_arguments.integer(x, name) for x, name in ((M, 'M'), (N, 'N'), (K, 'K')))
         lda, ldb, ldc = (None if x is None else _arguments.integer(x, name)
                          for x, name in ((lda, 'lda'), (ldb, 'ldb'), (ldc, 'ldc')))
@@ -870,14 +880,103 @@ class Handle:
         def stored(rows, cols, transposed):  # the stored matrix's leading dimension
             r, c = (cols, rows) if transposed else (rows, cols)
             return max(1, r if column_major else c)
-        s = PlanStruct()
-        s.size = ctypes.sizeof(PlanStruct)
-        self._check(_library.optional('gl_sgemm_plan')(
-            self._handle(), number, 1 if column_major else 0, int(trans_a),
-            int(trans_b), M, N, K, None, stored(M, K, trans_a) if lda is None else lda,
-            None, stored(K, N, trans_b) if ldb is None else ldb, None,
-            stored(M, N, False) if ldc is None else ldc, ctypes.byref(s)), 'gl_sgemm_plan')
-        return SgemmPlan._from_struct(s)
+        return (self._handle(), number, 1 if column_major else 0, int(trans_a), int(trans_b),
+                M, N, K, None, stored(M, K, trans_a) if lda is None else lda,
+                None, stored(K, N, trans_b) if ldb is None else ldb, None,
+                stored(M, N, False) if ldc is None else ldc)
+
+    # -- scratch memory (auto's workspace)
+    def workspace_size(self, M: int, N: int, K: int, v: VariantLike = DEFAULT_VARIANT, *,
+                       trans_a: Union[bool, str] = False, trans_b: Union[bool, str] = False,
+                       column_major: bool = False,
+                       lda: Optional[int] = None, ldb: Optional[int] = None,
+                       ldc: Optional[int] = None) -> int:
+        """The scratch memory, in bytes, a product of these sizes would take with
+        no limit on it (gl_sgemm_workspace_size): a buffer (set_workspace) or a
+        workspace_limit of at least that many bytes runs the plan auto makes with
+        all the scratch it wants; one of fewer, the plan without scratch. 0 for
+        every variant but auto. Not affected by the handle's limit or buffer.
+
+        Args:
+            M, N, K, v, trans_a, trans_b, column_major, lda, ldb, ldc: as
+                sgemm_plan() takes them.
+        Returns:
+            The bytes, an int >= 0.
+        Raises:
+            Error, TypeError, ValueError: as sgemm_plan() raises them.
+            NotImplementedError: the library is older than 1.2.0.
+        """
+        arguments = self._plan_arguments(M, N, K, v, trans_a, trans_b, column_major, lda, ldb, ldc)
+        out = ctypes.c_int64()
+        self._check(_library.optional('gl_sgemm_workspace_size')(*arguments, ctypes.byref(out)),
+                    'gl_sgemm_workspace_size')
+        return out.value
+
+    @property
+    def workspace_limit(self) -> Optional[int]:
+        """The most scratch memory auto takes for one product, in bytes, from the
+        handle's pool or its buffer (gl_set_workspace_limit); None: no cap (a new
+        handle's). A product whose plan needs more runs the plan without scratch:
+        slower, never wrong, never an error. Set it to an int >= 0 (0: no scratch
+        at all) or None (TypeError for another type, ValueError for a negative
+        value or one past int64_t; ValueError once closed; NotImplementedError
+        for a library older than 1.2.0)."""
+        out = ctypes.c_int64()
+        self._check(_library.optional('gl_get_workspace_limit')(self._handle(), ctypes.byref(out)),
+                    'gl_get_workspace_limit')
+        return None if out.value == _library.WORKSPACE_NO_LIMIT else out.value
+
+    @workspace_limit.setter
+    def workspace_limit(self, limit: Optional[int]) -> None:
+        value = (_library.WORKSPACE_NO_LIMIT if limit is None
+                 else _arguments.integer(limit, 'workspace_limit', (0, 2**63 - 1)))
+        self._check(_library.optional('gl_set_workspace_limit')(self._handle(), value),
+                    'gl_set_workspace_limit')
+
+    @property
+    def workspace(self) -> Optional[Tuple[int, int]]:
+        """The caller's buffer auto takes its scratch from (set_workspace), as
+        (device address, bytes), or None where the handle uses its pool."""
+        address, size = ctypes.c_void_p(), ctypes.c_int64()
+        self._check(_library.optional('gl_get_workspace')(self._handle(), ctypes.byref(address),
+                                                          ctypes.byref(size)), 'gl_get_workspace')
+        return (address.value, size.value) if address.value else None
+
+    def set_workspace(self, address: Optional[int], nbytes: int = 0) -> None:
+        """Hands auto a buffer of the caller's for its scratch memory in place of
+        the handle's pool (gl_set_workspace), e.g. for CUDA graph capture:
+        `nbytes` bytes of device memory of the handle's GPU at `address` (an int,
+        such as cupy's `buf.data.ptr` or torch's `buf.data_ptr()`), aligned to 256
+        bytes. None (with nbytes 0) returns the handle to its pool.
+
+        The buffer serves calls on the stream that is the handle's now; calls
+        on another stream (a `stream=` argument, or after setting `stream`) take
+        the pool instead, so two calls that may run at once never share it. The
+        library never frees it: keep the object that owns it alive, and set
+        another buffer (or None) before freeing it, until calls that may use it
+        have finished on the GPU. workspace_size() says how much a product needs.
+
+        Args:
+            address: the buffer's device address, or None.
+            nbytes: its size in bytes (0 with None).
+        Returns:
+            None.
+        Raises:
+            Error: status INVALID_ARGUMENT for a buffer that is not device memory
+                of the handle's GPU, not aligned to 256 bytes, shorter than
+                nbytes, of 0 bytes, or None with nbytes other than 0 (the
+                message says which); the handle keeps its buffer.
+            TypeError: address or nbytes is not an integer (or None for
+                address).
+            ValueError: address outside 0 .. 2**64 - 1, nbytes negative or past
+                int64_t, or the handle is closed.
+            NotImplementedError: the library is older than 1.2.0.
+        """
+        pointer = None if address is None else _arguments.integer(address, 'address',
+                                                                  _arguments.POINTER)
+        size = _arguments.integer(nbytes, 'nbytes', (0, 2**63 - 1))
+        self._check(_library.optional('gl_set_workspace')(self._handle(), pointer or None, size),
+                    'gl_set_workspace')
 
     # -- tuning
     def tuning_query(self, v: VariantLike, M: int, N: int, K: int) -> Tiles:

@@ -200,7 +200,18 @@ _OPTIONAL = {
     'gl_variant_tile_field': (_status_t, [ctypes.c_int, _i32, ctypes.POINTER(TileFieldStruct)]),
     'gl_tiles_get': (_status_t, [ctypes.POINTER(TilesStruct), ctypes.c_char_p, ctypes.POINTER(_i32)]),
     'gl_tiles_set': (_status_t, [ctypes.POINTER(TilesStruct), ctypes.c_char_p, _i32]),
+    'gl_set_workspace_limit': (_status_t, [_handle_t, _i64]),
+    'gl_get_workspace_limit': (_status_t, [_handle_t, ctypes.POINTER(_i64)]),
+    'gl_set_workspace': (_status_t, [_handle_t, ctypes.c_void_p, _i64]),
+    'gl_get_workspace': (_status_t, [_handle_t, ctypes.POINTER(ctypes.c_void_p),
+                                     ctypes.POINTER(_i64)]),
+    'gl_sgemm_workspace_size': (_status_t, [_handle_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                            ctypes.c_int, _i64, _i64, _i64, _fptr, _i64, _fptr,
+                                            _i64, _fptr, _i64, ctypes.POINTER(_i64)]),
 }
+
+# gl_set_workspace_limit's "no cap" (GL_WORKSPACE_NO_LIMIT, INT64_MAX).
+WORKSPACE_NO_LIMIT = 2**63 - 1
 
 
 def _declare(lib, name):

@@ -564,6 +564,56 @@ class Tuning(GpuTest):
             self.assertEqual(self.handle.tuning_query(name, 1024, 1024, 1024), chosen)
 
 
+class Workspace(GpuTest):
+    """Auto's scratch memory under the handle's settings (workspace_limit,
+    set_workspace, workspace_size): the plan each gives, and a right product
+    (C holds NaN first) under a limit of 0, a limit of its need, a buffer of
+    its need and one a byte short; a misaligned buffer refused."""
+
+    def test_limit_and_buffer(self):
+        M, N, K = 1, 512, 4096  # a matrix-vector product whose slices take scratch
+        rng = support.rng(23)
+        A, B = support.random_matrix(M, K, rng), support.random_matrix(K, N, rng)
+        a, b = DeviceMatrix(M, K, A), DeviceMatrix(K, N, B)
+        want = support.reference(A, B)
+        h = self.handle
+        self.assertIsNone(h.workspace_limit)
+        self.assertIsNone(h.workspace)
+        need = h.workspace_size(M, N, K)
+        self.assertGreater(need, 0)
+        self.assertEqual(h.sgemm_plan(M, N, K).scratch_bytes, need)
+        exact, short = _cudart.DeviceBuffer(need), _cudart.DeviceBuffer(need)
+        settings = [('a limit of 0', 0, None, 0, 0),
+                    ('a limit of its need', need, None, 0, need),
+                    ('a buffer of its need', None, exact.address, need, need),
+                    ('a buffer a byte short', None, short.address, need - 1, 0)]
+        try:
+            for what, limit, address, nbytes, takes in settings:
+                with self.subTest(what):
+                    h.workspace_limit = limit
+                    h.set_workspace(address, nbytes)
+                    self.assertEqual(h.workspace_limit, limit)
+                    self.assertEqual(h.workspace, None if address is None else (address, nbytes))
+                    self.assertEqual(h.sgemm_plan(M, N, K).scratch_bytes, takes)
+                    self.assertEqual(h.workspace_size(M, N, K), need)
+                    c = DeviceMatrix(M, N, [[float('nan')] * N] * M)
+                    h.sgemm(a, b, variant='auto', out=c)
+                    h.synchronize()
+                    self.assertClose(c.tolist(), want, what)
+            with self.assertRaises(gemmladder.Error) as caught:
+                h.set_workspace(exact.address + 16, 64)
+            self.assertEqual(caught.exception.status, gemmladder.Status.INVALID_ARGUMENT)
+            self.assertIn('is not aligned to 256 bytes', caught.exception.message)
+            self.assertEqual(h.workspace, (short.address, need - 1))  # kept
+        finally:
+            h.set_workspace(None)
+            h.workspace_limit = None
+            h.synchronize()
+            exact.free()
+            short.free()
+        self.assertIsNone(h.workspace)
+
+
 def main():
     try:
         gemmladder.Handle().close()

@@ -1569,6 +1569,64 @@ class TuningBinding(unittest.TestCase):
 
 
 
+class Workspace(unittest.TestCase):
+    """The scratch-memory settings (gl_set_workspace_limit, gl_set_workspace,
+    gl_sgemm_workspace_size): declared and exported, the library's checks
+    through the declarations, and the arguments refused before the library."""
+
+    NAMES = ('gl_set_workspace_limit', 'gl_get_workspace_limit', 'gl_set_workspace',
+             'gl_get_workspace', 'gl_sgemm_workspace_size')
+
+    def test_exported_and_declared(self):
+        for name in self.NAMES:
+            self.assertTrue(_library.has(name), name)
+            self.assertIn(name, _library._OPTIONAL)
+        self.assertEqual(_library.WORKSPACE_NO_LIMIT, 2**63 - 1)
+        self.assertIn('#define GL_WORKSPACE_NO_LIMIT ((int64_t)0x7fffffffffffffffLL)',
+                      support.header_text())
+
+    def test_null_handle_through_the_declarations(self):
+        lib = _library.load()
+        size = ctypes.c_int64(-1)
+        address = ctypes.c_void_p()
+        calls = [
+            ('gl_set_workspace_limit', (None, 0)),
+            ('gl_get_workspace_limit', (None, ctypes.byref(size))),
+            ('gl_set_workspace', (None, None, 0)),
+            ('gl_get_workspace', (None, ctypes.byref(address), ctypes.byref(size))),
+            ('gl_sgemm_workspace_size', (None, int(gemmladder.DEFAULT_VARIANT), 0, 0, 0, 4, 4, 4,
+                                         None, 4, None, 4, None, 4, ctypes.byref(size))),
+        ]
+        for name, arguments in calls:
+            with self.subTest(name=name):
+                self.assertEqual(_library.optional(name)(*arguments), gemmladder.Status.INVALID_ARGUMENT)
+                self.assertIn('handle is NULL', lib.gl_last_error(None).decode())
+
+    def test_arguments_refused_before_the_library(self):
+        h = _SimulatedHandle()
+        h._ptr = None  # closed: any call that got past its arguments says so
+        with self.assertRaisesRegex(TypeError, 'address must be an integer'):
+            h.set_workspace(1.5, 256)
+        with self.assertRaisesRegex(TypeError, 'nbytes must be an integer, not a bool'):
+            h.set_workspace(256, True)
+        with self.assertRaisesRegex(ValueError, 'address = -256 is outside'):
+            h.set_workspace(-256, 256)
+        with self.assertRaisesRegex(ValueError, 'nbytes = -1 is outside 0 ..'):
+            h.set_workspace(256, -1)
+        with self.assertRaisesRegex(ValueError, 'workspace_limit = -1 is outside 0 ..'):
+            h.workspace_limit = -1
+        with self.assertRaisesRegex(TypeError, 'workspace_limit must be an integer'):
+            h.workspace_limit = 2.0
+        with self.assertRaisesRegex(TypeError, 'M must be an integer'):
+            h.workspace_size(4.0, 4, 4)
+        for call in (lambda: h.set_workspace(None), lambda: h.set_workspace(4096, 256),
+                     lambda: setattr(h, 'workspace_limit', None),
+                     lambda: setattr(h, 'workspace_limit', 0), lambda: h.workspace_limit,
+                     lambda: h.workspace, lambda: h.workspace_size(4, 4, 4)):
+            with self.assertRaisesRegex(ValueError, 'the handle is closed'):
+                call()
+
+
 class Tuning(unittest.TestCase):
     def setUp(self):
         if not gemmladder.tuning_supported():

@@ -26,7 +26,7 @@ except ImportError:
 # Code a user writes: every public name used the way its documentation says,
 # so --strict must find nothing.
 GOOD = '''
-from typing import Optional, Union
+from typing import Optional, Tuple, Union
 import gemmladder
 
 def run(a: object, b: object, stream: Optional[int]) -> None:
@@ -40,6 +40,13 @@ def run(a: object, b: object, stream: Optional[int]) -> None:
         c = h.gemm(a, b, alpha=1.0, variant='auto')
         d: int = h.device
         ok: bool = h.available('warptile')
+        h.workspace_limit = 64 << 20
+        h.workspace_limit = None
+        limit: Optional[int] = h.workspace_limit
+        need: int = h.workspace_size(4097, 4097, 4097, 'auto', trans_a=True, ldc=4100)
+        h.set_workspace(1 << 40, need)
+        h.set_workspace(None)
+        ws: Optional[Tuple[int, int]] = h.workspace
     h2: gemmladder.Handle = gemmladder.default_handle(0)
     version: str = gemmladder.library_version()
 '''
@@ -53,6 +60,7 @@ BAD = [
     ("gemmladder.Handle().gemm(1, 2, bogus=1)", r'Unexpected keyword argument "bogus" for "gemm"'),
     ("gemmladder.sgemm(1)", r'Missing positional argument "B" in call to "sgemm"'),
     ("gemmladder.Handle(device='0')", r'Argument "device" to "Handle"'),
+    ("gemmladder.Handle().set_workspace(1.5)", r'Argument 1 to "set_workspace" of "Handle"'),
 ]
 
 
