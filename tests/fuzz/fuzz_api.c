@@ -35,7 +35,11 @@
  *    moved to its first row, or C = beta * C alone when A and B are not read;
  *  - with a handle, gl_tuning_query answers every valid question with a
  *    compiled configuration, and gl_set_tiles accepts exactly the compiled
- *    configurations of the tuned variants, which queries then report pinned.
+ *    configurations of the tuned variants, which queries then report pinned;
+ *  - with a handle, gl_set_workspace_limit and gl_set_workspace give the
+ *    status and message of the first failing check (a model of them) and
+ *    keep the old setting on a refusal, and auto's plan takes all the
+ *    scratch gl_sgemm_workspace_size says where it fits them, else none.
  *
  * Input: a sequence of operations. Each starts with one byte choosing the
  * operation; its arguments follow, each introduced by a tag byte that picks
@@ -76,6 +80,7 @@ enum op {
     OP_SGEMM_EX_DEVICE, /* the product with a handle, on fake device memory */
     OP_TUNING_QUERY_DEVICE,
     OP_SET_TILES_DEVICE,
+    OP_WORKSPACE_DEVICE, /* gl_set_workspace(_limit), gl_sgemm_workspace_size, the plan */
     OP_COUNT
 };
 
@@ -906,6 +911,91 @@ static void op_set_tiles_device(input *in)
     reset_message();
 }
 
+/* The engine (auto): the variant whose row says so. */
+static gl_variant_t engine_variant(void)
+{
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        gl_variant_info info = {.size = sizeof info};
+        if (gl_variant_describe((gl_variant_t)v, &info) == GL_STATUS_SUCCESS && info.engine)
+            return (gl_variant_t)v;
+    }
+    __builtin_trap();
+}
+
+/* Scratch memory past the handle: gl_set_workspace_limit and
+ * gl_set_workspace give the status and message of the first failing check
+ * in gemmladder.h's order (a model of it), keep the setting on a refusal
+ * and take it on success; gl_sgemm_workspace_size ignores the settings;
+ * and gl_sgemm_plan of a product of one slice takes all the scratch it
+ * wants where that fits the limit and the buffer, else none. The handle
+ * goes back to its pool with no limit afterwards. */
+static void op_workspace_device(input *in)
+{
+    static _Alignas(256) char host_workspace[4096]; /* memory CUDA does not know */
+    make_buffers(in);
+    const int64_t limit = take_size(in), bytes = take_size(in);
+    const int which = take_u8(in) % (DEVICE_BUFFERS + 2);
+    /* within an allocation or the gap of at least 4096 bytes after it */
+    const uint64_t offset = take_raw(in, 2) & 0xfff;
+    char *p = which < DEVICE_BUFFERS    ? buffers[which].p + offset
+              : which == DEVICE_BUFFERS ? NULL
+                                        : host_workspace;
+    static const int64_t shapes[][3] = {{4097, 4097, 4097}, {256, 256, 8192}, {1, 4096, 4096},
+                                        {127, 4096, 4096}, {64, 64, 64}};
+    const int64_t *mnk = shapes[take_u8(in) % (sizeof shapes / sizeof shapes[0])];
+    const gl_variant_t auto_v = engine_variant();
+    int64_t need = -1, again = -2, set = -3, kept_bytes = -4;
+    void *kept = (void *)&kept;
+    REQUIRE(gl_sgemm_workspace_size(handle, auto_v, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, mnk[0],
+                                    mnk[1], mnk[2], NULL, mnk[2], NULL, mnk[1], NULL, mnk[1],
+                                    &need) == GL_STATUS_SUCCESS &&
+            need >= 0);
+
+    poison_message();
+    gl_status_t st = gl_set_workspace_limit(handle, limit);
+    REQUIRE(st == (limit < 0 ? GL_STATUS_INVALID_ARGUMENT : GL_STATUS_SUCCESS));
+    if (st != GL_STATUS_SUCCESS)
+        require_expected_on_handle(st, expect(st, "gl_set_workspace_limit: bytes ("));
+    REQUIRE(gl_get_workspace_limit(handle, &set) == GL_STATUS_SUCCESS);
+    REQUIRE(set == (limit < 0 ? GL_WORKSPACE_NO_LIMIT : limit));
+
+    expectation e = expect(GL_STATUS_SUCCESS, "");
+    if (bytes < 0)
+        e = expect(GL_STATUS_INVALID_ARGUMENT, "must be >= 0");
+    else if (!p && bytes != 0)
+        e = expect(GL_STATUS_INVALID_ARGUMENT, "is NULL but bytes is");
+    else if (p && bytes == 0)
+        e = expect(GL_STATUS_INVALID_ARGUMENT, "of 0 bytes");
+    else if ((uintptr_t)p % 256)
+        e = expect(GL_STATUS_INVALID_ARGUMENT, "is not aligned to 256 bytes");
+    else if (p == host_workspace || (p && offset >= buffers[which].bytes))
+        e = expect(GL_STATUS_INVALID_ARGUMENT, "is not device memory");
+    else if (p && (uint64_t)bytes > buffers[which].bytes - offset)
+        e = expect(GL_STATUS_INVALID_ARGUMENT, "but its allocation has only");
+    poison_message();
+    st = gl_set_workspace(handle, p, bytes);
+    REQUIRE(st == e.status);
+    if (st != GL_STATUS_SUCCESS)
+        require_expected_on_handle(st, e);
+    REQUIRE(gl_get_workspace(handle, &kept, &kept_bytes) == GL_STATUS_SUCCESS);
+    REQUIRE(st == GL_STATUS_SUCCESS ? kept == p && kept_bytes == bytes
+                                    : kept == NULL && kept_bytes == 0);
+
+    const int64_t budget = kept && kept_bytes < set ? kept_bytes : set;
+    gl_plan plan = {.size = sizeof plan};
+    REQUIRE(gl_sgemm_plan(handle, auto_v, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, mnk[0], mnk[1],
+                          mnk[2], NULL, mnk[2], NULL, mnk[1], NULL, mnk[1],
+                          &plan) == GL_STATUS_SUCCESS);
+    REQUIRE(plan.scratch_bytes == (need <= budget ? need : 0));
+    REQUIRE(gl_sgemm_workspace_size(handle, auto_v, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, mnk[0],
+                                    mnk[1], mnk[2], NULL, mnk[2], NULL, mnk[1], NULL, mnk[1],
+                                    &again) == GL_STATUS_SUCCESS &&
+            again == need);
+    REQUIRE(gl_set_workspace(handle, NULL, 0) == GL_STATUS_SUCCESS);
+    REQUIRE(gl_set_workspace_limit(handle, GL_WORKSPACE_NO_LIMIT) == GL_STATUS_SUCCESS);
+    reset_message();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     input in = {data, size};
@@ -928,6 +1018,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case OP_SGEMM_EX_DEVICE: op_sgemm_ex_device(&in); break;
         case OP_TUNING_QUERY_DEVICE: op_tuning_query_device(&in); break;
         case OP_SET_TILES_DEVICE: op_set_tiles_device(&in); break;
+        case OP_WORKSPACE_DEVICE: op_workspace_device(&in); break;
         default: op_handle_calls(&in); break;
         }
     }
