@@ -96,8 +96,12 @@ typedef enum gl_variant {
     GL_VARIANT_VECTORIZED = 6,   /* 16-byte loads, A transposed in shared mem  */
     GL_VARIANT_AUTOTUNED = 7,    /* rung 6 with tiles from the tuning table   */
     GL_VARIANT_WARPTILE = 8,     /* block -> warp -> thread tiling            */
-    GL_VARIANT_AUTO = 9          /* the engine: the fastest exact-FP32 path the
+    GL_VARIANT_AUTO = 9,         /* the engine: the fastest exact-FP32 path the
                                     library has for the shape (since 1.1)    */
+    GL_VARIANT_TF32 = 10,        /* tensor cores: warp-level mma.sync on TF32
+                                    operands, FP32 sums (since 1.2)          */
+    GL_VARIANT_CUBLAS_TF32 = 11  /* reference of the TF32 class: cuBLAS with
+                                    CUBLAS_COMPUTE_32F_FAST_TF32 (since 1.2)  */
 } gl_variant_t;
 
 /* Number of variant ids this library knows: valid ids are 0 .. count-1. A
@@ -114,10 +118,30 @@ GL_API const char *gl_variant_name(gl_variant_t variant);
  * GL_STATUS_UNKNOWN_VARIANT if no variant has that name. */
 GL_API gl_status_t gl_variant_from_name(const char *name, gl_variant_t *variant);
 
-/* What a variant's results are made of (gl_variant_info.precision). Every
- * variant so far is FP32; classes such as TF32 are appended. */
+/* What a variant's results are made of (gl_variant_info.precision), and so
+ * how far they may be from the exact product. u = 2^-24 is FP32's unit
+ * roundoff, u_tf32 = 2^-11 TF32's (10 stored mantissa bits, FP32's exponent
+ * range). Classes are appended; values are never renumbered.
+ *  - FP32: FP32 inputs, FP32 products and sums (FFMA). Each element of C is
+ *    off by at most about K u times the sum of its terms' magnitudes; on
+ *    random inputs ||C - C_exact|| / ||C_exact|| is about 1e-7 to 1e-6.
+ *  - TF32: A and B rounded to TF32 (round to nearest), their products exact
+ *    and summed in FP32 (tensor cores). The rounding adds up to 2 u_tf32
+ *    (about 1e-3) of each term's magnitude, whatever K: relative errors of
+ *    about 1e-4 to 5e-4 on random inputs, a few hundred times FP32's. TF32
+ *    keeps FP32's exponent range: only a value within a rounding step of
+ *    FP32's largest rounds up to infinity.
+ *  - FP32_EMULATED: FP32-level error from tensor-core products (each operand
+ *    split into a TF32 "big" part and a TF32 "small" remainder, three
+ *    products summed in FP32): no worse than FP32 on the same inputs
+ *    for finite values of moderate range; reserved for a later variant,
+ *    whose documentation will say how it treats infinities, NaN and values
+ *    near FP32's range limits (since 1.2). */
 typedef enum gl_precision {
-    GL_PRECISION_FP32 = 0 /* FP32 inputs, FP32 products and sums (FFMA) */
+    GL_PRECISION_FP32 = 0,         /* FP32 inputs, FP32 products and sums (FFMA) */
+    GL_PRECISION_TF32 = 1,         /* inputs rounded to TF32, FP32 sums (since 1.2) */
+    GL_PRECISION_FP32_EMULATED = 2 /* FP32 accuracy from tensor-core products
+                                      (reserved; since 1.2) */
 } gl_precision_t;
 
 /* The facts of one variant, from its descriptor row (since 1.2). Set `size`
@@ -130,7 +154,9 @@ typedef struct gl_variant_info {
     int32_t min_cc;         /* lowest compute capability it runs on, major * 10 + minor */
     int32_t arch_specific;  /* its GPU code is architecture-specific (sm_90a):
                                it runs on compute capability min_cc only */
-    int32_t reference;      /* the reference the others are measured against (cuBLAS) */
+    int32_t reference;      /* the reference the variants of its precision class
+                               are measured against: cuBLAS SGEMM for FP32,
+                               cuBLAS TF32 for TF32; one per class */
     int32_t engine;         /* the engine: it plans each call (paths, copies,
                                splits; gl_sgemm_plan) rather than running one kernel */
     int32_t auto_runs;      /* the engine (auto) may run this variant's kernel */
@@ -170,7 +196,8 @@ typedef struct gl_handle_s *gl_handle_t;
 
 /* Creates a handle on the calling thread's current CUDA device, using the
  * default stream (NULL). Does not create cuBLAS state: that happens the first
- * time the handle runs GL_VARIANT_CUBLAS.
+ * time the handle runs a variant that uses it (GL_VARIANT_CUBLAS or
+ * GL_VARIANT_CUBLAS_TF32).
  *   handle  out: the new handle; set to NULL on failure.
  * Returns GL_STATUS_SUCCESS;
  *   GL_STATUS_INVALID_ARGUMENT if handle is NULL;
@@ -297,9 +324,10 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  *   GL_STATUS_UNSUPPORTED_VARIANT if the variant cannot run on this device;
  *   GL_STATUS_CUDA_ERROR if CUDA failed to query a pointer or to launch;
  *   GL_STATUS_CUBLAS_ERROR or GL_STATUS_ALLOC_FAILED if cuBLAS could not be
- *     created or failed (variant GL_VARIANT_CUBLAS only; CUBLAS_STATUS_NOT_
- *     SUPPORTED for a product of one row or column whose matrix spans more
- *     than 2^31 - 1 elements, on which cuBLAS 13.0 reads out of bounds).
+ *     created or failed (GL_VARIANT_CUBLAS and GL_VARIANT_CUBLAS_TF32 only;
+ *     CUBLAS_STATUS_NOT_SUPPORTED for a product of one row or column whose
+ *     matrix spans more than 2^31 - 1 elements, on which cuBLAS 13.0 reads
+ *     out of bounds).
  * Arguments are checked in the order listed in the parameter list above
  * (variant first, handle after the sizes and pointers), and the first
  * failure is reported; nothing is queued on the GPU when a check fails. */

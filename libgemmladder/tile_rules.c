@@ -351,6 +351,55 @@ const gl_tile_schema gl_schema_pipelined = {
     .registers = pipelined_registers,
 };
 
+/* Rung 10 (tf32): each warp a WM x WN tile of the block's, as 16 x 8
+ * mma.sync products; two slices in flight, rounded to TF32 on the way in,
+ * copied 4 floats at a time directly or transposed (10_tf32.cu). */
+static int mma_rule(const gl_tile_params *t, char *why, size_t size)
+{
+    const int64_t bm = t->bm, bn = t->bn, bk = t->bk, wm = t->wm, wn = t->wn;
+    const int64_t threads = t->threads;
+    if (threads % 32)
+        return fail(why, size, "%d threads is not a whole number of warps", t->threads);
+    if (bm % wm || bn % wn || (bm / wm) * (bn / wn) != threads / 32)
+        return fail(why, size,
+                    "the %d x %d warp tiles must cover the %d x %d block tile one per warp "
+                    "(%d warps)", t->wm, t->wn, t->bm, t->bn, t->threads / 32);
+    if (wm % 16 || wn % 8)
+        return fail(why, size, "a %d x %d warp tile is not whole 16 x 8 mma products", t->wm,
+                    t->wn);
+    if (bm % 32 || bn % 32 || bk % 8)
+        return fail(why, size, "bm and bn must be multiples of 32 and bk of 8 (%d, %d, %d)",
+                    t->bm, t->bn, t->bk);
+    if ((bm * bk) % (4 * threads) || (bn * bk) % (4 * threads))
+        return fail(why, size, "%d threads cannot copy the %d x %d and %d x %d slices in whole "
+                               "rounds of 4 floats", t->threads, t->bm, t->bk, t->bk, t->bn);
+    if (threads % bm || threads % bn || threads % bk)
+        return fail(why, size, "%d threads must be a multiple of bm, bn and bk (%d, %d, %d) to "
+                               "copy transposed slices", t->threads, t->bm, t->bn, t->bk);
+    return 1;
+}
+
+static size_t mma_smem(const gl_tile_params *t)
+{
+    return (size_t)GL_TF32_SMEM((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk);
+}
+
+static int mma_registers(const gl_tile_params *t)
+{
+    return (int)GL_TF32_REGISTERS((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk,
+                                  (int64_t)t->wm, (int64_t)t->wn, (int64_t)t->threads);
+}
+
+const gl_tile_schema gl_schema_mma = {
+    .name = "mma warp tiles",
+    .field_count = 6,
+    .fields = {TILE(BM), TILE(BN), TILE(BK), TILE(WM), TILE(WN), THREADS},
+    .vector_loads = true,
+    .rule = mma_rule,
+    .smem = mma_smem,
+    .registers = mma_registers,
+};
+
 /* ---- rules and costs ----------------------------------------------------- */
 
 bool gl_tiles_compiled(const gl_variant_desc *d, const gl_tile_params *t, int *count)

@@ -114,6 +114,7 @@ extern const gl_tile_schema gl_schema_column;     /* a TM x 1 column per thread 
 extern const gl_tile_schema gl_schema_patch;      /* a TM x TN patch per thread (rung 5) */
 extern const gl_tile_schema gl_schema_vectorized; /* float4 copies, k-major slices (rungs 6-7) */
 extern const gl_tile_schema gl_schema_warptile;   /* warp tiles, two slices (rung 8, auto) */
+extern const gl_tile_schema gl_schema_mma;        /* warp tiles of mma.sync products (rung 10) */
 extern const gl_tile_schema gl_schema_pipelined; /* warp tiles, a ring of slices (rung 12) */
 
 /* ---- rules and costs ----------------------------------------------------- */

@@ -27,6 +27,8 @@ static const gl_tile_params patch_configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_ROW)};
 static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW)};
 static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
 static const gl_tile_params warptile_fill[] = {GL_FILL_TILES};
+#define GL_MMA_ROW(BM, BN, BK, WM, WN, THREADS) {BM, BN, BK, 0, 0, WM, WN, 0, THREADS},
+static const gl_tile_params tf32_configs[] = {GL_TF32_CONFIGS(GL_MMA_ROW)};
 
 /* What each variant's file defines (kernels/NN_<name>.{c,cu}; engine/auto.cu):
  * its launcher, and where it has them, its preparation and kernel table. */
@@ -40,11 +42,15 @@ int gl_launch_vectorized(const gl_problem *p, const gl_tile_params *t, const gl_
 int gl_launch_autotuned(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_warptile(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_tf32(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
+int gl_launch_cublas_tf32(const gl_problem *p, const gl_tile_params *t, const gl_exec *x);
 cudaError_t gl_prepare_vectorized(void);
 cudaError_t gl_prepare_warptile(void);
 cudaError_t gl_prepare_auto(void);
 extern const gl_kernel_table gl_vectorized_kernels;
+cudaError_t gl_prepare_tf32(void);
 extern const gl_kernel_table gl_warptile_kernels;
+extern const gl_kernel_table gl_tf32_kernels;
 
 #define CONFIGS(list) .configs = list, .config_count = (int)(sizeof list / sizeof list[0])
 #define FIXED_TILES .rows_of = -1
@@ -84,6 +90,15 @@ static const gl_variant_desc variants[] = {
      .engine = true, .schema = &gl_schema_warptile, CONFIGS(warptile_configs),
      .rows_of = GL_VARIANT_WARPTILE, .fill = warptile_fill, .launch = gl_launch_auto,
      .prepare = gl_prepare_auto},
+    /* mma.sync on TF32 needs compute capability 8.0; auto never runs it
+     * (auto_runs false): auto is FP32. */
+    {.id = GL_VARIANT_TF32, .name = "tf32", .precision = GL_PRECISION_TF32, .min_cc = 80,
+     .schema = &gl_schema_mma, CONFIGS(tf32_configs), .rows_of = GL_VARIANT_TF32,
+     .launch = gl_launch_tf32, .prepare = gl_prepare_tf32, .kernels = &gl_tf32_kernels},
+    /* The TF32 class's reference, as cublas is FP32's. */
+    {.id = GL_VARIANT_CUBLAS_TF32, .name = "cublas_tf32", .precision = GL_PRECISION_TF32,
+     .min_cc = 0, .uses_cublas = true, .reference = true, FIXED_TILES,
+     .launch = gl_launch_cublas_tf32},
 };
 
 #define VARIANT_COUNT ((int)(sizeof variants / sizeof variants[0]))

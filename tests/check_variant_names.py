@@ -53,9 +53,9 @@ ALLOWED = [
     # Tests of one variant's own behaviour.
     ('tests/test_internal.c', {'vectorized', 'warptile', 'auto'},
      "the engine's plans: which rung's kernel auto runs for a shape"),
-    ('tests/test_dispatch.c', {'naive', 'warptile', 'cublas', 'auto'},
+    ('tests/test_dispatch.c', {'naive', 'warptile', 'auto'},
      "dispatch on the fake GPU: auto's plans and slices, pinning warptile's tiles, "
-     "a plain rung's launch, cuBLAS's lack of tiles"),
+     "a plain rung's launch"),
     ('tests/test_threads.c', {'naive', 'autotuned', 'warptile'},
      'threads sharing tables and handles: a tuned rung queried, pinned and run'),
     ('tests/test_tuning.c', {'shared', 'vectorized', 'autotuned', 'warptile', 'auto'},

@@ -25,6 +25,49 @@ static inline gl_variant_info harness_variant(int v)
     return info;
 }
 
+/* The tolerance the tests apply to ||C - C_ref|| / ||C_ref|| (inputs
+ * uniform in [-1, 1], a sum K deep) for a variant of precision class
+ * `precision` (gemmladder.h), or 0 for a class the tests do not know:
+ *   FP32 and FP32_EMULATED: 1e-5;
+ *   TF32: each operand rounded to TF32 is off by up to u = 2^-11 of
+ *   itself, so a product by up to 2u plus FP32's rounding: 3u, and FP32
+ *   sums K deep add up to K * 2^-24 more at worst (twice that allowed).
+ *   0.0015 at K = 1, 0.0022 at K = 4096, 0.0034 at K = 16384.
+ * TF32 variants are also held to twice cuBLAS TF32's error on the same
+ * inputs (harness_tf32_ratio_ok). */
+#define HARNESS_FP32_TOLERANCE 1e-5
+static inline double harness_class_tolerance(int32_t precision, int64_t k)
+{
+    switch (precision) {
+    case GL_PRECISION_FP32:
+    case GL_PRECISION_FP32_EMULATED:
+        return HARNESS_FP32_TOLERANCE;
+    case GL_PRECISION_TF32:
+        return 3.0 / 2048.0 + 2.0 * (double)k / 16777216.0;
+    default:
+        return 0.0;
+    }
+}
+
+/* The tolerance for variant v on a product K deep, by its row's class. */
+static inline double harness_tolerance(int v, int64_t k)
+{
+    gl_variant_info info = {.size = sizeof info};
+    if (gl_variant_describe((gl_variant_t)v, &info) != GL_STATUS_SUCCESS)
+        return 0.0;
+    return harness_class_tolerance(info.precision, k);
+}
+
+/* A TF32 variant's error e beside cuBLAS TF32's on the same inputs,
+ * reference_error: at most twice it. Where cuBLAS's error is at FP32's
+ * level it did not round to TF32 on that product (cuBLAS may run FP32
+ * kernels on small shapes), and the class's bound alone applies. */
+#define HARNESS_TF32_RATIO 2.0
+static inline int harness_tf32_ratio_ok(double e, double reference_error)
+{
+    return !(reference_error > HARNESS_FP32_TOLERANCE) || e <= HARNESS_TF32_RATIO * reference_error;
+}
+
 #define CHECK(cond, ...)                                                                      \
     do {                                                                                      \
         ++harness_checks;                                                                     \

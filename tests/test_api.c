@@ -35,6 +35,8 @@ PINNED(GL_VARIANT_VECTORIZED, 6);
 PINNED(GL_VARIANT_AUTOTUNED, 7);
 PINNED(GL_VARIANT_WARPTILE, 8);
 PINNED(GL_VARIANT_AUTO, 9);
+PINNED(GL_VARIANT_TF32, 10);
+PINNED(GL_VARIANT_CUBLAS_TF32, 11);
 PINNED(GL_OP_N, 0);
 PINNED(GL_OP_T, 1);
 PINNED(GL_ROW_MAJOR, 0);
@@ -57,6 +59,8 @@ PINNED(GL_PATH_GEMV, 6);
 PINNED(GL_PATH_SPLIT_K, 7);
 PINNED(GL_PATH_STREAM_K, 8);
 PINNED(GL_PRECISION_FP32, 0);
+PINNED(GL_PRECISION_TF32, 1);
+PINNED(GL_PRECISION_FP32_EMULATED, 2);
 
 static void test_names(void)
 {
@@ -91,6 +95,7 @@ static void test_names(void)
         {GL_VARIANT_BLOCKTILE_1D, "blocktile_1d"}, {GL_VARIANT_BLOCKTILE_2D, "blocktile_2d"},
         {GL_VARIANT_VECTORIZED, "vectorized"}, {GL_VARIANT_AUTOTUNED, "autotuned"},
         {GL_VARIANT_WARPTILE, "warptile"},     {GL_VARIANT_AUTO, "auto"},
+        {GL_VARIANT_TF32, "tf32"},             {GL_VARIANT_CUBLAS_TF32, "cublas_tf32"},
     };
     for (size_t i = 0; i < sizeof released / sizeof released[0]; ++i) {
         const char *name = gl_variant_name(released[i].id);
@@ -109,11 +114,20 @@ static void test_names(void)
 static void test_variant_facts(void)
 {
     int references = 0, engines = 0, tuned = 0;
+    int of_class[3] = {0}, references_of[3] = {0}; /* per precision class */
     for (int v = 0; v < gl_variant_count(); ++v) {
         gl_variant_info info = {.size = sizeof info};
         CHECK_STATUS(NULL, gl_variant_describe((gl_variant_t)v, &info), GL_STATUS_SUCCESS, NULL);
+        const bool known_class = info.precision >= GL_PRECISION_FP32 &&
+                                 info.precision <= GL_PRECISION_FP32_EMULATED;
+        if (known_class)
+            ++of_class[info.precision], references_of[info.precision] += info.reference;
+        /* auto is FP32 and runs only FP32 kernels */
+        CHECK(!(info.engine || info.auto_runs) || info.precision == GL_PRECISION_FP32,
+              "%s: precision %d, engine %d, auto_runs %d", info.name, (int)info.precision,
+              (int)info.engine, (int)info.auto_runs);
         CHECK(info.variant == v && strcmp(info.name, gl_variant_name((gl_variant_t)v)) == 0 &&
-                  info.precision == GL_PRECISION_FP32 &&
+                  known_class &&
                   info.config_count == gl_variant_config_count((gl_variant_t)v) &&
                   info.takes_rows == (info.rows_of == v) && info.reserved[0] == 0,
               "gl_variant_describe(%d)", v);
@@ -139,8 +153,28 @@ static void test_variant_facts(void)
         CHECK_STATUS(NULL, gl_variant_tile_field((gl_variant_t)v, info.tile_field_count, &field),
                      GL_STATUS_INVALID_ARGUMENT, "is outside");
     }
-    CHECK(references == 1 && engines == 1 && tuned >= 1, "%d references, %d engines, %d tuned",
+    CHECK(references >= 1 && engines == 1 && tuned >= 1, "%d references, %d engines, %d tuned",
           references, engines, tuned);
+    /* The tolerance the GPU tests hold each variant to (harness.h) is its
+     * class's as the query reports it: FP32's 1e-5 for FP32 (and FP32
+     * emulated), for TF32 a looser bound that grows with K. */
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_info info = harness_variant(v);
+        const double t1 = harness_tolerance(v, 1), t4096 = harness_tolerance(v, 4096);
+        CHECK(t1 > 0 && t1 == harness_class_tolerance(info.precision, 1) &&
+                  t4096 == harness_class_tolerance(info.precision, 4096),
+              "%s: tolerance %g for precision class %d", info.name, t1, (int)info.precision);
+        if (info.precision == GL_PRECISION_TF32)
+            CHECK(t1 > HARNESS_FP32_TOLERANCE && t4096 > t1 && t4096 < 1e-2,
+                  "%s (tf32): tolerance %g at K = 1, %g at K = 4096", info.name, t1, t4096);
+        else
+            CHECK(t1 == HARNESS_FP32_TOLERANCE && t4096 == HARNESS_FP32_TOLERANCE,
+                  "%s: tolerance %g, %g", info.name, t1, t4096);
+    }
+    /* One reference per precision class that has variants, none for others. */
+    for (int c = 0; c < 3; ++c)
+        CHECK(references_of[c] == (of_class[c] > 0), "precision class %d: %d variants, %d "
+              "references", c, of_class[c], references_of[c]);
 
     gl_variant_info info = {.size = sizeof info - 1};
     const gl_variant_t unknown = (gl_variant_t)gl_variant_count();

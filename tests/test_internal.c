@@ -57,7 +57,10 @@ static void test_descriptors(void)
             CHECK(strcmp(gl_variant_find((gl_variant_t)w)->name, d->name) != 0,
                   "variants %d and %d share a name", w, v);
         CHECK(d->launch != NULL, "variant %s has a launcher", d->name);
-        CHECK(d->precision == GL_PRECISION_FP32, "variant %s is FP32", d->name);
+        CHECK(d->precision == GL_PRECISION_FP32 || d->precision == GL_PRECISION_TF32,
+              "variant %s is FP32 or TF32 (%d)", d->name, (int)d->precision);
+        CHECK(d->precision != GL_PRECISION_TF32 || d->uses_cublas || d->min_cc >= 80,
+              "variant %s: TF32 tensor cores need compute capability 8.0", d->name);
         CHECK(d->uses_cublas == (d->schema == NULL) && (d->config_count > 0) != d->uses_cublas,
               "variant %s: cuBLAS has no tiles, every kernel has a schema and configurations",
               d->name);
@@ -100,13 +103,15 @@ static void test_descriptors(void)
     int references = 0, engines = 0;
     for (int v = 0; v < gl_variant_count(); ++v) {
         const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
-        references += d->reference;
+        references += d->reference && d->precision == GL_PRECISION_FP32;
         engines += d->engine;
         CHECK(!d->auto_runs || (d->schema && d->schema->rule && !d->engine),
               "the engine runs %s's kernel on tiles it can choose", d->name);
+        CHECK(!d->auto_runs || d->precision == GL_PRECISION_FP32,
+              "the engine (FP32) runs %s's kernel of precision %d", d->name, (int)d->precision);
     }
-    CHECK(references == 1 && engines == 1, "one reference (%d) and one engine (%d)", references,
-          engines);
+    CHECK(references == 1 && engines == 1, "one FP32 reference (%d) and one engine (%d)",
+          references, engines);
     char rows[256], want[256] = "";
     gl_variants_with_rows(rows, sizeof rows);
     for (int v = 0; v < gl_variant_count(); ++v)

@@ -1,6 +1,10 @@
 /*
  * Rung 0, cublas: the reference. cuBLAS SGEMM with FP32 compute (the handle
- * is created in CUBLAS_DEFAULT_MATH mode, which never uses TF32).
+ * is created in CUBLAS_DEFAULT_MATH mode, which never uses TF32). And
+ * variant 11, cublas_tf32: the reference of the TF32 class, the same
+ * product through cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32, which lets
+ * cuBLAS round the operands to TF32 and run them on the tensor cores (the
+ * compute type is the call's, so the handle's FP32 mode stays as it is).
  *
  * cuBLAS is column-major. A row-major matrix read as column-major is its
  * transpose, so the row-major product C = op(A) op(B) is computed as the
@@ -16,9 +20,9 @@
 /* Elements from an operand's first to its last (stored rows x cols, ld). */
 static int64_t span(int64_t rows, int64_t cols, int64_t ld) { return (rows - 1) * ld + cols; }
 
-int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
+/* C = alpha op(A) op(B) + beta C, FP32 (SGEMM) or with TF32 products. */
+static int launch(const gl_problem *p, const gl_exec *x, bool tf32)
 {
-    (void)t;
     /* cuBLAS 13.0 reads out of bounds (an illegal address, which ends the
      * CUDA context) on a product of one row or column whose matrix operand
      * spans more than 2^31 - 1 elements (1 x (2^31 - 1) x 3 with ldb =
@@ -35,10 +39,26 @@ int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec
         /* op(B)'s column n0: B's column n0 as stored, or its row n0 transposed */
         const float *b = p->b + (p->trans_b ? n0 * p->ldb : n0);
         const cublasStatus_t st =
-            cublasSgemm_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b, p->ldb, p->a,
-                           p->lda, &p->beta, p->c + n0, p->ldc);
+            tf32 ? cublasGemmEx_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b,
+                                   CUDA_R_32F, p->ldb, p->a, CUDA_R_32F, p->lda, &p->beta,
+                                   p->c + n0, CUDA_R_32F, p->ldc, CUBLAS_COMPUTE_32F_FAST_TF32,
+                                   CUBLAS_GEMM_DEFAULT)
+                 : cublasSgemm_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b, p->ldb,
+                                  p->a, p->lda, &p->beta, p->c + n0, p->ldc);
         if (st != CUBLAS_STATUS_SUCCESS)
             return (int)st;
     }
     return CUBLAS_STATUS_SUCCESS;
+}
+
+int gl_launch_cublas(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
+{
+    (void)t;
+    return launch(p, x, false);
+}
+
+int gl_launch_cublas_tf32(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)
+{
+    (void)t;
+    return launch(p, x, true);
 }

@@ -99,6 +99,18 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 #define GL_PIPELINED_STAGES 4
 #define GL_PIPELINED_SMEM(BM, BN, BK) (GL_PIPELINED_STAGES * GL_VECTORIZED_SMEM(BM, BN, BK))
 
+/* The tensor-core rung's configurations (rung 10, tf32), default first:
+ * X(BM, BN, BK, WM, WN, THREADS). Each warp owns a WM x WN tile of the
+ * block's BM x BN, computed as (WM / 16) x (WN / 8) mma.sync products of
+ * 16 x 8 per 8 deep step of K. Shared memory holds two slices, A's rows
+ * along K padded to BK + 4 floats and B's rows across K padded to BN + 8
+ * (10_tf32.cu says why). */
+#define GL_TF32_CONFIGS(X)           \
+    X(128, 128, 32, 64, 32, 256)     \
+    X(128, 128, 16, 64, 64, 128)     \
+    X(64, 64, 32, 32, 32, 128)
+#define GL_TF32_SMEM(BM, BN, BK) (2 * 4 * ((BM) * ((BK) + 4) + (BK) * ((BN) + 8)))
+
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
  * for addresses and indices; small tiles still need about 88 in all. The
@@ -107,5 +119,14 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 #define GL_REGISTER_ESTIMATE_(r) ((r) > 88 ? (r) : 88)
 #define GL_REGISTER_ESTIMATE(outputs, fragments, staged_float4s) \
     GL_REGISTER_ESTIMATE_((outputs) + (fragments) + 4 * (staged_float4s) + 32)
+
+/* The tensor-core rung's estimate: a warp's accumulators shared by its 32
+ * lanes, one step's fragments (4 registers of A per 16 rows, 2 of B per 8
+ * columns) and the float4s of the next slice, and 24 more for the copies'
+ * and fragments' addresses: at 4 blocks an SM (128 registers) the 64 x 64
+ * tiles' kernel for unaligned operands spilled on sm_80. */
+#define GL_TF32_REGISTERS(BM, BN, BK, WM, WN, THREADS)                        \
+    (GL_REGISTER_ESTIMATE((WM) * (WN) / 32, (WM) / 16 * 4 + (WN) / 8 * 2,    \
+                          ((BM) + (BN)) * (BK) / (4 * (THREADS))) + 24)
 
 #endif

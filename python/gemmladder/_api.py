@@ -27,11 +27,15 @@ class Variant(enum.IntEnum):
     AUTOTUNED = 7
     WARPTILE = 8
     AUTO = 9
+    TF32 = 10
+    CUBLAS_TF32 = 11
 
 
 class Precision(enum.IntEnum):
     """gl_precision_t: what a variant's results are made of (values pinned by the ABI)."""
     FP32 = 0
+    TF32 = 1
+    FP32_EMULATED = 2
 
 
 class TilesOrigin(enum.IntEnum):

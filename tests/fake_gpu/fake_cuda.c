@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "fake_gpu.h"
+#include "variants.h"
 
 static int device_count = 1;
 static _Thread_local int current_device;
@@ -292,6 +293,29 @@ cublasStatus_t cublasSgemm_v2_64(cublasHandle_t handle, cublasOperation_t transa
     (void)handle;
     const fake_launch l = {0, (int)n, (int)m, (int)k, B, A, C, ldb, lda, ldc,
                            transb != CUBLAS_OP_N, transa != CUBLAS_OP_N, *alpha, *beta};
+    fake_gpu_record(&l);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* cublas_tf32's call (00_cublas.c): recorded as the row-major product, for
+ * the variant whose row uses cuBLAS with TF32 precision. */
+cublasStatus_t cublasGemmEx_64(cublasHandle_t handle, cublasOperation_t transa,
+                               cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                               const void *alpha, const void *A, cudaDataType Atype, int64_t lda,
+                               const void *B, cudaDataType Btype, int64_t ldb, const void *beta,
+                               void *C, cudaDataType Ctype, int64_t ldc,
+                               cublasComputeType_t computeType, cublasGemmAlgo_t algo)
+{
+    (void)handle, (void)Atype, (void)Btype, (void)Ctype, (void)computeType, (void)algo;
+    int variant = -1;
+    for (int v = 0; v < gl_variant_count() && variant < 0; ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        if (d->uses_cublas && d->precision == GL_PRECISION_TF32)
+            variant = v;
+    }
+    const fake_launch l = {variant, (int)n, (int)m, (int)k, B, A, C, ldb, lda, ldc,
+                           transb != CUBLAS_OP_N, transa != CUBLAS_OP_N, *(const float *)alpha,
+                           *(const float *)beta};
     fake_gpu_record(&l);
     return CUBLAS_STATUS_SUCCESS;
 }

@@ -565,7 +565,8 @@ static void op_variant_config(input *in)
     } else {
         REQUIRE(t->size == size);
         REQUIRE(t->origin == GL_TILES_FIXED && t->line == 0);
-        REQUIRE(t->bm >= 1 && t->bn >= 1 && t->bk >= 1 && t->tm >= 1 && t->tn >= 1);
+        /* tm and tn are 0 where the variant's tiles have none (mma warp tiles) */
+        REQUIRE(t->bm >= 1 && t->bn >= 1 && t->bk >= 1 && t->tm >= 0 && t->tn >= 0);
         REQUIRE(t->threads >= 32 && t->threads <= 1024 && t->threads % 32 == 0);
         REQUIRE(t->wm >= 0 && t->wn >= 0 && t->wniter >= 0);
         REQUIRE(t->arch[0] == '\0' && t->size_class[0] == '\0' && t->source[0] == '\0');
