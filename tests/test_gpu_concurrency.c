@@ -52,7 +52,8 @@ static int run_all(gl_handle_t h, cudaStream_t stream, float *dC, float *hC, con
                     cudaSuccess)
                 err = relative_error(c, hC, shapes[s].ref);
             pthread_mutex_lock(&report_lock);
-            CHECK(st == GL_STATUS_SUCCESS && sync == cudaSuccess && err >= 0 && err <= 1e-5,
+            CHECK(st == GL_STATUS_SUCCESS && sync == cudaSuccess && err >= 0 &&
+                      err <= harness_tolerance(v, c->k),
                   "%s, %s on shape %d: status %s (%s), sync %s, relative error %.3g", who,
                   gl_variant_name(v), s, gl_status_string(st), gl_last_error(h),
                   cudaGetErrorString(sync), err);

@@ -14,7 +14,10 @@
  * their own (engine/plan.c, tail_rows), or copies A into its transpose
  * first (transpose_a), or splits K with a short last part (short_last_part),
  * with tight, aligned operands and the rest drawn as
- * usual, on auto alone. Exits 77 where there is no GPU.
+ * usual, on auto alone. Each variant is held to its precision class's
+ * tolerance (harness.h), a TF32 variant also to twice its class's
+ * reference's error (cuBLAS TF32) on the same case, which runs first; the
+ * largest errors are printed at the end. Exits 77 where there is no GPU.
  */
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -130,6 +133,8 @@ int main(void)
                  {2048, 1024, 16384, "short"}};
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
     int runs = 0, failed_cases = 0;
+    double worst_error[64] = {0}, worst_ratio[64] = {0}; /* per variant, for the summary */
+    int64_t worst_k[64] = {0};
     for (int i = 0; i < cases; ++i) {
         gemm_case c = {rng_next(&r) % 2 ? GL_COL_MAJOR : GL_ROW_MAJOR,
                        rng_next(&r) % 2 ? GL_OP_T : GL_OP_N, rng_next(&r) % 2 ? GL_OP_T : GL_OP_N,
@@ -167,7 +172,7 @@ int main(void)
         for (int64_t e = 0; e < nc; ++e)
             if (case_is_element(&c, 'C', e))
                 norm += ref[e] * ref[e];
-        const double tolerance = 1e-5 * cancellation(&c, A, B, C0, sqrt(norm));
+        const double cancel = cancellation(&c, A, B, C0, sqrt(norm));
 
         float *dA, *dB, *dC;
         CHECK_CUDA(cudaMalloc((void **)&dA, sizeof(float) * (size_t)(na + oa)));
@@ -195,7 +200,13 @@ int main(void)
             CHECK(sms != 132 || strstr(plan.why, fixed[i].plan) != NULL,
                   "%s: auto's plan is \"%s\", without \"%s\"", what, plan.why, fixed[i].plan);
         }
-        for (int v = 0; v < gl_variant_count(); ++v) {
+        /* the references first: their errors on this case */
+        double reference_error[3] = {-1.0, -1.0, -1.0};
+        for (int turn = 0; turn < 2 * gl_variant_count(); ++turn) {
+            const int v = turn % gl_variant_count();
+            const gl_variant_info info = harness_variant(v);
+            if (info.reference != (turn < gl_variant_count()))
+                continue;
             if (tail && v != GL_VARIANT_AUTO)
                 continue;
             CHECK_CUDA(cudaMemcpy(dC + oc, C0, sizeof(float) * nc, cudaMemcpyHostToDevice));
@@ -216,9 +227,23 @@ int main(void)
                 diff += (C[e] - ref[e]) * (C[e] - ref[e]);
             }
             const double err = norm > 0 ? sqrt(diff / norm) : sqrt(diff);
+            const double tolerance = harness_tolerance(v, c.k) * cancel;
             CHECK(bad == 0 && err <= tolerance,
                   "%s, %s: relative error %.3g (tolerance %.3g), %lld non-finite", what,
                   gl_variant_name(v), err, tolerance, (long long)bad);
+            const int precision = info.precision >= 0 && info.precision < 3 ? info.precision : 0;
+            const double ref_err = reference_error[precision];
+            if (info.reference)
+                reference_error[precision] = err;
+            else if (precision == GL_PRECISION_TF32)
+                CHECK(harness_tf32_ratio_ok(err, ref_err),
+                      "%s, %s: relative error %.3g, more than %g times its reference's %.3g", what,
+                      gl_variant_name(v), err, HARNESS_TF32_RATIO, ref_err);
+            if (v < 64 && err > worst_error[v])
+                worst_error[v] = err, worst_k[v] = c.k;
+            if (v < 64 && !info.reference && precision == GL_PRECISION_TF32 &&
+                ref_err > HARNESS_FP32_TOLERANCE && err / ref_err > worst_ratio[v])
+                worst_ratio[v] = err / ref_err;
             CHECK(padding == 0, "%s, %s: %lld padding elements written", what, gl_variant_name(v),
                   (long long)padding);
             ++runs;
@@ -228,6 +253,15 @@ int main(void)
         free(A), free(B), free(C0), free(C), free(ref);
     }
     printf("%d cases, %d rung runs checked, %d cases with failures\n", cases, runs, failed_cases);
+    for (int v = 0; v < gl_variant_count() && v < 64; ++v) {
+        const gl_variant_info info = harness_variant(v);
+        if (worst_k[v] > 0)
+            printf("  %-13s %s: largest relative error %.3g (K = %lld)%s", info.name,
+                   info.precision == GL_PRECISION_TF32 ? "TF32" : "FP32", worst_error[v],
+                   (long long)worst_k[v], worst_ratio[v] > 0 ? "" : "\n");
+        if (worst_ratio[v] > 0)
+            printf(", at most %.2f times its reference's\n", worst_ratio[v]);
+    }
     cublasDestroy(cb);
     gl_handle_destroy(h);
     return harness_finish("test_gpu_differential");

@@ -7,7 +7,11 @@
  * in [-1, 1) (the seed is printed; GL_TEST_SEED repeats a run). Padding of A
  * and B holds NaN, so reading it poisons the result; C is poisoned with NaN
  * before every call (beta == 0) and its padding must come back untouched.
- * Pass: ||C - ref||_F / ||ref||_F <= 1e-5 and every element finite.
+ * Pass: ||C - ref||_F / ||ref||_F within the variant's precision class's
+ * tolerance (harness.h: 1e-5 for FP32, a bound growing with K for TF32)
+ * and every element finite; a TF32 variant also within twice the error of
+ * its class's reference (cuBLAS TF32) on the same inputs. The references
+ * run first in each case; the largest errors are printed at the end.
  *
  * GL_TEST_QUICK=1 (the memcheck setup) keeps to the small shapes and a sample
  * of the layout/transpose/alpha-beta/alignment combinations; GL_TEST_QUICK=2
@@ -22,7 +26,12 @@
 #include "harness.h"
 #include "reference.h"
 
-#define TOLERANCE 1e-5
+/* The largest error seen per variant, and for TF32 variants the largest
+ * ratio to their class's reference on the same case, for the summary. */
+static struct {
+    double error, ratio, ratio_error, ratio_reference;
+    char error_case[200], ratio_case[200];
+} worst[64];
 
 /* big: 0 small; 1 big (a sample of combinations, none in quick mode); 2 big,
  * and auto copies its operands (engine/plan.c), which quick mode with
@@ -191,7 +200,14 @@ static void run_case(gl_handle_t h, const gemm_case *c, int misaligned, rng *r, 
     describe(c, what, sizeof what);
     if (misaligned)
         strcat(what, " misaligned");
-    for (int v = 0; v < gl_variant_count(); ++v) {
+    /* The references first (pass 0): each class's reference error on these
+     * inputs, which the class's other variants are compared with. */
+    double reference_error[3] = {-1.0, -1.0, -1.0};
+    for (int turn = 0; turn < 2 * gl_variant_count(); ++turn) {
+        const int v = turn % gl_variant_count(), pass = turn / gl_variant_count();
+        const gl_variant_info info = harness_variant(v);
+        if (info.reference != (pass == 0))
+            continue;
         if ((only >= 0 && v != only) || gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
             continue;
         CHECK_CUDA(cudaMemcpy(b.dC + oc, b.hC0, sizeof(float) * (size_t)nC, cudaMemcpyHostToDevice));
@@ -208,9 +224,28 @@ static void run_case(gl_handle_t h, const gemm_case *c, int misaligned, rng *r, 
             continue;
         CHECK_CUDA(cudaMemcpy(b.hC, b.dC + oc, sizeof(float) * (size_t)nC, cudaMemcpyDeviceToHost));
 
-        const double e = relative_error(c, b.hC, b.ref), tolerance = TOLERANCE * b.cancellation;
+        const double e = relative_error(c, b.hC, b.ref);
+        const double tolerance = harness_tolerance(v, c->k) * b.cancellation;
         CHECK(e <= tolerance, "%s on %s: relative error %.3g > %.3g", gl_variant_name(v), what, e,
               tolerance);
+        const int precision = info.precision >= 0 && info.precision < 3 ? info.precision : 0;
+        if (info.reference)
+            reference_error[precision] = e;
+        else if (precision == GL_PRECISION_TF32)
+            CHECK(harness_tf32_ratio_ok(e, reference_error[precision]),
+                  "%s on %s: relative error %.3g, more than %g times its reference's %.3g",
+                  gl_variant_name(v), what, e, HARNESS_TF32_RATIO, reference_error[precision]);
+        if (v < 64 && e > worst[v].error) {
+            worst[v].error = e;
+            snprintf(worst[v].error_case, sizeof worst[v].error_case, "%s", what);
+        }
+        if (v < 64 && !info.reference && precision == GL_PRECISION_TF32 &&
+            reference_error[precision] > HARNESS_FP32_TOLERANCE &&
+            e / reference_error[precision] > worst[v].ratio) {
+            worst[v].ratio = e / reference_error[precision];
+            worst[v].ratio_error = e, worst[v].ratio_reference = reference_error[precision];
+            snprintf(worst[v].ratio_case, sizeof worst[v].ratio_case, "%s", what);
+        }
         int64_t touched = 0;
         for (int64_t i = 0; i < nC; ++i)
             touched += !case_is_element(c, 'C', i) && !is_poison(b.hC[i]);
@@ -322,6 +357,18 @@ int main(void)
         run_case(h, &c, combo & 16, &r, &ran, only);
     }
     printf("%d rung runs checked\n", ran);
+    printf("largest relative error per variant (precision class):\n");
+    for (int v = 0; v < gl_variant_count() && v < 64; ++v) {
+        const gl_variant_info info = harness_variant(v);
+        if (worst[v].error_case[0])
+            printf("  %-13s %s  %.3g on %s\n", info.name,
+                   info.precision == GL_PRECISION_TF32 ? "TF32" : "FP32", worst[v].error,
+                   worst[v].error_case);
+        if (worst[v].ratio_case[0])
+            printf("  %-13s      %.2f times its reference's error at most: %.3g against %.3g on "
+                   "%s\n", info.name, worst[v].ratio, worst[v].ratio_error,
+                   worst[v].ratio_reference, worst[v].ratio_case);
+    }
     gl_handle_destroy(h);
     return harness_finish("test_gpu_rungs");
 }
