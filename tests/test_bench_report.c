@@ -559,11 +559,11 @@ static void test_table(void)
     });
     CHECK(count_of(text, "\n") == (int)rep.count + 2, "table has %d lines", count_of(text, "\n"));
     CHECK(strstr(text, "GFLOP/s") && strstr(text, "% cuBLAS") && strstr(text, "rel.err") &&
-              strstr(text, "status"),
+              strstr(text, "status") && strstr(text, " class "),
           "table header: %s", text);
-    CHECK(strstr(text, " 0 cublas          4096   4096   4096 row NN     2.0000    68719.5    100.7    "
-                       "100.0"),
-          "cuBLAS row: %s", text);
+    CHECK(strstr(text, " 0 cublas        FP32    4096   4096   4096 row NN     2.0000    68719.5  "
+                       "  100.7    100.0"),
+          "cuBLAS row, with its precision class: %s", text);
     CHECK(strstr(text, "3.2e-02  wrong"), "wrong row shows its error: %s", text);
     CHECK(strstr(text, "inf  wrong"), "diverged row shows inf: %s", text);
     /* Once in the table, once in the summary (which says "(failed)"). */

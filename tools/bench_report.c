@@ -457,9 +457,11 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     if (!variants_given)
         for (int i = 0; i < gl_variant_count() && i < BR_MAX_VARIANTS; ++i)
             seen[i] = o->mode != BR_MODE_PROFILE_ONCE || cli_variant(i).slow;
-    /* The reference (cuBLAS) always runs first; the list holds the rest. */
+    /* The reference (cuBLAS) always runs first; the list holds the rest,
+     * among them the other classes' references (cuBLAS TF32), which run
+     * in their order. */
     for (int i = 0; i < BR_MAX_VARIANTS; ++i)
-        if (seen[i] && !cli_variant(i).reference)
+        if (seen[i] && i != cli_reference_variant())
             o->variants[o->nvariants++] = i;
     return 0;
 }
@@ -475,8 +477,11 @@ void br_print_usage(FILE *out)
         "Runs the rungs of the FP32 GEMM ladder (C = A * B, row-major; A is M x K,\n"
         "B is K x N) on this GPU, with cuBLAS SGEMM timed in the same run as the\n"
         "reference. Every rung's result is first checked against a float64 product\n"
-        "of the same inputs (cuBLAS DGEMM); a rung above 1e-5 relative error is\n"
-        "reported \"wrong\" and not timed. A time is the median of CUDA-event-timed\n"
+        "of the same inputs (cuBLAS DGEMM); a rung above its precision class's\n"
+        "tolerance (1e-5 for FP32; for TF32, whose operands are rounded to TF32,\n"
+        "0.0015 + 1.2e-7 K) is reported \"wrong\" and not timed. cuBLAS TF32\n"
+        "(cublas_tf32) is the TF32 rungs' reference, timed in the same run. A\n"
+        "time is the median of CUDA-event-timed\n"
         "samples after warm-up calls; a sample is a batch of calls back to back (1\n"
         "to 64, about 2 ms), divided by the batch, so that short products are not\n"
         "timed with the host's launch work. The calls rotate enough copies of the\n"
@@ -556,10 +561,11 @@ void br_print_usage(FILE *out)
         "  beside it and renamed over FILE only when every output is complete, so a\n"
         "  run that fails or is interrupted leaves existing files as they were.\n"
         "\n"
-        "Columns: GFLOP/s = 2 M N K / time. GB/s counts each matrix once,\n"
+        "Columns: class = the variant's precision class (FP32, TF32).\n"
+        "GFLOP/s = 2 M N K / time. GB/s counts each matrix once,\n"
         "4 (M K + K N + M N) bytes / time. % cuBLAS = the rung's GFLOP/s over\n"
         "cuBLAS's at the same shape in the same run. rel.err = ||C - C_ref|| /\n"
-        "||C_ref|| (Frobenius). Status: ok; wrong (above 1e-5, not timed); failed\n"
+        "||C_ref|| (Frobenius). Status: ok; wrong (above the tolerance, not timed); failed\n"
         "(the call returned an error, printed on stderr); unavailable (the rung\n"
         "cannot run on this device or build); skipped (--slow-limit).\n"
         "\n"
@@ -697,18 +703,31 @@ static const char *fmt_num(char *buf, size_t size, const char *fmt, double v)
     return buf;
 }
 
+const char *br_precision_name(int v)
+{
+    switch (cli_variant(v).precision) {
+    case GL_PRECISION_FP32: return "FP32";
+    case GL_PRECISION_TF32: return "TF32";
+    case GL_PRECISION_FP32_EMULATED: return "FP32e";
+    default: return "?";
+    }
+}
+
 void br_table_header(FILE *out)
 {
-    fprintf(out, "%2s %-13s %6s %6s %6s %-6s %10s %10s %8s %8s %9s  %s\n", "id", "variant", "M",
-            "N", "K", "form", "time ms", "GFLOP/s", "GB/s", "% cuBLAS", "rel.err", "status");
+    fprintf(out, "%2s %-13s %-5s %6s %6s %6s %-6s %10s %10s %8s %8s %9s  %s\n", "id", "variant",
+            "class", "M", "N", "K", "form", "time ms", "GFLOP/s", "GB/s", "% cuBLAS", "rel.err",
+            "status");
 }
 
 void br_table_row(FILE *out, const br_result *r)
 {
     char ms[32], gf[32], gb[32], pct[32], err[32];
     fprintf(out,
-            "%2d %-13s %6" PRId64 " %6" PRId64 " %6" PRId64 " %-6s %10s %10s %8s %8s %9s  %s\n",
-            r->variant_id, r->variant, r->shape.m, r->shape.n, r->shape.k, br_form_name(r->shape),
+            "%2d %-13s %-5s %6" PRId64 " %6" PRId64 " %6" PRId64 " %-6s %10s %10s %8s %8s %9s  "
+            "%s\n",
+            r->variant_id, r->variant, br_precision_name(r->variant_id), r->shape.m, r->shape.n,
+            r->shape.k, br_form_name(r->shape),
             fmt_num(ms, sizeof ms, "%.4f", r->runtime_ms), fmt_num(gf, sizeof gf, "%.1f", r->gflops),
             fmt_num(gb, sizeof gb, "%.1f", r->gbps),
             fmt_num(pct, sizeof pct, "%.1f", r->pct_of_reference),

@@ -22,6 +22,9 @@
 /* ||C - C_ref|| / ||C_ref|| above this is a wrong result (docs: FP32 bar). */
 #define BR_TOLERANCE 1e-5
 
+/* "FP32", "TF32", "FP32e": variant v's precision class, for the table. */
+const char *br_precision_name(int v);
+
 /* A product's shape, and its form: row-major unless col_major; trans_a: A
  * stored K x M, trans_b: B stored N x K; every matrix contiguous. */
 typedef struct br_shape {

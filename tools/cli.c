@@ -123,6 +123,16 @@ int cli_reference_variant(void)
     return -1;
 }
 
+double cli_tolerance(int v, int64_t k)
+{
+    switch (cli_variant(v).precision) {
+    case GL_PRECISION_TF32:
+        return 3.0 / 2048.0 + 2.0 * (double)k / 16777216.0;
+    default:
+        return 1e-5;
+    }
+}
+
 void cli_tiles_text(int v, const gl_tiles *t, char *out, size_t size)
 {
     size_t n = 0;

@@ -75,6 +75,13 @@ gl_variant_info cli_variant(int v);
 /* The variant the others are measured against (cublas), or -1. */
 int cli_reference_variant(void);
 
+/* The relative error ||C - C_ref|| / ||C_ref|| variant v may have on a
+ * product K deep (inputs uniform in [-1, 1]), by its precision class: 1e-5
+ * for FP32 (and FP32 emulated); for TF32, whose operands are rounded to
+ * TF32, 3 * 2^-11 plus 2 K 2^-24 for the FP32 sums, as the tests apply it
+ * (tests/harness.h). */
+double cli_tolerance(int v, int64_t k);
+
 /* "name=value ..." for the fields of variant v's tiles that a tuning row
  * gives (those not derived from the others), as tables write them. */
 void cli_tiles_text(int v, const gl_tiles *t, char *out, size_t size);

@@ -287,7 +287,7 @@ static double measure(gl_handle_t h, gl_variant_t v, prepared *p, int repeats, c
     }
     bu_check_cuda(cudaDeviceSynchronize(), "a tuned kernel");
     const double err = bu_relative_error(p->sets[0].c, p->ref, s.m * s.n);
-    if (!(err <= 1e-5)) {
+    if (!(err <= cli_tolerance(v, s.k))) {
         snprintf(why, why_size, "wrong result on %lldx%lldx%lld (relative error %.2g)",
                  (long long)s.m, (long long)s.n, (long long)s.k, err);
         return 0;

@@ -248,10 +248,13 @@ __device__ __forceinline__ void vectorized<BM, BN, BK, TM, TN>::mainloop<ALIGNED
     slice_copy<BK, BM, THREADS, ALIGNED> copy_a(p.a, p.lda, !p.trans_a, wr0);
     slice_copy<BK, BN, THREADS, ALIGNED> copy_b(p.b, p.ldb, p.trans_b, wc0);
 
-    /* Warps whose patches all lie outside C skip the math; the warp's
-     * first lane has the smallest row and column. */
+    /* Warps whose patches all lie outside C skip the math (the warp's
+     * first lane has the smallest row and column). Only grids whose copies
+     * test slices after the first have such warps: in whole tiles and edge
+     * windows every warp has results. */
     const int lane0 = threadIdx.x & ~31;
-    const bool active = wr0 + lane0 / (BN / TN) * TM < p.m && wc0 + lane0 % (BN / TN) * TN < p.n;
+    const bool active = !Schedule::tested(1) || (wr0 + lane0 / (BN / TN) * TM < p.m &&
+                                                 wc0 + lane0 % (BN / TN) * TN < p.n);
     float a[TM], b[TN];
     /* Single floats, a test each: only the last tiles test. A block whose
      * window lies inside C copies each slice that lies inside K untested. */
