@@ -368,8 +368,13 @@ class CudaFromPip(unittest.TestCase):
         importlib.invalidate_caches()
 
     def use(self, site):
+        """The stand-in site alone: CUDA's real pip packages, where this
+        machine has them, would be found too."""
         import importlib
-        sys.path.insert(0, site)
+        for name in [m for m in sys.modules if m == 'nvidia' or m.startswith('nvidia.')]:
+            del sys.modules[name]
+        sys.path[:] = [site] + [p for p in self.saved_path
+                                if not p.endswith(('site-packages', 'dist-packages'))]
         importlib.invalidate_caches()
 
     def test_packages_by_cuda_major(self):
@@ -441,12 +446,13 @@ class CudaFromPip(unittest.TestCase):
 
     def run_loader(self, site, code, **env):
         """Runs `code` after loading the build tree's library in a subprocess
-        with `site` on its path; returns its output."""
+        with `site` on its path, and no site-packages (-S: this machine's own
+        CUDA pip packages would be found too); returns its output."""
         environ = dict(os.environ, **env)
         environ['PYTHONPATH'] = os.pathsep.join([site, environ.get('PYTHONPATH', '')])
         if 'GEMMLADDER_CUDA_FROM_PIP' not in env:
             environ.pop('GEMMLADDER_CUDA_FROM_PIP', None)
-        done = subprocess.run([sys.executable, '-c', 'import gemmladder\nfrom gemmladder import _library\n'
+        done = subprocess.run([sys.executable, '-S', '-c', 'import gemmladder\nfrom gemmladder import _library\n'
                                + code], env=environ, capture_output=True, text=True)
         self.assertEqual(done.returncode, 0, done.stderr)
         return done.stdout
