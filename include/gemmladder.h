@@ -648,7 +648,9 @@ GL_API gl_status_t gl_get_workspace_limit(gl_handle_t handle, int64_t *bytes);
 /* Hands auto a buffer of the caller's for its scratch memory, in place of
  * the handle's pool: `bytes` bytes of device memory at `workspace` (a
  * device pointer, as cudaMalloc returns it). workspace == NULL with
- * bytes == 0 returns the handle to its pool.
+ * bytes == 0 returns the handle to its pool; a workspace with bytes == 0
+ * (a product that needs none: gl_sgemm_workspace_size) is a buffer of 0
+ * bytes, so auto takes no scratch on its stream and never the pool.
  *  - The buffer must be memory of the handle's device (cudaMalloc,
  *    cudaMallocAsync, a memory pool's, or cudaMallocManaged), aligned to
  *    256 bytes (as those return it: auto lays its copies out in 256-byte
@@ -674,9 +676,8 @@ GL_API gl_status_t gl_get_workspace_limit(gl_handle_t handle, int64_t *bytes);
  * without scratch (above); gl_sgemm_workspace_size says how much a product
  * needs.
  * Returns GL_STATUS_SUCCESS; GL_STATUS_INVALID_ARGUMENT for a NULL handle,
- * a negative `bytes`, workspace NULL with bytes other than 0, bytes 0 with
- * a workspace (to take no scratch, set a limit of 0), a workspace not
- * aligned to 256 bytes, not device memory (host memory, pinned or not), on
+ * a negative `bytes`, workspace NULL with bytes other than 0, a workspace
+ * not aligned to 256 bytes, not device memory (host memory, pinned or not), on
  * another device, or whose allocation holds fewer than `bytes` bytes from
  * it; GL_STATUS_CUDA_ERROR if the pointer could not be queried. On failure
  * the handle keeps the workspace it had. */

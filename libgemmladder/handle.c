@@ -346,11 +346,6 @@ gl_status_t gl_set_workspace(gl_handle_t h, void *workspace, int64_t bytes)
                        "gl_set_workspace: workspace is NULL but bytes is %lld (NULL and 0 "
                        "return the handle to its pool)",
                        (long long)bytes);
-    if (workspace && bytes == 0)
-        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                       "gl_set_workspace: workspace (%p) of 0 bytes; to take no scratch "
-                       "memory, gl_set_workspace_limit(handle, 0)",
-                       workspace);
     if ((uintptr_t)workspace % WORKSPACE_ALIGNMENT)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "gl_set_workspace: workspace (%p) is not aligned to %d bytes (as "

@@ -207,6 +207,7 @@ static void test_case(gl_handle_t h, const gemm_case *c, const char *name, cudaS
         {"a buffer of its need", GL_WORKSPACE_NO_LIMIT, exact, need, true},
         {"a buffer a byte short", GL_WORKSPACE_NO_LIMIT, short_one, need - 1, false},
         {"a buffer of 256 bytes", GL_WORKSPACE_NO_LIMIT, tiny, 256, need <= 256},
+        {"a buffer of 0 bytes", GL_WORKSPACE_NO_LIMIT, tiny, 0, false},
         {"a buffer of its need under a limit of 0", 0, exact, need, false},
     };
     for (size_t i = 0; i < sizeof settings / sizeof settings[0]; ++i) {

@@ -182,7 +182,6 @@ static void test_arguments(gl_handle_t h)
         {buf, -1, "gl_set_workspace: bytes (-1) must be >= 0"},
         {buf, INT64_MIN, "must be >= 0"},
         {NULL, 256, "gl_set_workspace: workspace is NULL but bytes is 256"},
-        {buf, 0, "of 0 bytes; to take no scratch memory, gl_set_workspace_limit(handle, 0)"},
         {buf + 4, 1024, "is not aligned to 256 bytes"},
         {buf + 128, 1024, "is not aligned to 256 bytes"},
         {buf, (1 << 20) + 1, "of 1048577 bytes, but its allocation has only 1048576 bytes"},
@@ -358,6 +357,9 @@ static void test_what_auto_is_handed(gl_handle_t h)
     RUN("a buffer of 1 MiB under a limit of 4096", buf, 4096);
     CHECK_STATUS(h, gl_set_workspace_limit(h, GL_WORKSPACE_NO_LIMIT), GL_STATUS_SUCCESS, NULL);
     RUN("a buffer of 1 MiB", buf, 1 << 20);
+    CHECK_STATUS(h, gl_set_workspace(h, buf, 0), GL_STATUS_SUCCESS, NULL);
+    RUN("a buffer of 0 bytes", buf, 0);
+    CHECK_STATUS(h, gl_set_workspace(h, buf, 1 << 20), GL_STATUS_SUCCESS, NULL);
 
     /* Another stream: the pool; back on the buffer's stream: the buffer. */
     void *other = (void *)(uintptr_t)0x5000;

@@ -951,7 +951,8 @@ class Handle:
         the handle's pool (gl_set_workspace), e.g. for CUDA graph capture:
         `nbytes` bytes of device memory of the handle's GPU at `address` (an int,
         such as cupy's `buf.data.ptr` or torch's `buf.data_ptr()`), aligned to 256
-        bytes. None (with nbytes 0) returns the handle to its pool.
+        bytes. None (with nbytes 0) returns the handle to its pool; an address
+        with nbytes 0 is a buffer that takes no scratch (and never the pool).
 
         The buffer serves calls on the stream that is the handle's now; calls
         on another stream (a `stream=` argument, or after setting `stream`) take
@@ -968,7 +969,7 @@ class Handle:
         Raises:
             Error: status INVALID_ARGUMENT for a buffer that is not device memory
                 of the handle's GPU, not aligned to 256 bytes, shorter than
-                nbytes, of 0 bytes, or None with nbytes other than 0 (the
+                nbytes, or None with nbytes other than 0 (the
                 message says which); the handle keeps its buffer.
             TypeError: address or nbytes is not an integer (or None for
                 address).

@@ -965,8 +965,6 @@ static void op_workspace_device(input *in)
         e = expect(GL_STATUS_INVALID_ARGUMENT, "must be >= 0");
     else if (!p && bytes != 0)
         e = expect(GL_STATUS_INVALID_ARGUMENT, "is NULL but bytes is");
-    else if (p && bytes == 0)
-        e = expect(GL_STATUS_INVALID_ARGUMENT, "of 0 bytes");
     else if ((uintptr_t)p % 256)
         e = expect(GL_STATUS_INVALID_ARGUMENT, "is not aligned to 256 bytes");
     else if (p == host_workspace || (p && offset >= buffers[which].bytes))
