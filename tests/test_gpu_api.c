@@ -253,7 +253,7 @@ static void test_engine_paths(gl_handle_t h)
         int tail;       /* rows of C after the rest: > 0, or 0 */
         const char *what;
     } cases[] = {
-        {{GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 396, 12812, 1031, 1.0f, 0.5f, 396, 12812, 12812}, 0,
+        {{GL_ROW_MAJOR, GL_OP_T, GL_OP_N, 792, 12812, 1031, 1.0f, 0.5f, 792, 12812, 12812}, 0,
          GL_PATH_EDGE_TESTS, 1, "A transposed, its last round's rows on rung 6's kernel"},
         {{GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 14704, 334, 1034, -1.0f, 0.0f, 1034, 334, 334}, 1,
          GL_PATH_EDGE_TESTS, 1, "a float per load above, the last round's rows split in place"},
