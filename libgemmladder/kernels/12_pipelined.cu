@@ -397,16 +397,19 @@ pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
         gl_cp_async_wait<STAGES - 2>();
         __syncthreads();
         if (active) {
-            if (s + 1 < slices) {
-                const int next = (s + 1) % STAGES * STAGE;
-                fragments<0>(a, b, a_frag + next, b_frag + next, 0);
-            }
+            /* Unconditional, so that ptxas issues the loads before step BK -
+             * 1's FFMAs (behind a test it put them after); after the last
+             * slice they read a stage no copy writes any more, unused. */
+            const int next = (s + 1) % STAGES * STAGE;
+            fragments<0>(a, b, a_frag + next, b_frag + next, 0);
             multiply<1>(a, b); /* step BK - 1 */
         }
     }
-    /* Shared memory is free: every copy of a slice has arrived (the groups
-     * still counted in flight are empty), and every read was before the
-     * last barrier. Stream-K's next tile may copy into it at once. */
+    /* Shared memory is free once every thread is past this barrier: every
+     * copy of a slice has arrived (the groups still counted in flight are
+     * empty), and every read is before it. Stream-K's next tile may copy
+     * into it at once. */
+    __syncthreads();
 
     /* for the epilogue (for_each_c4) */
     this->wr = wr, this->wc = wc, this->lr = lr, this->lc = lc;
