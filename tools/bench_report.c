@@ -792,7 +792,7 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t size)
     const char *sep = " ";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (!same_shape(r->shape, s) || cli_variant(r->variant_id).reference)
+        if (!same_shape(r->shape, s) || r->variant_id == cli_reference_variant())
             continue;
         if (r->status == BR_OK && isfinite(r->pct_of_reference))
             fprintf(out, "%s%s %.1f", sep, r->variant, r->pct_of_reference);
@@ -843,8 +843,9 @@ static const br_result *auto_at(const br_report *rep, br_shape s)
     return NULL;
 }
 
-/* For a timed result of auto: the fastest timed rung at its shape (NULL:
- * none, or r is not auto's). */
+/* For a timed result of auto: the fastest timed rung of its precision
+ * class (FP32: auto never runs a TF32 kernel) at its shape (NULL: none, or
+ * r is not auto's). */
 static const br_result *fastest_rung(const br_report *rep, const br_result *r)
 {
     const br_result *best = NULL;
@@ -853,6 +854,7 @@ static const br_result *fastest_rung(const br_report *rep, const br_result *r)
     for (size_t j = 0; j < rep->count; ++j) {
         const br_result *q = &rep->results[j];
         if (same_shape(q->shape, r->shape) && !cli_variant(q->variant_id).reference &&
+            cli_variant(q->variant_id).precision == cli_variant(r->variant_id).precision &&
             !is_auto(q) && timed(q) &&
             (!best || q->runtime_ms < best->runtime_ms))
             best = q;
