@@ -100,8 +100,10 @@ typedef enum gl_variant {
                                     library has for the shape (since 1.1)    */
     GL_VARIANT_TF32 = 10,        /* tensor cores: warp-level mma.sync on TF32
                                     operands, FP32 sums (since 1.2)          */
-    GL_VARIANT_CUBLAS_TF32 = 11  /* reference of the TF32 class: cuBLAS with
+    GL_VARIANT_CUBLAS_TF32 = 11, /* reference of the TF32 class: cuBLAS with
                                     CUBLAS_COMPUTE_32F_FAST_TF32 (since 1.2)  */
+    GL_VARIANT_PIPELINED = 12    /* rung 8 fed by cp.async: a ring of slices,
+                                    fragments double-buffered (since 1.2) */
 } gl_variant_t;
 
 /* Number of variant ids this library knows: valid ids are 0 .. count-1. A

@@ -37,6 +37,7 @@ PINNED(GL_VARIANT_WARPTILE, 8);
 PINNED(GL_VARIANT_AUTO, 9);
 PINNED(GL_VARIANT_TF32, 10);
 PINNED(GL_VARIANT_CUBLAS_TF32, 11);
+PINNED(GL_VARIANT_PIPELINED, 12);
 PINNED(GL_OP_N, 0);
 PINNED(GL_OP_T, 1);
 PINNED(GL_ROW_MAJOR, 0);
@@ -96,6 +97,7 @@ static void test_names(void)
         {GL_VARIANT_VECTORIZED, "vectorized"}, {GL_VARIANT_AUTOTUNED, "autotuned"},
         {GL_VARIANT_WARPTILE, "warptile"},     {GL_VARIANT_AUTO, "auto"},
         {GL_VARIANT_TF32, "tf32"},             {GL_VARIANT_CUBLAS_TF32, "cublas_tf32"},
+        {GL_VARIANT_PIPELINED, "pipelined"},
     };
     for (size_t i = 0; i < sizeof released / sizeof released[0]; ++i) {
         const char *name = gl_variant_name(released[i].id);

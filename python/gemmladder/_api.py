@@ -29,6 +29,7 @@ class Variant(enum.IntEnum):
     AUTO = 9
     TF32 = 10
     CUBLAS_TF32 = 11
+    PIPELINED = 12
 
 
 class Precision(enum.IntEnum):

@@ -38,6 +38,7 @@ FAKE_LAUNCHER(gl_launch_vectorized)
 FAKE_LAUNCHER(gl_launch_autotuned)
 FAKE_LAUNCHER(gl_launch_warptile)
 FAKE_LAUNCHER(gl_launch_tf32)
+FAKE_LAUNCHER(gl_launch_pipelined)
 
 /* auto's: also what its engine context says about scratch (fake_gpu.h). */
 static _Thread_local struct {
@@ -66,11 +67,13 @@ bool fake_gpu_last_auto(void **workspace, size_t *budget)
 const gl_kernel_table gl_vectorized_kernels = {NULL, 0};
 const gl_kernel_table gl_warptile_kernels = {NULL, 0};
 const gl_kernel_table gl_tf32_kernels = {NULL, 0};
+const gl_kernel_table gl_pipelined_kernels = {NULL, 0};
 
 cudaError_t gl_prepare_vectorized(void) { return cudaSuccess; }
 cudaError_t gl_prepare_warptile(void) { return cudaSuccess; }
 cudaError_t gl_prepare_auto(void) { return cudaSuccess; }
 cudaError_t gl_prepare_tf32(void) { return cudaSuccess; }
+cudaError_t gl_prepare_pipelined(void) { return cudaSuccess; }
 
 cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
                               cudaStream_t stream)
