@@ -206,8 +206,11 @@ static void run_case(gl_handle_t h, const limit_case *lc, uint64_t seed)
         const gl_status_t st = gl_sgemm_ex(h, (gl_variant_t)v, g->layout, g->trans_a, g->trans_b,
                                            g->m, g->n, g->k, g->alpha, reads_ab ? a : NULL, g->lda,
                                            reads_ab ? b : NULL, g->ldb, g->beta, C, g->ldc);
-        /* cuBLAS's own limit (kernels/00_cublas.c): refused, C untouched */
-        const bool refused = v == GL_VARIANT_CUBLAS && st == GL_STATUS_CUBLAS_ERROR &&
+        /* cuBLAS's own limit (kernels/00_cublas.c), for either of its
+         * references (FP32, TF32): refused, C untouched */
+        gl_variant_info info = {.size = sizeof info};
+        const bool refused = gl_variant_describe((gl_variant_t)v, &info) == GL_STATUS_SUCCESS &&
+                             info.reference && st == GL_STATUS_CUBLAS_ERROR &&
                              strstr(gl_last_error(h), "NOT_SUPPORTED");
         CHECK(st == GL_STATUS_SUCCESS || refused, "%s: %s", what, gl_last_error(h));
         const cudaError_t err = cudaDeviceSynchronize();

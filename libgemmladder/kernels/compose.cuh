@@ -25,7 +25,8 @@
  *   done, behind a barrier): stream-K runs the next tile in the same
  *   buffers. Edge windows and stream-K run mainloop<true> only (they take
  *   aligned operands, or the plan copies them first).
- * Stream-K kernels are compiled for the engine's stream-K tiles only
+ * Stream-K kernels are compiled for rungs that say R::STREAM_K (rung 8,
+ * which auto's stream-K path runs), on the engine's stream-K tiles only
  * (GL_STREAM_K_TILES, engine.h).
  */
 #ifndef GL_COMPOSE_CUH
@@ -105,12 +106,23 @@ void gl_stream_k_kernel(const gl_kernel_args args)
 
 typedef void (*gl_kernel_fn)(const gl_kernel_args);
 
-/* Stream-K runs on the engine's stream-K tiles only (engine.h). */
+/* Whether a rung runs stream-K (R::STREAM_K, else not): the engine's
+ * stream-K path runs rung 8's kernels, on its stream-K tiles only
+ * (engine.h), so those are the kernels compiled. */
+template <class R, class = void>
+struct gl_stream_k_rung {
+    static constexpr bool value = false;
+};
+template <class R>
+struct gl_stream_k_rung<R, decltype(void(R::STREAM_K))> {
+    static constexpr bool value = R::STREAM_K;
+};
+
 template <class R>
 constexpr bool gl_runs_stream_k()
 {
     constexpr gl_tile_params t = GL_STREAM_K_TILES;
-    return gl_tile_params_equal(&t, &R::tiles);
+    return gl_stream_k_rung<R>::value && gl_tile_params_equal(&t, &R::tiles);
 }
 
 /* The kernel for a schedule and copies (C in bands: banded, on the plain
