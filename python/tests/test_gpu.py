@@ -569,7 +569,7 @@ class Tuning(GpuTest):
                     self.assertIs(pinned.origin, gemmladder.TilesOrigin.PINNED)
                     self.assertEqual((pinned.bm, pinned.bn, pinned.bk), (tiles.bm, tiles.bn, tiles.bk))
                     self.handle.sgemm(a, b, variant=name, out=c)
-                    self.assertClose(c.tolist(), want, '%s %s' % (name, tiles))
+                    self.assertClose(c.tolist(), want, '%s %s' % (name, tiles), variant=name)
             self.handle.set_tiles(name, None)
             self.assertEqual(self.handle.tuning_query(name, 1024, 1024, 1024), chosen)
 
