@@ -597,7 +597,8 @@ GL_API gl_status_t gl_sgemm_plan(gl_handle_t handle, gl_variant_t variant, gl_la
 /* ------------------------------------------------------------------------ */
 /* Scratch memory ("workspace"; since 1.2).
  *
- * Of all variants only auto takes scratch memory: for the copies of the
+ * Of all variants only auto takes scratch memory of the library's (the
+ * cuBLAS variants use cuBLAS's own workspace): for the copies of the
  * operands it packs into aligned whole tiles (or A's transposed copy), for
  * the parts of split-K and stream-K, and for the slices of its
  * matrix-vector kernel (gl_plan.scratch_bytes says how much a call takes;

@@ -312,11 +312,16 @@ static gl_status_t check_workspace(gl_handle_t h, const void *p, int64_t bytes)
                        "gl_set_workspace: workspace (%p): cuPointerGetAttributes failed with "
                        "driver error %d",
                        p, (int)r);
-    if (type != CU_MEMORYTYPE_DEVICE)
+    if (type != CU_MEMORYTYPE_DEVICE) {
+        char kind[32];
+        snprintf(kind, sizeof kind, "%s", type == 0 ? "host memory" : "pinned host memory");
+        if (type != 0 && type != CU_MEMORYTYPE_HOST)
+            snprintf(kind, sizeof kind, "memory of type %u", type);
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "gl_set_workspace: workspace (%p) is not device memory (%s); allocate it "
                        "with cudaMalloc",
-                       p, type == CU_MEMORYTYPE_HOST ? "pinned host memory" : "host memory");
+                       p, kind);
+    }
     if (!managed && ordinal != h->device)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "gl_set_workspace: workspace (%p) is memory of device %d, but the handle "

@@ -318,6 +318,10 @@ static int pipelined_copies_ok(const char *what, int64_t bk, int64_t bx, int64_t
         return fail(why, size, "%lld threads do not copy the %lld x %lld %s slice a float at a "
                                "time in whole rounds", (long long)threads, (long long)bk,
                     (long long)bx, what);
+    if (bk % (4 * threads / bx))
+        return fail(why, size, "%lld threads do not copy the %lld x %lld %s slice 4 floats at a "
+                               "time in whole rounds", (long long)threads, (long long)bk,
+                    (long long)bx, what);
     return 1;
 }
 

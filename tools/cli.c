@@ -118,7 +118,7 @@ gl_variant_info cli_variant(int v)
 int cli_reference_variant(void)
 {
     for (int v = 0; v < gl_variant_count(); ++v)
-        if (cli_variant(v).reference)
+        if (cli_variant(v).reference && cli_variant(v).precision == GL_PRECISION_FP32)
             return v;
     return -1;
 }

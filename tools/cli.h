@@ -72,7 +72,8 @@ int cli_open_handle(const char *tool, gl_handle_t *h, int skip_without_gpu);
  * does not know. */
 gl_variant_info cli_variant(int v);
 
-/* The variant the others are measured against (cublas), or -1. */
+/* The variant the others are measured against: the FP32 class's reference
+ * (cublas), or -1. */
 int cli_reference_variant(void);
 
 /* The relative error ||C - C_ref|| / ||C_ref|| variant v may have on a

@@ -407,8 +407,9 @@ pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
     }
     /* Shared memory is free once every thread is past this barrier: every
      * copy of a slice has arrived (the groups still counted in flight are
-     * empty), and every read is before it. Stream-K's next tile may copy
-     * into it at once. */
+     * empty), and every read is before it, the unused reads after the last
+     * slice too: the contract's free shared memory (compose.cuh), which the
+     * banded epilogue or a next tile may use at once. */
     __syncthreads();
 
     /* for the epilogue (for_each_c4) */

@@ -20,7 +20,8 @@
  *         (wr0, wc0) (its own tile at (row0, col0)), asking Schedule how
  *         deep slice 0 is, which slices to test, and what it stores;
  *     template <class F> void for_each_c4(F f) const: the epilogue's view
- *         of the accumulators (epilogue.cuh), valid after run.
+ *         of the accumulators (epilogue.cuh), valid after run, called by
+ *         every thread of the block (a rung may shuffle inside it).
  *   run must leave shared memory free when it returns (its last slice
  *   done, behind a barrier): stream-K runs the next tile in the same
  *   buffers. Edge windows and stream-K run mainloop<true> only (they take
@@ -56,6 +57,8 @@ void gl_tile_kernel(const gl_kernel_args args)
     const gl_problem p = Schedule::part(args.p, args.s);
     const int row0 = blockIdx.y * R::BM, col0 = blockIdx.x * R::BN;
     const int wr0 = Schedule::window(row0, p.m, R::BM), wc0 = Schedule::window(col0, p.n, R::BN);
+    static_assert(BANDS == 0 || 4 * (R::BM / (BANDS > 0 ? BANDS : 1)) * (R::BN + 16) <= R::SMEM,
+                  "a band of C fits in the mainloop's shared memory");
     typename R::template mainloop<ALIGNED> m;
     m.template run<Schedule>(p, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
     if constexpr (BANDS > 0)

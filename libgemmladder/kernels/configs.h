@@ -88,8 +88,9 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 /* The pipelined kernel's configurations (rung 12), default first, in rung
  * 8's form: X(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS). Both 128 x 128:
  * rung 8's default tiles (8 warps of 64 x 32, 64 results a thread, two
- * blocks an SM within 128 registers), and 4 warps of 64 x 64 (128 results a
- * thread, two blocks an SM within 255), the shape of cuBLAS's FFMA kernels,
+ * blocks an SM within 128 registers where shared memory holds two: sm_80,
+ * sm_90), and 4 warps of 64 x 64 (128 results a thread, two blocks an SM
+ * within 255), the shape of cuBLAS's FFMA kernels,
  * in slices 8 deep so that a slice's loop stays at 1,024 FFMA as the
  * first's (the instruction cache). Every configuration keeps
  * GL_PIPELINED_STAGES slices in shared memory. */

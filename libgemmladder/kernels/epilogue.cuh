@@ -13,10 +13,11 @@
  * window's origin (the block's tile, unless the scheduler moved it), c a
  * multiple of 4 (a run is one 16-byte store where C allows it). It is
  * valid once the mainloop's run() has returned. A thread's TM x TN patch
- * and a warp tile's sub-tiles cut into such runs; the fragments of
- * mma.sync hold 2 neighbouring columns, which will need runs of 2 (or a
- * shuffle) when the tensor-core rung comes. Rungs 1-5 store with
- * gl_store_c themselves, a line each.
+ * and a warp tile's sub-tiles cut into such runs; mma.sync's fragments
+ * hold 2 neighbouring columns of 2 rows, and rung 10 makes runs of 4 with
+ * a shuffle between neighbouring lanes, so every thread calls it (the
+ * tests on (r, c) come after, in f). Rungs 1-5 store with gl_store_c
+ * themselves, a line each.
  */
 #ifndef GL_EPILOGUE_CUH
 #define GL_EPILOGUE_CUH
