@@ -149,5 +149,48 @@ for tool in "$bench" "$tune"; do
         tail -n 1 "$err" | grep -qx "Try '$(basename "$tool") --help'." ||
         fail "$(basename "$tool") --bogus said: $(cat "$err")"
 done
+
+# --workspace-limit BYTES (issue 46): gl_set_workspace_limit on the bench's
+# handle. A whole number of bytes, 0 .. INT64_MAX, whole or shortened, gets
+# past the command line: without a GPU the run stops for want of one (3);
+# with one, a tiny run of auto under the cap, whose header says so (0).
+"$bench" --help | grep -q "^  --workspace-limit BYTES" ||
+    fail "bench --help does not list --workspace-limit BYTES"
+for args in "--workspace-limit 0" "--workspace-limit=0" "--wo 0" "--workspace-limit 1048576" \
+    "--workspace-limit 9223372036854775807"; do
+    # shellcheck disable=SC2086 # $args is a list of words
+    expect "$([ -n "$no_gpu" ] && echo 3 || echo 0)" "$bench" --sizes 64 --variants auto \
+        --repeats 1 --warmup 0 $args
+    if [ -n "$no_gpu" ]; then
+        grep -q "^gemmladder-bench: no usable GPU: " "$err" || fail "bench $args said: $(cat "$err")"
+    else
+        limit=${args##*[ =]}
+        grep -q "; auto's scratch limited to $limit bytes\$" "$out" ||
+            fail "bench $args: the header does not give the cap: $(head -n 3 "$out")"
+    fi
+done
+# Anything else is a bad command line (2): the message names the option
+# (whole, though shortened) and the value, then the Try line.
+for value in -1 64M 1.5 0x10 +1 " 1" 9223372036854775808 99999999999999999999; do
+    for opt in --workspace-limit --wor; do
+        expect 2 "$bench" --sizes 64 --variants auto $opt "$value"
+        [ "$(head -n 1 "$err")" = "gemmladder-bench: --workspace-limit: bad value '$value' (want an integer 0 .. 9223372036854775807)" ] &&
+            [ "$(tail -n 1 "$err")" = "Try 'gemmladder-bench --help'." ] && [ ! -s "$out" ] ||
+            fail "bench $opt '$value' said: $(cat "$out" "$err")"
+    done
+done
+for args in "--workspace-limit" "--workspace-limit=" "--wo --quick"; do
+    # shellcheck disable=SC2086
+    expect 2 "$bench" $args
+    head -n 1 "$err" | grep -qx "gemmladder-bench: --workspace-limit needs a value" ||
+        fail "bench $args said: $(cat "$err")"
+done
+expect 2 "$bench" --w 0
+grep -qx "gemmladder-bench: ambiguous option '--w': --warmup or --workspace-limit?" "$err" ||
+    fail "bench --w said: $(cat "$err")"
+expect 2 "$bench" --ncu --workspace-limit 0
+grep -q "^gemmladder-bench: --ncu profiles .*: --workspace-limit does not apply$" "$err" ||
+    fail "bench --ncu --workspace-limit said: $(cat "$err")"
+
 [ $status = 0 ] && echo "check_cli: both tools' --version, --help, errors and exit statuses"
 exit $status

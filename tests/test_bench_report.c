@@ -1,10 +1,10 @@
 /*
  * test_bench_report.c - gemmladder-bench's GPU-free half (tools/bench_report.c)
- * on fixed inputs: the command line (sweeps, shape lists, variants, and the
- * errors for bad ones, the removed --svg, --svg-size and --replot), the
- * table, CSV and JSON writers (well-formed, with the expected rows), the
- * reader of ncu's CSV, and the tools' output files (cli.h: written whole or
- * not at all).
+ * on fixed inputs: the command line (sweeps, shape lists, variants,
+ * --workspace-limit, and the errors for bad ones, the removed --svg,
+ * --svg-size and --replot), the table, CSV and JSON writers (well-formed,
+ * with the expected rows), the reader of ncu's CSV, and the tools' output
+ * files (cli.h: written whole or not at all).
  *
  *   test_bench_report NCU_FIXTURE           run the checks
  *   test_bench_report --write-samples DIR   write the fixed report's CSV and
@@ -364,6 +364,41 @@ static void test_variants_and_outputs(void)
           "--ncu whole (not --ncu-size): %s", err);
 }
 
+/* --workspace-limit BYTES: gl_set_workspace_limit's cap on the tool's
+ * handle (issue 46), 0 .. INT64_MAX, shown in the header line. */
+static void test_workspace_limit(void)
+{
+    br_options o;
+    char err[512], text[96];
+    CHECK(parse(&o, "--quick", err, sizeof err) == 0 && !o.workspace_limit_given &&
+              !*br_workspace_text(&o, text, sizeof text),
+          "no --workspace-limit: no cap, nothing in the header: %s", err);
+    CHECK(parse(&o, "--shapes --variants auto --workspace-limit 0", err, sizeof err) == 0 &&
+              o.workspace_limit_given && o.workspace_limit == 0 &&
+              o.sweep == BR_SWEEP_SHAPES && o.nshapes == 27 && o.nvariants == 1 &&
+              o.variants[0] == GL_VARIANT_AUTO,
+          "--shapes --variants auto --workspace-limit 0: %s", err);
+    CHECK(!strcmp(br_workspace_text(&o, text, sizeof text), "auto's scratch limited to 0 bytes"),
+          "the header's text of a cap of 0: \"%s\"", text);
+    CHECK(parse(&o, "--wo=67108864 --sizes 64", err, sizeof err) == 0 &&
+              o.workspace_limit_given && o.workspace_limit == 67108864 &&
+              !strcmp(br_workspace_text(&o, text, sizeof text),
+                      "auto's scratch limited to 67108864 bytes"),
+          "--wo (shortened): %s; \"%s\"", err, text);
+    CHECK(parse(&o, "--workspace 9223372036854775807", err, sizeof err) == 0 &&
+              o.workspace_limit == INT64_MAX,
+          "GL_WORKSPACE_NO_LIMIT's value: %s", err);
+    CHECK(parse(&o, "--workspace-limit 5 --workspace-limit 0", err, sizeof err) == 0 &&
+              o.workspace_limit == 0,
+          "the last --workspace-limit counts: %s", err);
+    CHECK(parse(&o, "--overhead --variants auto --workspace-limit 0", err, sizeof err) == 0 &&
+              o.mode == BR_MODE_OVERHEAD && o.workspace_limit_given,
+          "--overhead under a cap: %s", err);
+    CHECK(parse(&o, "--profile-once --variants auto --workspace-limit 0", err, sizeof err) == 0 &&
+              o.mode == BR_MODE_PROFILE_ONCE && o.workspace_limit_given,
+          "--profile-once under a cap: %s", err);
+}
+
 /* Each bad command line must fail with a message naming what is wrong. */
 static void test_bad_arguments(void)
 {
@@ -431,6 +466,21 @@ static void test_bad_arguments(void)
         {"--replot", "--replot was removed: "},
         {"--repl run.json --svg a.svg", "--replot was removed: "},
         {"--ncu-size 0", "--ncu-size: bad value"},
+        /* --workspace-limit: a whole number of bytes, 0 .. INT64_MAX */
+        {"--workspace-limit -1", "--workspace-limit: bad value '-1' (want an integer 0 .. "
+                                 "9223372036854775807)"},
+        {"--workspace-limit 64M", "--workspace-limit: bad value '64M'"},
+        {"--workspace-limit 1.5", "--workspace-limit: bad value '1.5'"},
+        {"--workspace-limit 0x10", "--workspace-limit: bad value '0x10'"},
+        {"--workspace-limit +1", "--workspace-limit: bad value '+1'"},
+        {"--workspace-limit 9223372036854775808", "--workspace-limit: bad value"},
+        {"--workspace-limit 99999999999999999999999", "--workspace-limit: bad value"},
+        {"--wor x", "--workspace-limit: bad value 'x'"},
+        {"--workspace-limit", "--workspace-limit needs a value"},
+        {"--workspace-limit=", "--workspace-limit needs a value"},
+        {"--wo --quick", "--workspace-limit needs a value"},
+        {"--w 0", "ambiguous option '--w': --warmup or --workspace-limit?"},
+        {"--ncu --workspace-limit 0", "--workspace-limit does not apply"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         br_options o;
@@ -456,6 +506,7 @@ static void test_usage(void)
                                             "--version", "--replot", "3 no usable",
                                             "python -m gemmladder.plot RUN.json -o ladder.svg",
                                             "were removed: they stop with status 2",
+                                            "--workspace-limit BYTES",
                                             BR_NCU_SECTORS, BR_NCU_REQUESTS};
     for (size_t i = 0; i < sizeof mentioned / sizeof mentioned[0]; ++i)
         CHECK(strstr(text, mentioned[i]) != NULL, "--help does not mention %s", mentioned[i]);
@@ -958,6 +1009,7 @@ int main(int argc, char **argv)
     test_sweeps();
     test_shapes();
     test_variants_and_outputs();
+    test_workspace_limit();
     test_bad_arguments();
     test_usage();
     test_rates_and_staircase();

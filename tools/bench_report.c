@@ -38,16 +38,18 @@ static int fail(char *err, size_t err_size, const char *fmt, ...)
     return -1;
 }
 
-/* A whole decimal number 1 .. max, nothing else (no sign, no spaces). */
+/* A whole decimal number 1 .. max, nothing else (no sign, no spaces);
+ * max may be INT64_MAX (no step overflows). */
 static int parse_positive(const char *s, int64_t max, int64_t *value)
 {
     if (*s < '0' || *s > '9')
         return -1;
     int64_t v = 0;
     for (; *s >= '0' && *s <= '9'; ++s) {
-        v = v * 10 + (*s - '0');
-        if (v > max)
+        const int digit = *s - '0';
+        if (v > (max - digit) / 10)
             return -1;
+        v = v * 10 + digit;
     }
     if (*s != '\0' || v < 1)
         return -1;
@@ -224,7 +226,8 @@ static int parse_count(const char *opt, const char *val, int64_t min, int64_t ma
 enum {
     OPT_QUICK = 256, OPT_FULL, OPT_NCU, OPT_PROFILE_ONCE, OPT_SKIP_WITHOUT_GPU, OPT_SIZES, OPT_MNK,
     OPT_M, OPT_N, OPT_K, OPT_VARIANTS, OPT_SLOW_LIMIT, OPT_REPEATS, OPT_WARMUP, OPT_SEED, OPT_CSV,
-    OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT, OPT_OVERHEAD, OPT_SHAPES
+    OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT, OPT_OVERHEAD, OPT_SHAPES,
+    OPT_WORKSPACE_LIMIT
 };
 static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
@@ -254,6 +257,7 @@ static const struct option long_options[] = {
     {"replot", optional_argument, NULL, OPT_REPLOT},
     {"overhead", no_argument, NULL, OPT_OVERHEAD},
     {"shapes", no_argument, NULL, OPT_SHAPES},
+    {"workspace-limit", required_argument, NULL, OPT_WORKSPACE_LIMIT},
     {NULL, 0, NULL, 0},
 };
 
@@ -356,6 +360,13 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
             if (parse_count(name, val, 1, 65536, &ncu_size, err, err_size))
                 return -1;
             break;
+        case OPT_WORKSPACE_LIMIT:
+            /* bytes, as gl_set_workspace_limit takes them: 0 .. INT64_MAX
+             * (GL_WORKSPACE_NO_LIMIT); a plain integer, no suffix */
+            if (parse_count(name, val, 0, INT64_MAX, &o->workspace_limit, err, err_size))
+                return -1;
+            o->workspace_limit_given = 1;
+            break;
         }
     }
     if (optind < argc)
@@ -367,7 +378,10 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         return fail(err, err_size, "--ncu and --profile-once exclude each other");
     if (overhead && (quick || full || ncu || once || o->csv_path || o->json_path))
         return fail(err, err_size, "--overhead prints its own table: it takes shapes, --variants, "
-                                   "--repeats and --slow-limit only");
+                                   "--repeats, --slow-limit and --workspace-limit only");
+    if (ncu && o->workspace_limit_given)
+        return fail(err, err_size, "--ncu profiles naive and coalesced, which take no scratch: "
+                                   "--workspace-limit does not apply");
     o->mode = ncu            ? BR_MODE_NCU
               : once         ? BR_MODE_PROFILE_ONCE
               : overhead     ? BR_MODE_OVERHEAD
@@ -466,6 +480,15 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     return 0;
 }
 
+const char *br_workspace_text(const br_options *o, char *buf, size_t size)
+{
+    if (o->workspace_limit_given)
+        snprintf(buf, size, "auto's scratch limited to %" PRId64 " bytes", o->workspace_limit);
+    else if (size)
+        buf[0] = '\0';
+    return buf;
+}
+
 void br_print_usage(FILE *out)
 {
     fputs(
@@ -537,6 +560,20 @@ void br_print_usage(FILE *out)
         "                   always runs: it is the reference.\n"
         "  --slow-limit N   run naive and coalesced only on shapes with\n"
         "                   M*N*K <= N^3; 0 is no limit (the default; --quick: 1024)\n"
+        "  --workspace-limit BYTES\n"
+        "                   cap the scratch memory auto takes for one product at\n"
+        "                   BYTES, a whole number (gl_set_workspace_limit on the\n"
+        "                   tool's handle before anything runs; also for --overhead\n"
+        "                   and --profile-once, not with --ncu). 0 takes none: auto\n"
+        "                   runs its plans without scratch (operands read in place,\n"
+        "                   K not cut into parts), as it does any plan that needs\n"
+        "                   more than BYTES. Only auto takes the library's scratch.\n"
+        "                   The cap holds for the float64 check as for the timed\n"
+        "                   calls, so --shapes --variants auto --workspace-limit 0\n"
+        "                   checks auto without scratch on every shape (status 1 if\n"
+        "                   one is wrong); auto's plan lines show the plans under the\n"
+        "                   cap, and the header says \"auto's scratch limited to N\n"
+        "                   bytes\". Default: no cap (the library's default)\n"
         "\n"
         "Timing:\n"
         "  --repeats N      timed samples per rung and shape; the median is reported\n"

@@ -71,6 +71,11 @@ typedef struct br_options {
     const char *csv_path, *json_path; /* NULL: not written */
     int64_t ncu_size;       /* square size for --ncu and --profile-once */
     int skip_without_gpu;   /* exit 77 (meson's "skipped") when there is no GPU */
+    /* --workspace-limit: gl_set_workspace_limit on the tool's handle before
+     * anything runs (0: auto takes no scratch); unset, the library's
+     * default (no cap). */
+    int64_t workspace_limit;
+    int workspace_limit_given;
 } br_options;
 
 /* Parses the command line (argv[0] is the program). Returns 0 and fills *o,
@@ -79,6 +84,11 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
 
 /* The --help text. */
 void br_print_usage(FILE *out);
+
+/* What the report's header line says of --workspace-limit: "auto's scratch
+ * limited to N bytes", or "" where it was not given. Written into buf,
+ * which is returned. */
+const char *br_workspace_text(const br_options *o, char *buf, size_t size);
 
 /* ---- results ------------------------------------------------------------- */
 

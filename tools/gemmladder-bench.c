@@ -183,6 +183,21 @@ static void print_plans(gl_handle_t h, const br_options *o, br_shape s)
             print_plan(h, (gl_variant_t)o->variants[i], s);
 }
 
+/* --workspace-limit: the cap on auto's scratch, set on the tool's handle
+ * before anything runs on it (checks and timed calls alike). CLI_OK, or
+ * CLI_FAILED after a message. */
+static int apply_workspace_limit(gl_handle_t h, const br_options *o)
+{
+    if (!o->workspace_limit_given)
+        return CLI_OK;
+    if (gl_set_workspace_limit(h, o->workspace_limit) != GL_STATUS_SUCCESS) {
+        fprintf(stderr, "%s: --workspace-limit %lld: %s\n", bu_tool,
+                (long long)o->workspace_limit, gl_last_error(h));
+        return CLI_FAILED;
+    }
+    return CLI_OK;
+}
+
 /* ---- the sweep --------------------------------------------------------------- */
 
 /* The run's --csv and --json, in that order (cli_output: each written to a
@@ -264,6 +279,11 @@ static int run_sweep(const br_options *o)
         cli_outputs_discard(out, NOUTPUTS);
         return rc;
     }
+    if ((rc = apply_workspace_limit(h, o)) != CLI_OK) {
+        cli_outputs_discard(out, NOUTPUTS);
+        gl_handle_destroy(h);
+        return rc;
+    }
     const int dev = gl_handle_device(h);
     struct cudaDeviceProp prop;
     bu_check_cuda(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
@@ -290,10 +310,13 @@ static int run_sweep(const br_options *o)
     if (copy_rate > 0)
         printf("memory: a device-to-device copy of 256 MiB moves %.0f GB/s (read plus written)\n",
                copy_rate);
+    char limit[96];
+    br_workspace_text(o, limit, sizeof limit);
     printf("%d timed samples (batches of calls, about %.0f ms each) after %d warm-up, median; "
            "inputs uniform in [-1, 1), seed %llu; checked against float64 first (tolerance "
-           "%.0e for FP32, 0.0015 + 1.2e-7 K for TF32)\n\n",
-           o->repeats, BU_SAMPLE_MS, o->warmup, (unsigned long long)seed, BR_TOLERANCE);
+           "%.0e for FP32, 0.0015 + 1.2e-7 K for TF32)%s%s\n\n",
+           o->repeats, BU_SAMPLE_MS, o->warmup, (unsigned long long)seed, BR_TOLERANCE,
+           *limit ? "; " : "", limit);
     br_table_header(stdout);
     fflush(stdout);
 
@@ -358,16 +381,22 @@ static int run_sweep(const br_options *o)
 
 /* ---- --profile-once: the target of --ncu ------------------------------------- */
 
-/* A handle on the GPU, and the device's line printed; or the tool's exit
- * code. */
+/* A handle on the GPU (with --workspace-limit's cap), and the device's
+ * line printed (and the cap's); or the tool's exit code. */
 static int open_and_describe(const br_options *o, gl_handle_t *h)
 {
-    const int rc = cli_open_handle(bu_tool, h, o->skip_without_gpu);
+    int rc = cli_open_handle(bu_tool, h, o->skip_without_gpu);
     if (rc)
         return rc;
-    char device[512];
+    if ((rc = apply_workspace_limit(*h, o)) != CLI_OK) {
+        gl_handle_destroy(*h);
+        return rc;
+    }
+    char device[512], limit[96];
     bu_device_description(gl_handle_device(*h), device, sizeof device);
     printf("device: %s\n", device);
+    if (*br_workspace_text(o, limit, sizeof limit))
+        printf("%s\n", limit);
     return 0;
 }
 
