@@ -20,8 +20,8 @@
  * 16-byte loads need 16-byte aligned rows. The mainloop comes in two
  * kinds (the launcher checks the operands on the host): for aligned
  * operands, copies that test the edges of the matrices (the last tiles of
- * C, the end of K) and read zeros past them, or, for operands of whole
- * tiles, no tests; for any others, a float per load, a warp's lanes side
+ * C, the end of K) and read zeros past them, a test per float4; for any
+ * others, a float per load, a warp's lanes side
  * by side along a row so that each load reads runs of neighbouring floats,
  * and tests only in the last tiles: a float per load is also a test per
  * load, which blocks inside C skip.
@@ -94,17 +94,6 @@ struct slice_copy {
     __device__ __forceinline__ float4 load4(const float *p) const
     {
         return *reinterpret_cast<const float4 *>(p);
-    }
-
-    /* A slice whose contiguous direction lies inside the matrix: each group
-     * is one load, or zeros in rows past its edge (rows_left: how far the
-     * matrix reaches from the slice's first stored row). */
-    __device__ __forceinline__ void fetch_rows(int rows_left)
-    {
-#pragma unroll
-        for (int i = 0; i < LOADS; ++i)
-            v[i] = row + i * row_step < rows_left ? load4(ptr + i * round_step)
-                                                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 
     /* Unaligned rows (running along K when K_ROWS): a float per load, the
@@ -266,12 +255,10 @@ __device__ __forceinline__ void vectorized<BM, BN, BK, TM, TN>::mainloop<ALIGNED
         if (singles_inside && k_left >= BK) {
             copy_a.fetch_singles_inside();
             copy_b.fetch_singles_inside();
-        } else if (!ALIGNED || Schedule::tested(s)) {
+        } else { /* whole tiles too: their tests always pass, and without them
+                    the 128 x 128 kernel spilled registers on sm_86 and sm_89 */
             copy_a.fetch(p.m - wr0, k_left);
             copy_b.fetch(p.n - wc0, k_left);
-        } else { /* whole tiles: the row tests always pass */
-            copy_a.fetch_rows(copy_a.k_contiguous ? p.m - wr0 : k_left);
-            copy_b.fetch_rows(copy_b.k_contiguous ? p.n - wc0 : k_left);
         }
     };
     fetch(0);
