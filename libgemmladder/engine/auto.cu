@@ -111,7 +111,7 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
          * or a plain launch's order). */
         scratch = workspace;
     } else if (plan->bytes > 0 && cudaMallocFromPoolAsync(&scratch, plan->bytes,
-                                                          x->engine->scratch,
+                                                          x->engine->scratch_pool,
                                                           x->stream) != cudaSuccess) {
         (void)cudaGetLastError(); /* not an error: the plan without scratch */
         scratch = NULL;

@@ -197,7 +197,7 @@ typedef struct gl_schedule {
 
 /* What auto's launcher needs beyond a rung's (gl_exec.engine). */
 typedef struct gl_engine_context {
-    cudaMemPool_t scratch; /* the pool the engine takes scratch memory from; NULL: no pool */
+    cudaMemPool_t scratch_pool; /* where the engine takes scratch memory; NULL: no pool */
     bool tiles_pinned;     /* the tiles were pinned with gl_set_tiles: run as they are */
     struct gl_plan_memo *plan_memo; /* auto's last plans; NULL: none */
     void *workspace;       /* the caller's buffer (gl_set_workspace), 256-byte
