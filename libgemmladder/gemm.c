@@ -73,21 +73,13 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
                        x->name, (long long)x->rows, (long long)x->cols, x->ld_name,
                        (long long)x->ld);
 
-    unsigned int type = 0;
-    int ordinal = -1;
-    void *device_ptr = NULL;
-    CUdeviceptr start = 0;
-    size_t size = 0;
-    unsigned int managed = 0; /* the driver writes a boolean; zeroed word reads either way */
-    CUpointer_attribute attrs[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                   CU_POINTER_ATTRIBUTE_IS_MANAGED,
-                                   CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                   CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
-                                   CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
-                                   CU_POINTER_ATTRIBUTE_RANGE_SIZE};
-    void *data[] = {&type, &managed, &ordinal, &device_ptr, &start, &size};
-    const CUresult r = h->pointer_attributes(sizeof attrs / sizeof attrs[0], attrs, data,
-                                             (CUdeviceptr)(uintptr_t)x->ptr);
+    gl_pointer_info info;
+    const CUresult r = gl_query_pointer(h, x->ptr, &info);
+    const unsigned int type = info.type, managed = info.managed;
+    const int ordinal = info.ordinal;
+    const void *device_ptr = info.device_ptr;
+    const CUdeviceptr start = info.start;
+    const size_t size = info.size;
     if (r != CUDA_SUCCESS)
         return gl_fail(h, GL_STATUS_CUDA_ERROR,
                        "%s (%p): cuPointerGetAttributes failed with driver error %d", x->name,

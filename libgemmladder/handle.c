@@ -290,23 +290,31 @@ gl_status_t gl_get_workspace_limit(gl_handle_t h, int64_t *bytes)
     return GL_STATUS_SUCCESS;
 }
 
-/* A caller's buffer must be device memory the handle's GPU reads at full
- * speed, with `bytes` bytes from `p` inside one allocation: one driver
- * query, as gemm.c's check of the operands. */
-static gl_status_t check_workspace(gl_handle_t h, const void *p, int64_t bytes)
+CUresult gl_query_pointer(const struct gl_handle_s *h, const void *p, gl_pointer_info *info)
 {
-    unsigned int type = 0, managed = 0;
-    int ordinal = -1;
-    CUdeviceptr start = 0;
-    size_t size = 0;
+    *info = (gl_pointer_info){.ordinal = -1};
     CUpointer_attribute attrs[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
                                    CU_POINTER_ATTRIBUTE_IS_MANAGED,
                                    CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                   CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
                                    CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
                                    CU_POINTER_ATTRIBUTE_RANGE_SIZE};
-    void *data[] = {&type, &managed, &ordinal, &start, &size};
-    const CUresult r = h->pointer_attributes(sizeof attrs / sizeof attrs[0], attrs, data,
-                                             (CUdeviceptr)(uintptr_t)p);
+    void *data[] = {&info->type,       &info->managed, &info->ordinal,
+                    &info->device_ptr, &info->start,   &info->size};
+    return h->pointer_attributes(sizeof attrs / sizeof attrs[0], attrs, data,
+                                 (CUdeviceptr)(uintptr_t)p);
+}
+
+/* A caller's buffer must be device memory the handle's GPU reads at full
+ * speed, with `bytes` bytes from `p` inside one allocation. */
+static gl_status_t check_workspace(gl_handle_t h, const void *p, int64_t bytes)
+{
+    gl_pointer_info info;
+    const CUresult r = gl_query_pointer(h, p, &info);
+    const unsigned int type = info.type;
+    const int ordinal = info.ordinal;
+    const CUdeviceptr start = info.start;
+    const size_t size = info.size;
     if (r != CUDA_SUCCESS)
         return gl_fail(h, GL_STATUS_CUDA_ERROR,
                        "gl_set_workspace: workspace (%p): cuPointerGetAttributes failed with "
@@ -322,7 +330,7 @@ static gl_status_t check_workspace(gl_handle_t h, const void *p, int64_t bytes)
                        "with cudaMalloc",
                        p, kind);
     }
-    if (!managed && ordinal != h->device)
+    if (!info.managed && ordinal != h->device)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "gl_set_workspace: workspace (%p) is memory of device %d, but the handle "
                        "runs on device %d",

@@ -81,6 +81,22 @@ gl_status_t gl_check_size(struct gl_handle_s *h, const char *fn, char name, int6
  * stores that buffer there (NULL: the pool). */
 size_t gl_scratch_budget(const struct gl_handle_s *h, void **workspace);
 
+/* What the driver says of a pointer (cuPointerGetAttributes, through
+ * h->pointer_attributes): its memory type (0: not known to CUDA), whether
+ * it is managed, its device, its address on the device, and the allocation
+ * it lies in (size 0: unknown). The operands' checks (gemm.c) and the
+ * workspace's (handle.c) judge it each by their own rules. */
+typedef struct gl_pointer_info {
+    unsigned int type;
+    unsigned int managed; /* the driver writes a boolean; a zeroed word reads either way */
+    int ordinal;
+    void *device_ptr;
+    CUdeviceptr start;
+    size_t size;
+} gl_pointer_info;
+
+CUresult gl_query_pointer(const struct gl_handle_s *h, const void *p, gl_pointer_info *info);
+
 /* Creates the handle's cuBLAS state bound to its stream, if not done yet. */
 gl_status_t gl_handle_cublas(struct gl_handle_s *h);
 
