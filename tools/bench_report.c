@@ -1076,7 +1076,7 @@ int br_write_json(FILE *out, const br_report *rep)
     fprintf(out,
             ",\n  \"repeats\": %d,\n  \"warmup\": %d,\n  \"seed\": %" PRIu64
             ",\n  \"tolerance\": %g,\n  \"results\": [",
-            rep->repeats, rep->warmup, rep->seed, BR_TOLERANCE);
+            rep->repeats, rep->warmup, rep->seed, CLI_FP32_TOLERANCE);
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
         fputs(i ? ",\n    {" : "\n    {", out);

@@ -19,8 +19,6 @@
  * elements): far beyond what one GPU can hold, but keeps products in range. */
 #define BR_MAX_DIM 16777216
 #define BR_MAX_ELEMENTS (INT64_C(1) << 32)
-/* ||C - C_ref|| / ||C_ref|| above this is a wrong result (docs: FP32 bar). */
-#define BR_TOLERANCE 1e-5
 
 /* "FP32", "TF32", "FP32e": variant v's precision class, for the table. */
 const char *br_precision_name(int v);

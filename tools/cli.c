@@ -127,9 +127,9 @@ double cli_tolerance(int v, int64_t k)
 {
     switch (cli_variant(v).precision) {
     case GL_PRECISION_TF32:
-        return 3.0 / 2048.0 + 2.0 * (double)k / 16777216.0;
+        return CLI_TF32_TOLERANCE + CLI_TF32_TOLERANCE_PER_K * (double)k;
     default:
-        return 1e-5;
+        return CLI_FP32_TOLERANCE;
     }
 }
 

@@ -83,6 +83,13 @@ int cli_reference_variant(void);
  * (tests/harness.h). */
 double cli_tolerance(int v, int64_t k);
 
+/* The classes' tolerances (as tests/harness.h holds the library to them):
+ * FP32's, and TF32's, CLI_TF32_TOLERANCE + CLI_TF32_TOLERANCE_PER_K x K
+ * (3 * 2^-11 + 2 K 2^-24). */
+#define CLI_FP32_TOLERANCE 1e-5
+#define CLI_TF32_TOLERANCE (3.0 / 2048.0)
+#define CLI_TF32_TOLERANCE_PER_K (2.0 / 16777216.0)
+
 /* "name=value ..." for the fields of variant v's tiles that a tuning row
  * gives (those not derived from the others), as tables write them. */
 void cli_tiles_text(int v, const gl_tiles *t, char *out, size_t size);

@@ -314,9 +314,9 @@ static int run_sweep(const br_options *o)
     br_workspace_text(o, limit, sizeof limit);
     printf("%d timed samples (batches of calls, about %.0f ms each) after %d warm-up, median; "
            "inputs uniform in [-1, 1), seed %llu; checked against float64 first (tolerance "
-           "%.0e for FP32, 0.0015 + 1.2e-7 K for TF32)%s%s\n\n",
-           o->repeats, BU_SAMPLE_MS, o->warmup, (unsigned long long)seed, BR_TOLERANCE,
-           *limit ? "; " : "", limit);
+           "%.0e for FP32, %.2g + %.2g K for TF32)%s%s\n\n",
+           o->repeats, BU_SAMPLE_MS, o->warmup, (unsigned long long)seed, CLI_FP32_TOLERANCE,
+           CLI_TF32_TOLERANCE, CLI_TF32_TOLERANCE_PER_K, *limit ? "; " : "", limit);
     br_table_header(stdout);
     fflush(stdout);
 
