@@ -109,7 +109,9 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 #define GL_TF32_CONFIGS(X)           \
     X(128, 128, 32, 64, 32, 256)     \
     X(128, 128, 16, 64, 64, 128)     \
-    X(64, 64, 32, 32, 32, 128)
+    X(64, 64, 32, 32, 32, 128)       \
+    X(128, 256, 16, 64, 64, 256)     \
+    X(256, 128, 16, 64, 64, 256)
 #define GL_TF32_SMEM(BM, BN, BK) (2 * 4 * ((BM) * ((BK) + 4) + (BK) * ((BN) + 8)))
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
