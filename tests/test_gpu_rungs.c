@@ -15,7 +15,11 @@
  *
  * GL_TEST_QUICK=1 (the memcheck setup) keeps to the small shapes and a sample
  * of the layout/transpose/alpha-beta/alignment combinations; GL_TEST_QUICK=2
- * (the slower racecheck, initcheck and synccheck setups) samples less still.
+ * (the slower initcheck and synccheck setups) samples less still;
+ * GL_TEST_QUICK=3 (racecheck, whose cost grows with every shared-memory
+ * access a kernel makes) keeps to the fixed shapes of 300 or less on every
+ * side, with level 1's combinations and no random shapes: each rung's edges,
+ * K in several slices, both alignments, each transpose, the general form.
  * GL_TEST_PACK=1 (memcheck, initcheck) adds, in quick mode, the big shapes
  * where auto copies its operands into scratch, on auto only.
  * Exits 77 where there is no GPU.
@@ -297,7 +301,10 @@ int main(void)
         return early;
 
     const uint64_t seed = test_seed();
-    const int quick = getenv("GL_TEST_QUICK") && atoi(getenv("GL_TEST_QUICK"));
+    /* The level, not just whether it is set: `getenv(...) && atoi(...)` read
+     * every level as 1, and the racecheck, initcheck and synccheck setups
+     * ran level 1's sample. */
+    const int quick = getenv("GL_TEST_QUICK") ? atoi(getenv("GL_TEST_QUICK")) : 0;
     const int pack = getenv("GL_TEST_PACK") && atoi(getenv("GL_TEST_PACK"));
     /* GL_TEST_ONLY=NAME: one variant (for a sanitizer's run over the
      * engine's kernels, which only auto runs). */
@@ -308,8 +315,11 @@ int main(void)
         return harness_finish("test_gpu_rungs");
     }
     const int only = (int)only_variant;
-    printf("seed %llu (GL_TEST_SEED=%llu repeats this run)%s\n", (unsigned long long)seed,
-           (unsigned long long)seed, quick ? ", quick mode" : "");
+    printf("seed %llu (GL_TEST_SEED=%llu repeats this run)", (unsigned long long)seed,
+           (unsigned long long)seed);
+    if (quick)
+        printf(", quick mode (GL_TEST_QUICK=%d)", quick);
+    printf("\n");
     rng r = {seed};
 
     /* Every rung must run here: a GPU of compute capability 8.0 or newer is
@@ -332,15 +342,17 @@ int main(void)
         const shape sh = shapes[s];
         if (quick && (sh.big == 1 || (sh.big == 2 && !pack)))
             continue;
+        if (quick == 3 && (sh.big || sh.m > 300 || sh.n > 300 || sh.k > 300))
+            continue;
         /* In quick mode the big == 2 shapes run misaligned (combination 27;
          * and 16 at level 1) on auto only. */
         const int narrow = quick && sh.big == 2;
         for (int combo = 0; combo < 32; ++combo) {
             const int sample = combo == 0 || combo == 27 ||
-                               (quick < 2 && (combo == 7 || combo == 10 || combo == 13 || combo == 16));
+                               (quick != 2 && (combo == 7 || combo == 10 || combo == 13 || combo == 16));
             if ((sh.big || quick) && !sample)
                 continue;
-            if (narrow && combo != 27 && !(quick < 2 && combo == 16))
+            if (narrow && combo != 27 && !(quick != 2 && combo == 16))
                 continue;
             const gemm_case c = make_case(sh, combo);
             run_case(h, &c, combo & 16, &r, &ran, narrow ? GL_VARIANT_AUTO : only);
@@ -348,7 +360,8 @@ int main(void)
     }
     /* Random shapes, up to 300 on each side (or 1100 outside quick mode),
      * with a random combination each. */
-    for (int i = 0; i < (quick > 1 ? RANDOM_SHAPES / 5 : RANDOM_SHAPES); ++i) {
+    const int random_shapes = quick == 3 ? 0 : quick == 2 ? RANDOM_SHAPES / 5 : RANDOM_SHAPES;
+    for (int i = 0; i < random_shapes; ++i) {
         const int64_t limit = quick ? 300 : 1100;
         const shape sh = {1 + (int64_t)(rng_next(&r) % limit), 1 + (int64_t)(rng_next(&r) % limit),
                           1 + (int64_t)(rng_next(&r) % limit), 0};

@@ -57,11 +57,13 @@
  * holds 4 columns of row group and the odd one 4 of row group + 8
  * (for_each_c4).
  *
- * What stays slow: fragments are read 4 bytes at a time, 1.5 loads per
- * product on 64 x 32 warp tiles, so shared memory rather than the tensor
- * cores can set the pace; the copies go through registers (cp.async would
- * not, but the operands must be rounded on the way); and mma.sync is not
- * Hopper's fastest path (wgmma, fed by TMA, is the next rung's).
+ * What stays slow: every product reads its fragments from shared memory,
+ * 128 bytes a product on 64 x 64 warp tiles (192 on 64 x 32), and the
+ * slices' stores add half as much again, so shared memory rather than the
+ * tensor cores sets the pace; the copies go through registers (cp.async
+ * would not, but the operands must be rounded on the way), which keeps
+ * slices at 16 deep and two in flight; and mma.sync is not Hopper's
+ * fastest path (wgmma, fed by TMA, is the next rung's).
  */
 #include "compose.cuh"
 
