@@ -368,9 +368,9 @@ static int mma_rule(const gl_tile_params *t, char *why, size_t size)
         return fail(why, size,
                     "the %d x %d warp tiles must cover the %d x %d block tile one per warp "
                     "(%d warps)", t->wm, t->wn, t->bm, t->bn, t->threads / 32);
-    if (wm % 16 || wn % 16)
-        return fail(why, size, "a %d x %d warp tile is not whole 16 x 8 mma products in pairs "
-                               "along N (wm and wn multiples of 16)", t->wm, t->wn);
+    if (wm % 16 || wn % 8)
+        return fail(why, size, "a %d x %d warp tile is not whole 16 x 8 mma products", t->wm,
+                    t->wn);
     if (bm % 32 || bn % 32 || bk % 8)
         return fail(why, size, "bm and bn must be multiples of 32 and bk of 8 (%d, %d, %d)",
                     t->bm, t->bn, t->bk);

@@ -32,20 +32,20 @@
  * 2^-11 of the size of its terms whatever K is, a few hundred times
  * FP32's on random inputs (gemmladder.h, GL_PRECISION_TF32).
  *
- * Fragments come from shared memory by ldmatrix, 4 tiles of 8 x 4 floats
- * per instruction (one product's A fragment, or two products' B), where
- * 4-byte loads would take 4. ldmatrix reads rows of 16 bytes, so both
- * slices keep their rows along K: element (x, k) of op(A) (x = m) and of
- * op(B)^T (x = n) at x * (BK + 4) + k. With rows of BK + 4 floats (4 mod
- * 32), the 8 rows of a tile start 4 banks apart and a tile's 32 words lie
- * in 32 different banks. ldmatrix's transposing form moves 16-bit elements
- * only, so an operand whose rows run across K (A transposed, or B as
- * stored) is transposed on its way in, as rung 6's A is: its 16-byte loads
- * run along the matrix's rows, so a float4 holds 4 neighbours that go to 4
- * different rows of the slice, and its lanes take neighbouring rows of the
- * matrix so that each of the 4 stores hits 32 different banks (tf32_slice
- * below). Nothing is transposed in registers and no layout needs a second
- * kernel.
+ * Fragments come from shared memory with plain 4-byte loads: ldmatrix's
+ * transposing form moves 16-bit elements only, so for 32-bit ones the
+ * layout in shared memory is what keeps the loads free of bank conflicts.
+ * A slice of op(A) is kept as rows of A, x-major (element (m, k) at
+ * m * (BK + 4) + k), and a slice of op(B) as rows of B, k-major (element
+ * (k, n) at k * (BN + 8) + n): the lanes reading a0 hit banks 4 group + tid
+ * (mod 32), the lanes reading b0 banks 8 tid + group, 32 different banks
+ * each. An operand stored the other way round (A transposed, or B
+ * transposed, that is stored n x k) is transposed on its way in, as rung
+ * 6's A is: its 16-byte loads run along the matrix's rows, so a float4
+ * holds 4 neighbours that go to 4 different rows of the slice, and its
+ * lanes take neighbouring rows of the matrix so that each of the 4 stores
+ * hits 32 different banks (tf32_slice below). Nothing is transposed in
+ * registers and no layout needs a second kernel.
  *
  * The rest is rung 8's: two slices in shared memory, the next one's loads
  * issued before this one's products and stored after them, one barrier per
@@ -59,11 +59,11 @@
  *
  * What stays slow: every product reads its fragments from shared memory,
  * 128 bytes a product on 64 x 64 warp tiles (192 on 64 x 32), and the
- * slices' stores add half as much again; the copies go through registers
- * (cp.async would not, but the operands must be rounded on the way), which
- * keeps slices at 16 deep, two in flight, and a block of 8 warps alone on
- * its SM; and mma.sync is not Hopper's fastest path (wgmma, fed by TMA, is
- * the next rung's).
+ * slices' stores add half as much again, so shared memory rather than the
+ * tensor cores sets the pace; the copies go through registers (cp.async
+ * would not, but the operands must be rounded on the way), which keeps
+ * slices at 16 deep and two in flight; and mma.sync is not Hopper's
+ * fastest path (wgmma, fed by TMA, is the next rung's).
  */
 #include "compose.cuh"
 
@@ -97,20 +97,6 @@ __device__ __forceinline__ void store_shared4(float *d, float4 t)
                  : "memory");
 }
 
-/* Four 8 x 4 tiles of 32-bit words from shared memory into r[0..3], one
- * instruction for the warp: lane l gives the address of row l % 8 of tile
- * l / 8 (16 bytes, 16-byte aligned) and receives word l % 4 of row l / 4 of
- * each tile. ldmatrix moves 8 x 8 tiles of 16-bit elements; two of those
- * are one 32-bit word, so an 8 x 8 tile of halves is an 8 x 4 tile of
- * floats, and lane l's word is element (l / 4, l % 4): (group, tid), as a
- * fragment of mma's A or B wants it. */
-__device__ __forceinline__ void load_tiles_8x4(uint32_t (&r)[4], const float *row)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"((unsigned)__cvta_generic_to_shared(row)));
-}
-
 /* acc (16 x 8, the C fragment) += a (16 x 8) * b (8 x 8), on one warp. */
 __device__ __forceinline__ void mma_16x8x8(float (&acc)[4], const uint32_t (&a)[4],
                                            const uint32_t (&b)[2])
@@ -122,25 +108,24 @@ __device__ __forceinline__ void mma_16x8x8(float (&acc)[4], const uint32_t (&a)[
 }
 
 /*
- * A BX x BK slice of op(A) (x = rows of C) or of op(B) (x = columns of C)
- * copied into shared memory, rounded to TF32, kept as x * (BK + 4) + k: a
- * row of the slice runs along K, as mma's fragments of both operands do.
- * 4 neighbouring floats of a row of the matrix as stored are copied at a
- * time: one 16-byte load where ALIGNED, else 4 loads.
- *   direct (the matrix's rows run along K: A as stored, B transposed): a
- *   warp's lanes take neighbouring groups along a row, and each stores its
- *   4 floats as one float4;
- *   transposed (A transposed, B as stored): a warp's lanes take the same
+ * A BX x BK slice of op(A) (x = rows of C; X_MAJOR, kept as x * (BK + 4) +
+ * k) or of op(B) (x = columns of C; kept as k * (BX + 8) + x) copied into
+ * shared memory, rounded to TF32, 4 neighbouring floats of a row of the
+ * matrix as stored at a time: one 16-byte load where ALIGNED, else 4 loads.
+ *   direct (the matrix's rows run the way the slice's do: A as stored, B
+ *   not transposed): a warp's lanes take neighbouring groups along a row,
+ *   and each stores its 4 floats as one float4;
+ *   transposed (A transposed, B transposed): a warp's lanes take the same
  *   group of neighbouring rows, and each stores its 4 floats one by one,
- *   4 rows of the slice apart; with rows of BK + 4 floats (4 mod 32), a
- *   store's 32 lanes hit 32 different banks.
+ *   4 rows of the slice apart; with rows of BK + 4 (4 mod 32) or BX + 8 (8
+ *   mod 32) floats, a store's 32 lanes hit 32 different banks.
  * A group lies wholly inside or wholly outside the matrix where ALIGNED
  * (gl_a_vec4_ok): one test each; else a test per float.
  */
-template <int BX, int BK, int THREADS, bool ALIGNED>
+template <int BX, int BK, int THREADS, bool X_MAJOR, bool ALIGNED>
 struct tf32_slice {
-    static constexpr int STRIDE = BK + 4; /* floats per row of the slice */
-    static constexpr int FLOATS = BX * STRIDE;
+    static constexpr int STRIDE = X_MAJOR ? BK + 4 : BX + 8; /* floats per row of the slice */
+    static constexpr int FLOATS = X_MAJOR ? BX * STRIDE : BK * STRIDE;
     static constexpr int LOADS = BX * BK / (4 * THREADS);
     static_assert(BX % 32 == 0 && BK % 8 == 0, "slices of whole warps' rows, K in steps of 8");
     static_assert(LOADS >= 1 && (BX * BK) % (4 * THREADS) == 0,
@@ -158,10 +143,10 @@ struct tf32_slice {
     float4 v[LOADS];
 
     /* The element (x, k) of the slice, at its place in shared memory. */
-    __device__ static int index(int x, int k) { return x * STRIDE + k; }
+    __device__ static int index(int x, int k) { return X_MAJOR ? x * STRIDE + k : k * STRIDE + x; }
 
     __device__ tf32_slice(const float *base, int64_t ld, bool k_contig, int x0)
-        : k_contiguous(k_contig), direct(k_contig)
+        : k_contiguous(k_contig), direct(k_contig == X_MAJOR)
     {
         const int rows = k_contig ? BX : BK, cols = k_contig ? BK : BX; /* as stored */
         if (direct) { /* neighbouring lanes, neighbouring groups of a row */
@@ -223,6 +208,7 @@ struct tf32_slice {
     __device__ __forceinline__ void stash(float *s) const
     {
         /* the group's 4 floats: neighbours in a row of the slice, or 4 rows apart */
+        constexpr int APART = STRIDE;
 #pragma unroll
         for (int i = 0; i < LOADS; ++i) {
             const float4 t = to_tf32(v[i]);
@@ -230,7 +216,7 @@ struct tf32_slice {
             if (direct) {
                 store_shared4(d, t);
             } else {
-                d[0] = t.x, d[STRIDE] = t.y, d[2 * STRIDE] = t.z, d[3 * STRIDE] = t.w;
+                d[0] = t.x, d[APART] = t.y, d[2 * APART] = t.z, d[3 * APART] = t.w;
             }
         }
     }
@@ -255,11 +241,10 @@ struct tf32_tile {
                   "whole warps, 64 to 1024 threads");
     static_assert(BM % WM == 0 && BN % WN == 0 && (BM / WM) * (BN / WN) == THREADS / 32,
                   "the warp tiles must cover the block tile exactly, one per warp");
-    static_assert(WM % 16 == 0 && WN % 16 == 0,
-                  "a warp tile is whole 16 x 8 products, in pairs along N (one ldmatrix)");
+    static_assert(WM % 16 == 0 && WN % 8 == 0, "a warp tile is whole 16 x 8 products");
 
-    using slice_a = tf32_slice<BM, BK, THREADS, true>;
-    using slice_b = tf32_slice<BN, BK, THREADS, true>;
+    using slice_a = tf32_slice<BM, BK, THREADS, true, true>;
+    using slice_b = tf32_slice<BN, BK, THREADS, false, true>;
     static_assert(SMEM == 2 * 4 * (slice_a::FLOATS + slice_b::FLOATS),
                   "GL_TF32_SMEM is the two slices, twice");
 
@@ -305,21 +290,17 @@ template <class Schedule>
 __device__ __forceinline__ void tf32_tile<BM, BN, BK, WM, WN, THREADS>::mainloop<ALIGNED>::run(
     const gl_problem &p, int wr0, int wc0, int row0, int col0, float *buffers)
 {
-    using copy_a_t = tf32_slice<BM, BK, THREADS, ALIGNED>;
-    using copy_b_t = tf32_slice<BN, BK, THREADS, ALIGNED>;
-    constexpr int S = copy_a_t::STRIDE; /* both slices' rows */
+    using copy_a_t = tf32_slice<BM, BK, THREADS, true, ALIGNED>;
+    using copy_b_t = tf32_slice<BN, BK, THREADS, false, ALIGNED>;
+    constexpr int SA = copy_a_t::STRIDE, SB = copy_b_t::STRIDE;
     constexpr int STAGE = copy_a_t::FLOATS + copy_b_t::FLOATS; /* floats per buffer: As then Bs */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
+    const int group = lane / 4, tid = lane % 4;
     copy_a_t copy_a(p.a, p.lda, !p.trans_a, wr0);
     copy_b_t copy_b(p.b, p.ldb, p.trans_b, wc0);
-    /* The row whose address the lane gives ldmatrix, for the warp's first
-     * products at the first step. A, one product's 16 x 8: tiles rows 0-7
-     * and 8-15 at k 0-3, then the same at k 4-7 (a0, a1, a2, a3). B, two
-     * products' 8 x 8 each (columns 0-7, then 8-15): k 0-3 and 4-7 of the
-     * first (b0, b1), then of the second. */
-    const int a0 = (wr + lane % 8 + lane / 8 % 2 * 8) * S + lane / 16 * 4;
-    const int b0 = (wc + lane % 8 + lane / 16 * 8) * S + lane / 8 % 2 * 4;
+    /* the lane's a0 and b0 of the warp's first product, at the first step */
+    const int a0 = (wr + group) * SA + tid, b0 = tid * SB + wc + group;
 
     /* Warps with nothing to store skip the math. */
     const bool active = wr0 + wr < p.m && wc0 + wc < p.n &&
@@ -359,13 +340,18 @@ __device__ __forceinline__ void tf32_tile<BM, BN, BK, WM, WN, THREADS>::mainloop
             for (int kk = 0; kk < BK; kk += 8) {
                 uint32_t a[MT][4], b[NT][2];
 #pragma unroll
-                for (int mi = 0; mi < MT; ++mi)
-                    load_tiles_8x4(a[mi], As + a0 + mi * 16 * S + kk);
+                for (int mi = 0; mi < MT; ++mi) {
+                    const float *q = As + a0 + mi * 16 * SA + kk;
+                    a[mi][0] = __float_as_uint(q[0]);          /* (group, tid) */
+                    a[mi][1] = __float_as_uint(q[8 * SA]);     /* (group + 8, tid) */
+                    a[mi][2] = __float_as_uint(q[4]);          /* (group, tid + 4) */
+                    a[mi][3] = __float_as_uint(q[8 * SA + 4]); /* (group + 8, tid + 4) */
+                }
 #pragma unroll
-                for (int ni = 0; ni < NT; ni += 2) {
-                    uint32_t t[4];
-                    load_tiles_8x4(t, Bs + b0 + ni * 8 * S + kk);
-                    b[ni][0] = t[0], b[ni][1] = t[1], b[ni + 1][0] = t[2], b[ni + 1][1] = t[3];
+                for (int ni = 0; ni < NT; ++ni) {
+                    const float *q = Bs + b0 + kk * SB + ni * 8;
+                    b[ni][0] = __float_as_uint(q[0]);      /* (k = tid, n = group) */
+                    b[ni][1] = __float_as_uint(q[4 * SB]); /* (k = tid + 4, n = group) */
                 }
 #pragma unroll
                 for (int mi = 0; mi < MT; ++mi)

@@ -103,8 +103,8 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 /* The tensor-core rung's configurations (rung 10, tf32), default first:
  * X(BM, BN, BK, WM, WN, THREADS). Each warp owns a WM x WN tile of the
  * block's BM x BN, computed as (WM / 16) x (WN / 8) mma.sync products of
- * 16 x 8 per 8 deep step of K. Shared memory holds two slices, the rows
- * of each (of op(A), of op(B)^T) along K, padded to BK + 4 floats
+ * 16 x 8 per 8 deep step of K. Shared memory holds two slices, A's rows
+ * along K padded to BK + 4 floats and B's rows across K padded to BN + 8
  * (10_tf32.cu says why). Warp tiles of 64 x 64 read 128 bytes of shared
  * memory per product, against 192 for 64 x 32: on an H200 the 128 x 128
  * blocks of 4 such warps ran 13% faster at 4096^3 than 8 warps of 64 x 32,
@@ -113,7 +113,7 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
     X(128, 128, 16, 64, 64, 128)     \
     X(128, 256, 16, 64, 64, 256)     \
     X(64, 64, 32, 32, 32, 128)
-#define GL_TF32_SMEM(BM, BN, BK) (2 * 4 * ((BM) + (BN)) * ((BK) + 4))
+#define GL_TF32_SMEM(BM, BN, BK) (2 * 4 * ((BM) * ((BK) + 4) + (BK) * ((BN) + 8)))
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
