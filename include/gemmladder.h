@@ -343,6 +343,48 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
                                float beta,
                                float *C, int64_t ldc);
 
+/* A batch of products of one shape, each operand's matrices a fixed number
+ * of floats apart (cublasSgemmStridedBatched's form): for i = 0 .. batch - 1,
+ *   C_i = alpha * op(A_i) * op(B_i) + beta * C_i,
+ *   A_i = A + i * strideA, B_i = B + i * strideB, C_i = C + i * strideC.
+ * Each product is what gl_sgemm_ex(handle, variant, layout, transA, transB,
+ * M, N, K, alpha, A_i, lda, B_i, ldb, beta, C_i, ldc) computes, with the
+ * same results, and the arguments mean what they mean there. Besides:
+ *   strideA, strideB  >= 0; 0 gives every product the same matrix (one A
+ *                     against many B, say).
+ *   strideC           >= 0. The products' C must not share an element, so
+ *                     that no product reads what another writes: with
+ *                     batch > 1, strideC is refused where C_0 and some C_k
+ *                     would share one (exact: C_k is C_0 moved by k *
+ *                     strideC), which includes strideC == 0; where checking
+ *                     every such pair would take more than 2^20 steps,
+ *                     strideC must reach past C_0's last element.
+ *   batch             >= 0; 0 does nothing and succeeds, and A, B and C may
+ *                     then be NULL.
+ * With batch > 1, the floats from C_0's first element to C_(batch-1)'s
+ * last must not meet those of A's matrices or of B's (an input may not lie
+ * among the outputs); with batch == 1 the rule is gl_sgemm_ex's. Every
+ * operand's whole batch, from its first element to its last, must lie in
+ * one allocation on the handle's device, as a single matrix must.
+ * Asynchronous on the handle's stream, as gl_sgemm_ex. Today the products
+ * are run one after another, each as gl_sgemm_ex would run it (auto takes
+ * scratch per product, within the handle's limit).
+ * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
+ * negative stride or batch, an operand's batch that spans more bytes than
+ * an address space, and C's products or batches overlapping as above.
+ * gl_sgemm_ex's arguments are checked first, in its order, on the first
+ * product (with batch == 0 only their values, not the pointers); then
+ * strideA, strideB, strideC and batch; then the operands' memory. */
+GL_API gl_status_t gl_sgemm_strided_batched(gl_handle_t handle, gl_variant_t variant,
+                                            gl_layout_t layout, gl_transpose_t transA,
+                                            gl_transpose_t transB, int64_t M, int64_t N,
+                                            int64_t K, float alpha,
+                                            const float *A, int64_t lda, int64_t strideA,
+                                            const float *B, int64_t ldb, int64_t strideB,
+                                            float beta,
+                                            float *C, int64_t ldc, int64_t strideC,
+                                            int64_t batch);
+
 /* ------------------------------------------------------------------------ */
 /* Tile parameters and tuning tables.
  *

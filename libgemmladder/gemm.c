@@ -61,17 +61,39 @@ static bool extent_bytes(const operand *x, gl_layout_t layout, uint64_t *bytes)
     return true;
 }
 
+/* Bytes from the first element of a batch's first matrix to one past the
+ * last of its last: `count` matrices `stride` floats apart (count >= 1). */
+static bool batch_bytes(const operand *x, gl_layout_t layout, int64_t count, int64_t stride,
+                        uint64_t *bytes)
+{
+    uint64_t one, last;
+    return extent_bytes(x, layout, &one) &&
+           !__builtin_mul_overflow((uint64_t)(count - 1), (uint64_t)stride, &last) &&
+           !__builtin_mul_overflow(last, (uint64_t)sizeof(float), &last) &&
+           !__builtin_add_overflow(one, last, bytes);
+}
+
 /* The GPU must be able to reach every byte of the operand from the handle's
- * device. One driver query gives the memory type, the owning device and the
- * allocation's range. */
-static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t layout)
+ * device: of its one matrix, or of a batch of `count` of them `stride`
+ * floats apart. One driver query gives the memory type, the owning device
+ * and the allocation's range. */
+static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t layout,
+                                 int64_t count, int64_t stride)
 {
     uint64_t bytes = 0;
-    if (!extent_bytes(x, layout, &bytes))
+    if (!batch_bytes(x, layout, count, stride, &bytes)) {
+        if (count > 1)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s: a batch of %lld matrices of %lld x %lld with %s = %lld, "
+                           "stride%s = %lld floats apart, spans more bytes than any address "
+                           "space",
+                           x->name, (long long)count, (long long)x->rows, (long long)x->cols,
+                           x->ld_name, (long long)x->ld, x->name, (long long)stride);
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "%s: %lld x %lld with %s = %lld spans more bytes than any address space",
                        x->name, (long long)x->rows, (long long)x->cols, x->ld_name,
                        (long long)x->ld);
+    }
 
     gl_pointer_info info;
     const CUresult r = gl_query_pointer(h, x->ptr, &info);
@@ -115,6 +137,15 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
 
     if (size > 0) {
         const uint64_t offset = (uint64_t)(uintptr_t)x->ptr - (uint64_t)start;
+        if ((offset > size || bytes > size - offset) && count > 1)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s (%p): a batch of %lld matrices of %lld x %lld with %s = %lld, "
+                           "stride%s = %lld floats apart, needs %llu bytes, but its allocation "
+                           "has only %llu bytes from that address",
+                           x->name, x->ptr, (long long)count, (long long)x->rows,
+                           (long long)x->cols, x->ld_name, (long long)x->ld, x->name,
+                           (long long)stride, (unsigned long long)bytes,
+                           (unsigned long long)(offset > size ? 0 : size - offset));
         if (offset > size || bytes > size - offset)
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                            "%s (%p): a %lld x %lld matrix with %s = %lld needs %llu bytes, but "
@@ -331,26 +362,60 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
     return GL_STATUS_SUCCESS;
 }
 
+/* The products of a call: `count` of them, each operand's `stride` floats
+ * apart (gl_sgemm_strided_batched); a single product is a batch of one. */
+typedef struct batch {
+    int64_t count, stride_a, stride_b, stride_c;
+} batch;
+
 /* Checks and dispatch; the device is already the handle's. */
-static gl_status_t sgemm_on_device(gl_handle_t h, const call *c)
+static gl_status_t sgemm_on_device(gl_handle_t h, const call *c, const batch *b)
 {
     gl_status_t st;
-    if (c->reads_ab && ((st = check_pointer(h, &c->a, c->layout)) ||
-                        (st = check_pointer(h, &c->b, c->layout))))
+    if (c->reads_ab && ((st = check_pointer(h, &c->a, c->layout, b->count, b->stride_a)) ||
+                        (st = check_pointer(h, &c->b, c->layout, b->count, b->stride_b))))
         return st;
-    if ((st = check_pointer(h, &c->c, c->layout)))
+    if ((st = check_pointer(h, &c->c, c->layout, b->count, b->stride_c)))
         return st;
     if (h->available[c->d->id] != GL_STATUS_SUCCESS)
         return gl_variant_available(h, c->d->id); /* records why */
 
-    const gl_problem *p = &c->p;
-    if (!c->reads_ab) {
-        if (p->beta == 1.0f)
-            return GL_STATUS_SUCCESS;
-        const cudaError_t err = gl_launch_scale_c(p->m, p->n, p->beta, p->c, p->ldc, h->stream);
-        return err == cudaSuccess ? GL_STATUS_SUCCESS : gl_fail_cuda(h, "scaling C by beta", err);
+    /* The row-major problem swapped the operands of a column-major call. */
+    const bool swapped = c->layout == GL_COL_MAJOR;
+    const int64_t stride_a = swapped ? b->stride_b : b->stride_a;
+    const int64_t stride_b = swapped ? b->stride_a : b->stride_b;
+    for (int64_t i = 0; i < b->count; ++i) {
+        gl_problem p = c->p;
+        p.c += i * b->stride_c;
+        if (!c->reads_ab) {
+            if (p.beta == 1.0f)
+                return GL_STATUS_SUCCESS;
+            const cudaError_t err = gl_launch_scale_c(p.m, p.n, p.beta, p.c, p.ldc, h->stream);
+            if (err != cudaSuccess)
+                return gl_fail_cuda(h, "scaling C by beta", err);
+            continue;
+        }
+        p.a += i * stride_a, p.b += i * stride_b;
+        if ((st = run_variant(h, c->d, &p)) != GL_STATUS_SUCCESS)
+            return st;
     }
-    return run_variant(h, c->d, p);
+    return GL_STATUS_SUCCESS;
+}
+
+/* sgemm_on_device on the handle's device, the caller's current device
+ * restored after. */
+static gl_status_t sgemm_on_handle_device(gl_handle_t h, const call *c, const batch *b)
+{
+    int current = -1;
+    cudaError_t err = cudaGetDevice(&current);
+    if (err != cudaSuccess)
+        return gl_fail_cuda(h, "cudaGetDevice", err);
+    if (current != h->device && (err = cudaSetDevice(h->device)) != cudaSuccess)
+        return gl_fail_cuda(h, "switching to the handle's device", err);
+    const gl_status_t st = sgemm_on_device(h, c, b);
+    if (current != h->device)
+        (void)cudaSetDevice(current);
+    return st;
 }
 
 gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
@@ -359,21 +424,114 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
                         int64_t ldb, float beta, float *C, int64_t ldc)
 {
     call c;
-    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, alpha, A, lda, B,
-                                ldb, beta, C, ldc, false, &c);
+    const gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, alpha, A, lda,
+                                      B, ldb, beta, C, ldc, false, &c);
     if (st != GL_STATUS_SUCCESS || c.empty)
         return st;
+    return sgemm_on_handle_device(h, &c, &(batch){1, 0, 0, 0});
+}
 
-    int current = -1;
-    cudaError_t err = cudaGetDevice(&current);
-    if (err != cudaSuccess)
-        return gl_fail_cuda(h, "cudaGetDevice", err);
-    if (current != h->device && (err = cudaSetDevice(h->device)) != cudaSuccess)
-        return gl_fail_cuda(h, "switching to the handle's device", err);
-    st = sgemm_on_device(h, &c);
-    if (current != h->device)
-        (void)cudaSetDevice(current);
-    return st;
+/* ---- batches of one shape --------------------------------------------------- */
+
+/* The most pairs of a batch's C compared one by one (check_batch). */
+#define MAX_OVERLAP_STEPS (1 << 20)
+
+/* Whether the byte ranges [p, p + n) and [q, q + m) meet. */
+static bool ranges_meet(const void *p, uint64_t n, const void *q, uint64_t m)
+{
+    const uintptr_t x = (uintptr_t)p, y = (uintptr_t)q;
+    return x <= y ? y - x < n : x - y < m;
+}
+
+/* The batch's own arguments, after check_call has checked the first
+ * product's: strides and count; their spans in memory; C's products apart
+ * from each other, and C's batch apart from A's and B's. */
+static gl_status_t check_batch(gl_handle_t h, const call *k, const batch *b)
+{
+    const struct { const char *name; int64_t value; } strides[] = {
+        {"strideA", b->stride_a}, {"strideB", b->stride_b}, {"strideC", b->stride_c}};
+    for (int i = 0; i < 3; ++i)
+        if (strides[i].value < 0)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "%s (%lld) must be >= 0",
+                           strides[i].name, (long long)strides[i].value);
+    if (b->count < 0)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "batch (%lld) must be >= 0",
+                       (long long)b->count);
+    if (b->count < 2 || k->empty)
+        return GL_STATUS_SUCCESS; /* one product: gl_sgemm_ex's rules, already checked */
+
+    /* Each operand's whole batch within an address space. */
+    const operand *const ops[3] = {&k->a, &k->b, &k->c};
+    const int64_t op_stride[3] = {b->stride_a, b->stride_b, b->stride_c};
+    uint64_t bytes[3] = {0, 0, 0};
+    for (int i = k->reads_ab ? 0 : 2; i < 3; ++i)
+        if (!batch_bytes(ops[i], k->layout, b->count, op_stride[i], &bytes[i]))
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s: a batch of %lld matrices of %lld x %lld with %s = %lld, "
+                           "stride%s = %lld floats apart, spans more bytes than any address "
+                           "space",
+                           ops[i]->name, (long long)b->count, (long long)ops[i]->rows,
+                           (long long)ops[i]->cols, ops[i]->ld_name, (long long)ops[i]->ld,
+                           ops[i]->name, (long long)op_stride[i]);
+
+    /* No two products' C share an element: C_k is C_0 moved by k * strideC,
+     * and C_i, C_j share one exactly when C_0 and C_(j - i) do. */
+    grid c0 = {0, 0, 0, 0, 0};
+    (void)grid_of(&k->c, k->layout, &c0); /* its extent fits: batch_bytes said so */
+    if (b->stride_c == 0)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "strideC is 0 with batch = %lld: every product would write the same C "
+                       "(give each its own: strideC >= %lld, C's span in floats)",
+                       (long long)b->count, (long long)c0.span);
+    const int64_t steps = (c0.span - 1) / b->stride_c < b->count - 1
+                              ? (c0.span - 1) / b->stride_c
+                              : b->count - 1;
+    if (steps > MAX_OVERLAP_STEPS)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "strideC (%lld) is less than C's span (%lld floats) and the batch of "
+                       "%lld too long to compare each product's C with the others: give each "
+                       "product's C its own span (strideC >= %lld)",
+                       (long long)b->stride_c, (long long)c0.span, (long long)b->count,
+                       (long long)c0.span);
+    for (int64_t j = 1; j <= steps; ++j) {
+        grid cj = c0;
+        cj.base += (uintptr_t)(j * b->stride_c) * sizeof(float);
+        if (grids_share(&c0, &cj))
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "the products' C overlap: C_0 and C_%lld (%lld x %lld, ldc = %lld, "
+                           "strideC = %lld) share elements; each product needs a C of its own",
+                           (long long)j, (long long)k->c.rows, (long long)k->c.cols,
+                           (long long)k->c.ld, (long long)b->stride_c);
+    }
+
+    /* No input among the outputs. */
+    for (int i = 0; k->reads_ab && i < 2; ++i)
+        if (ranges_meet(k->c.ptr, bytes[2], ops[i]->ptr, bytes[i]))
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "C's batch (%p, %llu bytes from its first element to its last) "
+                           "meets %s's (%p, %llu bytes): a batch's inputs may not lie among "
+                           "its outputs",
+                           k->c.ptr, (unsigned long long)bytes[2], ops[i]->name, ops[i]->ptr,
+                           (unsigned long long)bytes[i]);
+    return GL_STATUS_SUCCESS;
+}
+
+gl_status_t gl_sgemm_strided_batched(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                                     gl_transpose_t transA, gl_transpose_t transB, int64_t M,
+                                     int64_t N, int64_t K, float alpha, const float *A,
+                                     int64_t lda, int64_t strideA, const float *B, int64_t ldb,
+                                     int64_t strideB, float beta, float *C, int64_t ldc,
+                                     int64_t strideC, int64_t batch_count)
+{
+    const batch b = {batch_count, strideA, strideB, strideC};
+    call c;
+    /* With no products the pointers are not looked at (as check_call's plan). */
+    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, alpha, A, lda, B,
+                                ldb, beta, C, ldc, batch_count == 0, &c);
+    if (st != GL_STATUS_SUCCESS || (st = check_batch(h, &c, &b)) != GL_STATUS_SUCCESS ||
+        c.empty || batch_count == 0)
+        return st;
+    return sgemm_on_handle_device(h, &c, &b);
 }
 
 gl_status_t gl_sgemm(gl_handle_t h, gl_variant_t variant, int64_t M, int64_t N, int64_t K,

@@ -377,6 +377,104 @@ static void test_query_and_pins(gl_handle_t h)
     CHECK_STATUS(h, gl_set_tiles(h, GL_VARIANT_WARPTILE, NULL), GL_STATUS_SUCCESS, NULL);
 }
 
+/* gl_sgemm_strided_batched: today one launch per product, each operand moved
+ * by its stride (column-major: A and B swapped, with their strides); its own
+ * checks, each with its status and message. */
+static void test_strided_batch(gl_handle_t h)
+{
+    enum { FLOATS = 1024 };
+    float *a = fake_gpu_alloc(4 * FLOATS), *b = fake_gpu_alloc(4 * FLOATS);
+    float *c = fake_gpu_alloc(4 * FLOATS);
+    /* 3 products of 4 x 5 x 6, row-major, tight: A 24, B 30, C 20 floats each. */
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        fake_gpu_clear_launches();
+        CHECK_STATUS(h, gl_sgemm_strided_batched(h, (gl_variant_t)v, R, N, N, 4, 5, 6, 1.0f, a,
+                                                 6, 24, b, 5, 30, 0.0f, c, 5, 20, 3),
+                     GL_STATUS_SUCCESS, NULL);
+        int ok = fake_gpu_launch_count() == 3;
+        for (int i = 0; ok && i < 3; ++i) {
+            const fake_launch *l = fake_gpu_launch(i);
+            ok = l->variant == v && l->m == 4 && l->n == 5 && l->k == 6 && l->a == a + 24 * i &&
+                 l->b == b + 30 * i && l->c == c + 20 * i;
+        }
+        CHECK(ok, "variant %d: 3 launches, each operand moved by its stride (%d launches)", v,
+              fake_gpu_launch_count());
+    }
+    /* Column-major: the kernels see C^T = op(B)^T op(A)^T, B's stride on their A. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_strided_batched(h, GL_VARIANT_WARPTILE, Cm, N, N, 4, 5, 6, 1.0f, a,
+                                             4, 24, b, 6, 30, 0.0f, c, 4, 20, 2),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 2 && fake_gpu_launch(1)->a == b + 30 &&
+              fake_gpu_launch(1)->b == a + 24 && fake_gpu_launch(1)->c == c + 20,
+          "column-major: the second product's operands swapped and moved");
+    /* strideA 0: one A against every B. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_strided_batched(h, GL_VARIANT_WARPTILE, R, N, N, 4, 5, 6, 1.0f, a,
+                                             6, 0, b, 5, 30, 0.0f, c, 5, 20, 3),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 3 && fake_gpu_launch(2)->a == a &&
+              fake_gpu_launch(2)->b == b + 60,
+          "strideA 0 broadcasts A");
+    /* C's products side by side in one matrix: 4 x 2 each, ldc 6, 2 floats apart. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_strided_batched(h, GL_VARIANT_WARPTILE, R, N, N, 4, 2, 6, 1.0f, a,
+                                             6, 24, b, 2, 12, 0.0f, c, 6, 2, 3),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 3, "interleaved outputs that share no element run");
+    /* No products: nothing runs, NULL pointers allowed. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_strided_batched(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, 1.0f, NULL,
+                                             6, 24, NULL, 5, 30, 0.0f, NULL, 5, 20, 0),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 0, "batch 0 does nothing");
+    /* alpha 0: each product's C scaled. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_strided_batched(h, GL_VARIANT_WARPTILE, R, N, N, 4, 5, 6, 0.0f,
+                                             NULL, 6, 24, NULL, 5, 30, 2.0f, c, 5, 20, 3),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 3 && fake_gpu_launch(2)->variant == -1 &&
+              fake_gpu_launch(2)->c == c + 40,
+          "alpha 0 scales each product's C");
+
+    /* The batch's own checks. */
+    const struct {
+        int64_t sa, sb, sc, count, ldc;
+        const float *aa;
+        const char *message;
+    } bad[] = {
+        {-1, 30, 20, 3, 5, a, "strideA (-1) must be >= 0"},
+        {24, -30, 20, 3, 5, a, "strideB (-30) must be >= 0"},
+        {24, 30, -20, 3, 5, a, "strideC (-20) must be >= 0"},
+        {24, 30, 20, -1, 5, a, "batch (-1) must be >= 0"},
+        {24, 30, 0, 2, 5, a, "strideC is 0 with batch = 2: every product would write the same C"},
+        {24, 30, 10, 3, 5, a, "the products' C overlap: C_0 and C_1"},
+        {24, 30, 20, 5, 5, a, "a batch of 5 matrices of 4 x 5 with ldc = 5, strideC = 20 floats "
+                              "apart, needs 400 bytes, but its allocation has only"},
+        {INT64_MAX / 2, 30, 20, 3, 5, a, "A: a batch of 3 matrices of 4 x 6 with lda = 6, strideA "
+                                         "= 4611686018427387903 floats apart, spans more bytes"},
+        /* A_0 apart from C_0, but A's batch among C's: A 40 floats into C's. */
+        {24, 30, 20, 3, 5, c + 40, "C's batch"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        fake_gpu_clear_launches();
+        /* C moved on 96 floats into its allocation for the allocation-size case. */
+        float *cc = strstr(bad[i].message, "allocation") ? c + FLOATS - 96 : c;
+        CHECK_STATUS(h, gl_sgemm_strided_batched(h, GL_VARIANT_WARPTILE, R, N, N, 4, 5, 6, 1.0f,
+                                                 bad[i].aa, 6, bad[i].sa, b, 5, bad[i].sb, 0.0f, cc,
+                                                 bad[i].ldc,
+                                                 bad[i].sc, bad[i].count),
+                     GL_STATUS_INVALID_ARGUMENT, bad[i].message);
+        CHECK(fake_gpu_launch_count() == 0, "case %zu: nothing launched", i);
+    }
+    /* Too many pairs of C to compare: strideC 1 against a span of 2^21 + 2. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched(h, GL_VARIANT_WARPTILE, R, N, N, 2, 1, 6, 1.0f, a,
+                                             6, 0, b, 1, 0, 0.0f, c, (1 << 21) + 1, 1,
+                                             (1 << 20) + 2),
+                 GL_STATUS_INVALID_ARGUMENT, "too long to compare each product's C");
+    fake_gpu_free(a), fake_gpu_free(b), fake_gpu_free(c);
+}
+
 int main(void)
 {
     test_no_device();
@@ -394,6 +492,7 @@ int main(void)
         test_own_tiles_origin(h);
         test_pointer_checks(h);
         test_query_and_pins(h);
+        test_strided_batch(h);
         gl_handle_destroy(h);
     }
     return harness_finish("test_dispatch");
