@@ -57,13 +57,14 @@
  * holds 4 columns of row group and the odd one 4 of row group + 8
  * (for_each_c4).
  *
- * What stays slow: every product reads its fragments from shared memory,
- * 128 bytes a product on 64 x 64 warp tiles (192 on 64 x 32), and the
- * slices' stores add half as much again, so shared memory rather than the
- * tensor cores sets the pace; the copies go through registers (cp.async
- * would not, but the operands must be rounded on the way), which keeps
- * slices at 16 deep and two in flight; and mma.sync is not Hopper's
- * fastest path (wgmma, fed by TMA, is the next rung's).
+ * What stays slow: a block of 64 x 64 warp tiles needs about 240
+ * registers a thread, so an SM holds 8 warps, two a scheduler, too few to
+ * hide the latency of the fragment loads (128 bytes of shared memory a
+ * product) and of the products (ncu on an H200: the tensor pipe active 39%
+ * of the time); the copies go through registers (cp.async would not, but
+ * the operands must be rounded on the way), which keeps slices at 16 deep
+ * and two in flight; and mma.sync is not Hopper's fastest path (wgmma, fed
+ * by TMA, is the next rung's).
  */
 #include "compose.cuh"
 
