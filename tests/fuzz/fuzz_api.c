@@ -36,6 +36,12 @@
  *  - with a handle, gl_tuning_query answers every valid question with a
  *    compiled configuration, and gl_set_tiles accepts exactly the compiled
  *    configurations of the tuned variants, which queries then report pinned;
+ *  - with a handle, gl_sgemm_strided_batched with a batch of one gives what
+ *    gl_sgemm_ex gives on the same arguments (status, message, launches),
+ *    whatever its strides are; with any batch, a failure launches nothing,
+ *    and on success every launch reads and writes only inside the fake
+ *    device buffers, one set of launches per product, each product's C
+ *    strideC floats after the one before;
  *  - with a handle, gl_set_workspace_limit and gl_set_workspace give the
  *    status and message of the first failing check (a model of them) and
  *    keep the old setting on a refusal, and auto's plan takes all the
@@ -81,6 +87,7 @@ enum op {
     OP_TUNING_QUERY_DEVICE,
     OP_SET_TILES_DEVICE,
     OP_WORKSPACE_DEVICE, /* gl_set_workspace(_limit), gl_sgemm_workspace_size, the plan */
+    OP_STRIDED_BATCHED_DEVICE, /* gl_sgemm_strided_batched, on fake device memory */
     OP_COUNT
 };
 
@@ -827,6 +834,96 @@ static void op_sgemm_ex_device(input *in)
     reset_message();
 }
 
+/* Whether the floats of a stored row-major matrix of rows x cols (leading
+ * dimension ld) at p all lie inside one of the fake device buffers. */
+static int inside_a_buffer(const float *p, int64_t rows, int64_t cols, int64_t ld)
+{
+    int64_t elems;
+    if (rows < 1 || cols < 1 || __builtin_mul_overflow(rows - 1, ld, &elems) ||
+        __builtin_add_overflow(elems, cols, &elems) || elems > INT64_MAX / 4)
+        return 0;
+    const uint64_t bytes = 4 * (uint64_t)elems;
+    for (int i = 0; i < DEVICE_BUFFERS; ++i) {
+        const uintptr_t start = (uintptr_t)buffers[i].p, at = (uintptr_t)p;
+        if (at >= start && at - start <= buffers[i].bytes &&
+            bytes <= buffers[i].bytes - (at - start))
+            return 1;
+    }
+    return 0;
+}
+
+static void op_strided_batched_device(input *in)
+{
+    make_buffers(in);
+    const int32_t variant = take_enum(in) % 12, layout = take_u8(in) % 3;
+    const int32_t ta = take_u8(in) % 3, tb = take_u8(in) % 3;
+    const int64_t M = take_size(in), N = take_size(in), K = take_size(in);
+    const float alpha = take_float(in), beta = take_float(in);
+    const float *A = take_device_ptr(in), *B = take_device_ptr(in);
+    float *C = take_device_ptr(in);
+    const int64_t lda = take_size(in), ldb = take_size(in), ldc = take_size(in);
+    const int64_t sa = take_size(in), sb = take_size(in), sc = take_size(in);
+    const int64_t batch = take_u8(in) % 8 ? (int64_t)(take_u8(in) % 7) - 1 : take_size(in);
+
+    /* A batch of one is the single call, whatever the strides say. */
+    fake_gpu_clear_launches();
+    poison_message();
+    const gl_status_t single = gl_sgemm_ex(handle, (gl_variant_t)variant, (gl_layout_t)layout,
+                                           (gl_transpose_t)ta, (gl_transpose_t)tb, M, N, K,
+                                           alpha, A, lda, B, ldb, beta, C, ldc);
+    char single_message[MESSAGE_LIMIT];
+    snprintf(single_message, sizeof single_message, "%s", gl_last_error(handle));
+    const int single_launches = fake_gpu_launch_count();
+    fake_gpu_clear_launches();
+    poison_message();
+    gl_status_t st = gl_sgemm_strided_batched(
+        handle, (gl_variant_t)variant, (gl_layout_t)layout, (gl_transpose_t)ta,
+        (gl_transpose_t)tb, M, N, K, alpha, A, lda, sa < 0 ? 0 : sa, B, ldb, sb < 0 ? 0 : sb, beta,
+        C, ldc, sc < 0 ? 0 : sc, 1);
+    REQUIRE(st == single && fake_gpu_launch_count() == single_launches);
+    if (st != GL_STATUS_SUCCESS)
+        REQUIRE(strcmp(gl_last_error(handle), single_message) == 0);
+
+    /* Any batch. */
+    fake_gpu_clear_launches();
+    poison_message();
+    st = gl_sgemm_strided_batched(handle, (gl_variant_t)variant, (gl_layout_t)layout,
+                                  (gl_transpose_t)ta, (gl_transpose_t)tb, M, N, K, alpha, A, lda,
+                                  sa, B, ldb, sb, beta, C, ldc, sc, batch);
+    REQUIRE((int)st >= 0 && (int)st <= 8);
+    if (st != GL_STATUS_SUCCESS) {
+        REQUIRE(fake_gpu_launch_count() == 0);
+        const char *m = gl_last_error(handle);
+        REQUIRE(strnlen(m, MESSAGE_LIMIT) > 0 && strnlen(m, MESSAGE_LIMIT) < MESSAGE_LIMIT);
+        REQUIRE(memchr(thread_message(), '\0', MESSAGE_LIMIT) == NULL);
+        REQUIRE(sa >= 0 || strstr(m, "strideA") || single != GL_STATUS_SUCCESS);
+        reset_message();
+        return;
+    }
+    REQUIRE(sa >= 0 && sb >= 0 && sc >= 0 && batch >= 0);
+    const int64_t launches = fake_gpu_launch_count();
+    if (M == 0 || N == 0 || batch == 0 || launches == 0) {
+        REQUIRE(launches == 0 || (M > 0 && N > 0 && batch > 0));
+        reset_message();
+        return;
+    }
+    REQUIRE(launches % batch == 0);
+    const int64_t per_product = launches / batch;
+    for (int64_t i = 0; i < launches && i < FAKE_GPU_LOG; ++i) {
+        const fake_launch *l = fake_gpu_launch((int)i);
+        REQUIRE(inside_a_buffer(l->c, l->m, l->n, l->ldc));
+        if (i % per_product == 0)
+            REQUIRE(l->c == C + i / per_product * sc);
+        if (l->variant >= 0) { /* a product, not the beta-scaling kernel */
+            REQUIRE(inside_a_buffer(l->a, l->trans_a ? l->k : l->m, l->trans_a ? l->m : l->k,
+                                    l->lda));
+            REQUIRE(inside_a_buffer(l->b, l->trans_b ? l->n : l->k, l->trans_b ? l->k : l->n,
+                                    l->ldb));
+        }
+    }
+    reset_message();
+}
+
 /* Whether t is one of the configurations gl_variant_config lists. */
 static int compiled(int32_t v, const gl_tiles *t)
 {
@@ -1018,6 +1115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case OP_TUNING_QUERY_DEVICE: op_tuning_query_device(&in); break;
         case OP_SET_TILES_DEVICE: op_set_tiles_device(&in); break;
         case OP_WORKSPACE_DEVICE: op_workspace_device(&in); break;
+        case OP_STRIDED_BATCHED_DEVICE: op_strided_batched_device(&in); break;
         default: op_handle_calls(&in); break;
         }
     }
