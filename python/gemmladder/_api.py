@@ -11,7 +11,8 @@ from . import _arguments, _cudart, _library
 from ._arguments import INT32, POINTER
 from ._library import (Error, PlanStruct, Status, TileFieldStruct, TilesStruct, VariantInfoStruct,
                        check, load)
-from ._matrix import ROW, Plan
+from . import _matrix
+from ._matrix import ROW
 
 
 class Variant(enum.IntEnum):
@@ -80,12 +81,18 @@ PathLike = Union[str, bytes, os.PathLike]
 _GEMM_DOC = """C = alpha * op(A) @ op(B) + beta * C in float32, with one rung of the ladder, {on}.
 
 Args:
-    A, B: 2-D float32 matrices, op(A) M x K and op(B) K x N. Host arrays
+    A, B: float32 matrices, op(A) M x K and op(B) K x N: 2-D, or 3-D
+        batches (batch, rows, cols) of them, which run as one batched call
+        (gl_sgemm_strided_batched) with numpy.matmul's broadcasting of the
+        batch: a 2-D operand or a batch of 1 against a batch of n serves
+        every product (stride 0, never copied); two batches must be as
+        long. op() transposes each matrix of a batch. Host arrays
         (numpy, or DLPack tensors in host memory) are copied to the GPU and
         back, any strides, and the call returns when the result is in host
         memory. CUDA arrays (__cuda_array_interface__: CuPy, PyTorch,
         Numba; or DLPack tensors on the GPU) are used in place, each with
-        its rows or its columns contiguous, and the call returns once the
+        its rows or its columns contiguous (a batch: every matrix so, the
+        same number of floats >= 0 apart), and the call returns once the
         work is queued.
     alpha, beta: real numbers that fit a float32: int, float, Fraction,
         Decimal or numpy integer or floating scalars (not bool), rounded
@@ -94,11 +101,15 @@ Args:
         (infinity and NaN pass as themselves).
     trans_a, trans_b: op(X) is X.T when True (or 'T'; False or 'N': X);
         Python's or numpy's bools.
-    out: the M x N result array, of the same kind as A and B; needed when
-        beta != 0. None: a new array like A's (numpy for host arrays,
-        PyTorch for PyTorch's; CuPy, PyTorch or Numba on the GPU). It must
-        not share an element with A or B (exactly: views that interleave
-        without sharing one, such as Y[:, :4] and Y[:, 4:], are accepted).
+    out: the M x N result array (batch x M x N where A or B is a batch),
+        of the same kind as A and B; needed when beta != 0. None: a new
+        array like A's (numpy for host arrays, PyTorch for PyTorch's; CuPy,
+        PyTorch or Numba on the GPU). It must not share an element with A
+        or B (exactly: views that interleave without sharing one, such as
+        Y[:, :4] and Y[:, 4:], are accepted); for a batch of more than one
+        product, its memory from its first element to its last must not
+        meet A's or B's (the library's rule), and no two of its matrices
+        may share an element.
     variant: a name ('warptile'), an id or a Variant.
     stream: CUDA arrays: the stream to run on (an int cudaStream_t, a numpy
         integer, or a stream object); None: the stream the arrays name,
@@ -111,7 +122,7 @@ Raises:
         an array, alpha a bool or a str, trans_a an int, mixed host and
         CUDA arrays), before anything reaches the GPU.
     ValueError: an argument of the right type whose value the call cannot
-        express (1-D or 3-D, mismatched shapes, a masked array, alpha or
+        express (1-D or 4-D, mismatched shapes or batch sizes, a masked array, alpha or
         beta outside float32, out overlapping A or B, arrays on different
         GPUs, an unknown variant, a variant name with a NUL), before
         anything reaches the GPU.
@@ -121,10 +132,10 @@ Raises:
 _SGEMM_DOC = """C = A @ B in float32 with one rung of the ladder, {on}.
 
 Args:
-    A, B: the M x K and K x N matrices: numpy arrays, CUDA arrays or DLPack
-        tensors (see gemm()).
+    A, B: the M x K and K x N matrices, or 3-D batches of them: numpy
+        arrays, CUDA arrays or DLPack tensors (see gemm()).
     variant: a name ('warptile'), an id or a Variant.
-    out: the M x N result array; None: a new one like A's.
+    out: the M x N (batch x M x N) result array; None: a new one like A's.
     stream: CUDA arrays: the stream to run on (see gemm()).
 Returns:
     out, or the new result array.
@@ -752,7 +763,8 @@ class Handle:
              out: Optional[Array] = None, variant: VariantLike = DEFAULT_VARIANT,
              stream: StreamLike = None) -> Array:
         stream = _stream_value(stream)
-        plan = Plan(A, B, out, alpha, beta, trans_a, trans_b, self.stream if stream is None else stream)
+        plan = _matrix.plan(A, B, out, alpha, beta, trans_a, trans_b,
+                            self.stream if stream is None else stream)
         number = _to_variant(variant)
         _check_devices(plan, self.device)
         return self._run(plan, number, stream)
@@ -782,6 +794,24 @@ class Handle:
             if stream is not None and stream != previous:
                 lib.gl_set_stream(self._ptr, previous or None)
 
+    def _call_batched(self, plan, number, a_ptr, a_ld, a_stride, b_ptr, b_ld, b_stride, c_ptr, c_ld,
+                      c_stride, stream):
+        lib = load()
+        function = _library.optional('gl_sgemm_strided_batched')
+        previous = self.stream
+        if stream is not None and stream != previous:
+            self._check(lib.gl_set_stream(self._ptr, stream or None), 'gl_set_stream')
+        try:
+            status = function(
+                self._ptr, number, 0 if plan.layout == ROW else 1,
+                int(plan.a.transpose), int(plan.b.transpose), plan.M, plan.N, plan.K,
+                plan.alpha, a_ptr or None, a_ld, a_stride, b_ptr or None, b_ld, b_stride,
+                plan.beta, c_ptr or None, c_ld, c_stride, plan.batch)
+            self._check(status, 'gl_sgemm_strided_batched')
+        finally:
+            if stream is not None and stream != previous:
+                lib.gl_set_stream(self._ptr, previous or None)
+
     def _run_device(self, plan, number, stream):
         given_out = plan.c
         if plan.c is None:
@@ -798,13 +828,20 @@ class Handle:
         others = [s for s in named if s != run]
         for s in others:
             _cudart.make_wait(run or None, s or None)
-        self._call(plan, number, plan.a.matrix.address, plan.a.ld, plan.b.matrix.address,
-                   plan.b.ld, plan.c.matrix.address, plan.c.ld, run)
+        if plan.batch is None:
+            self._call(plan, number, plan.a.matrix.address, plan.a.ld, plan.b.matrix.address,
+                       plan.b.ld, plan.c.matrix.address, plan.c.ld, run)
+        elif plan.batch and plan.M and plan.N:  # else no element of C to write
+            self._call_batched(plan, number, plan.a.matrix.address, plan.a.ld, plan.a.stride,
+                               plan.b.matrix.address, plan.b.ld, plan.b.stride,
+                               plan.c.matrix.address, plan.c.ld, plan.c.stride, run)
         for s in others:
             _cudart.make_wait(s or None, run or None)
         return plan.c.matrix.obj
 
     def _run_host(self, plan, number, stream):
+        if plan.batch is not None:
+            return self._run_host_batch(plan, number, stream)
         if plan.c is None:
             plan.set_output(_allocate_like(plan, self._device))
         run = stream if stream is not None else self.stream
@@ -821,6 +858,39 @@ class Handle:
                 self._call(plan, number, buffers[0].address, lds[0], buffers[1].address, lds[1],
                            buffers[2].address, lds[2], run)
                 _copy(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
+                _cudart.synchronize(run or None)
+            except BaseException:
+                for buffer in buffers:  # the first error is the one to report
+                    buffer.free(report_errors=False)
+                raise
+            for buffer in buffers:
+                buffer.free()
+        if plan.c.matrix.copy is not None:
+            plan.c.matrix.write_back()
+        return plan.c.matrix.obj
+
+    def _run_host_batch(self, plan, number, stream):
+        """A batch of host arrays: each operand's distinct matrices packed one
+        after another on the GPU (a broadcast one once, stride 0), one call."""
+        if plan.c is None:
+            plan.set_output(_allocate_like(plan, self._device))
+        run = stream if stream is not None else self.stream
+        buffers = []
+        with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
+            try:
+                for operand in plan.operands():
+                    buffers.append(_cudart.DeviceBuffer(operand.count * operand.outer * operand.inner * 4))
+                uploads = [plan.a, plan.b] + ([plan.c] if plan.beta != 0.0 else [])
+                for operand, buffer in zip(uploads, buffers):
+                    _copy_batch(operand, buffer.address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
+                lds = [max(operand.inner, 1) for operand in plan.operands()]
+                strides = [operand.outer * operand.inner if operand.count > 1 else 0
+                           for operand in plan.operands()]
+                if plan.batch and plan.M and plan.N:  # else no element of C to write
+                    self._call_batched(plan, number, buffers[0].address, lds[0], strides[0],
+                                       buffers[1].address, lds[1], strides[1],
+                                       buffers[2].address, lds[2], strides[2], run)
+                _copy_batch(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
                 _cudart.synchronize(run or None)
             except BaseException:
                 for buffer in buffers:  # the first error is the one to report
@@ -1045,6 +1115,27 @@ def _copy(operand, device_address, kind, stream):
                         stream or None)
 
 
+def _copy_batch(operand, device_address, kind, stream):
+    """Host <-> packed device copy of an operand's `count` matrices, one after
+    another: one 2-D copy where the host matrices follow each other at the
+    same pitch as their rows, else one a matrix."""
+    m = operand.matrix
+    width, height = operand.inner * 4, operand.outer
+    host_pitch, device_pitch = operand.ld * 4, max(operand.inner, 1) * 4
+    if not (width and height and operand.count):
+        return  # no elements (and perhaps no buffer)
+    if operand.count > 1 and m.batch_stride == operand.outer * operand.ld:
+        copies = [(0, height * operand.count)]
+    else:
+        copies = [(i, height) for i in range(operand.count)]
+    for index, rows in copies:
+        host, device = m.at(index), device_address + index * height * device_pitch
+        if kind == _cudart.MEMCPY_HOST_TO_DEVICE:
+            _cudart.copy_2d(device, device_pitch, host, host_pitch, width, rows, kind, stream or None)
+        else:
+            _cudart.copy_2d(host, host_pitch, device, device_pitch, width, rows, kind, stream or None)
+
+
 def _check_devices(plan, handle_device=None):
     """The one GPU the arrays live on (None if unknown); ValueError if they
     are on different GPUs, or on another GPU than the handle."""
@@ -1068,7 +1159,7 @@ def _check_devices(plan, handle_device=None):
 def _allocate_like(plan, device):
     """An empty M x N float32 result of the framework A (else B) comes from;
     numpy for other host arrays."""
-    shape = (plan.M, plan.N)
+    shape = plan.shape
     for operand in (plan.a, plan.b):
         obj = operand.matrix.obj
         framework = _framework(obj)
@@ -1089,8 +1180,9 @@ def _allocate_like(plan, device):
     if plan.kind == 'host':
         import numpy
         return numpy.empty(shape, dtype=numpy.float32)
-    raise TypeError('cannot allocate the result like A (%s): pass out= (a %d x %d float32 CUDA array)'
-                    % (type(plan.a.matrix.obj).__name__, plan.M, plan.N))
+    raise TypeError('cannot allocate the result like %s (%s): pass out= (a %s float32 CUDA array)'
+                    % (plan.a.matrix.name, type(plan.a.matrix.obj).__name__,
+                       ' x '.join(str(n) for n in shape)))
 
 
 # ---- module-level calls: one default handle per thread and device ---------------------
@@ -1146,7 +1238,7 @@ def gemm(A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
          out: Optional[Array] = None, variant: VariantLike = DEFAULT_VARIANT,
          stream: StreamLike = None) -> Array:
     stream = _stream_value(stream)
-    plan = Plan(A, B, out, alpha, beta, trans_a, trans_b, stream)
+    plan = _matrix.plan(A, B, out, alpha, beta, trans_a, trans_b, stream)
     number = _to_variant(variant)
     handle = default_handle(_check_devices(plan))
     return handle._run(plan, number, stream)
@@ -1156,3 +1248,39 @@ def gemm(A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
 def sgemm(A: Array, B: Array, variant: VariantLike = DEFAULT_VARIANT,
           out: Optional[Array] = None, stream: StreamLike = None) -> Array:
     return gemm(A, B, out=out, variant=variant, stream=stream)
+
+
+def matmul(a: Array, b: Array, *, variant: VariantLike = DEFAULT_VARIANT,
+           out: Optional[Array] = None) -> Array:
+    """a @ b in float32 on this thread's default handle, as numpy.matmul and
+    torch.matmul compute it for 2-D and 3-D float32 arrays, so that it can
+    stand in for them: (M, K) @ (K, N) is (M, N); a 3-D batch (n, M, K) @
+    (n, K, N) is (n, M, N), a 2-D operand or a batch of 1 serving every
+    matrix of the other (broadcasting: (n, M, K) @ (K, N) is (n, M, N)).
+    One call to the library (gl_sgemm_ex, or gl_sgemm_strided_batched for
+    a batch), with gemm()'s handling of arrays: host arrays copied to the
+    GPU and back, CUDA arrays used in place, the result of the inputs' kind.
+
+    Args:
+        a, b: float32 arrays, 2-D or 3-D (batch, rows, cols): numpy arrays,
+            CUDA arrays (CuPy, PyTorch, Numba) or DLPack tensors, both in
+            host memory or both on one GPU.
+        variant: a name ('warptile'), an id or a Variant (default auto).
+        out: the result array, of the result's shape exactly; None: a new
+            one like a's (numpy for host arrays, a tensor for PyTorch's).
+    Returns:
+        out, or the new result array.
+    Raises:
+        TypeError: a or b (or out) of another dtype than float32, not an
+            array, or host and CUDA arrays mixed.
+        ValueError: a 1-D or 4-D operand (numpy's vector and stacked cases
+            are not taken: reshape a vector to (1, n) or (n, 1)), a's
+            columns not b's rows, batch sizes that do not broadcast, out of
+            another shape or overlapping a or b, an unknown variant.
+        Error: the library or the CUDA runtime failed, including NO_DEVICE
+            where there is no usable GPU.
+    """
+    plan = _matrix.plan(a, b, out, 1.0, 0.0, False, False, None, matmul=True)
+    number = _to_variant(variant)
+    handle = default_handle(_check_devices(plan))
+    return handle._run(plan, number, None)

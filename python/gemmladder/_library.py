@@ -208,6 +208,11 @@ _OPTIONAL = {
     'gl_sgemm_workspace_size': (_status_t, [_handle_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
                                             ctypes.c_int, _i64, _i64, _i64, _fptr, _i64, _fptr,
                                             _i64, _fptr, _i64, ctypes.POINTER(_i64)]),
+    # Batches (issue 45; after 1.2.0)
+    'gl_sgemm_strided_batched': (_status_t, [_handle_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                             ctypes.c_int, _i64, _i64, _i64, ctypes.c_float,
+                                             _fptr, _i64, _i64, _fptr, _i64, _i64,
+                                             ctypes.c_float, _fptr, _i64, _i64, _i64]),
 }
 
 # gl_set_workspace_limit's "no cap" (GL_WORKSPACE_NO_LIMIT, INT64_MAX).

@@ -30,9 +30,11 @@ class Matrix:
     element strides, plus where it came from. A host array whose rows and
     columns are both strided is read through a C-ordered copy (`copy`)."""
 
-    def __init__(self, obj, name, stream=None):
+    def __init__(self, obj, name, stream=None, batched=False):
         """`stream`: the cudaStream_t (0: the default) the product will run on,
-        for DLPack producers of device memory to order their work before."""
+        for DLPack producers of device memory to order their work before.
+        `batched`: a 3-D array (batch, rows, cols) is taken too, as a batch of
+        matrices `batch_stride` floats apart (`batch` is None for a 2-D one)."""
         self.obj, self.name = obj, name
         self.keep = None  # a DLPack capsule that must outlive the call
         self.copy = None
@@ -42,19 +44,24 @@ class Matrix:
             raise TypeError('%s has dtype %s; gemmladder computes in float32 only (convert it, '
                             'e.g. with .astype(numpy.float32))' % (name, _dtype_name(obj, typestr)))
         shape = tuple(info.get('shape', ()))
-        if len(shape) != 2:
-            raise ValueError('%s must be a 2-D matrix, got shape %s' % (name, shape))
-        self.rows, self.cols = (_arguments.integer(n, '%s: the shape' % name, (0, INT64[1])) for n in shape)
+        if len(shape) != 2 and not (batched and len(shape) == 3):
+            raise ValueError(dimension_message(name, shape, batched))
+        dims = tuple(_arguments.integer(n, '%s: the shape' % name, (0, INT64[1])) for n in shape)
+        self.batch = dims[0] if len(dims) == 3 else None
+        self.rows, self.cols = dims[-2:]
         strides = info.get('strides')
         if strides is None:  # C-contiguous
-            strides = (self.cols * 4, 4)
-        if len(strides) != 2:
-            raise ValueError('%s has %d strides for a 2-D shape' % (name, len(strides)))
+            strides = (self.rows * self.cols * 4, self.cols * 4, 4)[3 - len(dims):]
+        if len(strides) != len(dims):
+            raise ValueError('%s has %d strides for a %d-D shape' % (name, len(strides), len(dims)))
         strides = tuple(_arguments.integer(s, '%s: a stride' % name) for s in strides)
         if any(s % 4 for s in strides):
             raise ValueError('%s has strides %s (bytes) that are not whole float32 elements'
                              % (name, tuple(strides)))
-        self.row_stride, self.col_stride = (s // 4 for s in strides)
+        self.row_stride, self.col_stride = (s // 4 for s in strides[-2:])
+        # Floats from one matrix of the batch to the next; 0 where there is at
+        # most one (its stride then means nothing) or the array broadcasts it.
+        self.batch_stride = strides[0] // 4 if self.batch is not None and self.batch > 1 else 0
         data = info.get('data')
         if not isinstance(data, tuple) or len(data) != 2:
             raise TypeError('%s: its array interface gives no (address, read-only) data tuple' % name)
@@ -63,9 +70,12 @@ class Matrix:
         if info.get('mask') is not None:
             raise ValueError('%s is a masked array; gemmladder takes plain matrices' % name)
         self.extent = self._extent()
-        # The elements' memory, as given (a copy, below, does not change it).
-        self.runs = _runs(self.address, self.rows, self.cols, self.row_stride, self.col_stride)
-        self.memory = {'shape': (self.rows, self.cols), 'typestr': _FLOAT32[0],
+        # The elements' memory, as given (a copy, below, does not change it):
+        # runs for a matrix, or a batch whose matrices are all the same one.
+        self.runs = None
+        if not self.batch_stride:
+            self.runs = _runs(self.address, self.rows, self.cols, self.row_stride, self.col_stride)
+        self.memory = {'shape': shape, 'typestr': _FLOAT32[0],
                        'data': (self.address, False), 'strides': strides}
         self.stream = None
         if self.kind == 'device' and info.get('version', 0) >= 3:
@@ -84,7 +94,12 @@ class Matrix:
                 '%s (shape %s, strides %s bytes) has neither contiguous rows nor contiguous '
                 'columns with a leading dimension that covers them; CUDA arrays are used in place, '
                 'so pass a copy (e.g. .copy())'
-                % (name, shape, (self.row_stride * 4, self.col_stride * 4)))
+                % (name, shape, strides))
+        if self.batch_stride < 0 and self.kind == 'device':  # host batches are copied matrix by matrix
+            raise ValueError(
+                '%s (shape %s, strides %s bytes) walks its batch backwards; the library takes '
+                'batch strides >= 0 and CUDA arrays are used in place, so pass a copy (e.g. .copy())'
+                % (name, shape, strides))
 
     def _interface(self, stream):
         """The array's interface dict; sets self.kind ('device' or 'host')."""
@@ -118,8 +133,9 @@ class Matrix:
     def _extent(self):
         """[first, last) byte addresses of the memory the elements occupy."""
         first = last = self.address
-        if self.rows and self.cols:
-            for count, stride in ((self.rows, self.row_stride), (self.cols, self.col_stride)):
+        if self.rows and self.cols and self.batch != 0:
+            for count, stride in ((self.rows, self.row_stride), (self.cols, self.col_stride),
+                                  (self.batch or 1, self.batch_stride)):
                 reach = (count - 1) * stride * 4
                 first, last = min(first, first + reach), max(last, last + reach)
             last += 4
@@ -131,6 +147,8 @@ class Matrix:
         self.original = _Interface(info)
         self.copy = numpy.array(self.original, dtype=numpy.float32, order='C')
         self.address, self.row_stride, self.col_stride = self.copy.ctypes.data, self.cols, 1
+        if self.batch_stride:
+            self.batch_stride = self.rows * self.cols
         self.layouts = self._layouts()
 
     def write_back(self):
@@ -155,7 +173,23 @@ class Matrix:
         return found
 
     def shape_text(self):
+        if self.batch is not None:
+            return '%d x %d x %d' % (self.batch, self.rows, self.cols)
         return '%d x %d' % (self.rows, self.cols)
+
+    def at(self, index):
+        """The byte address of matrix `index` of the batch."""
+        return self.address + 4 * index * self.batch_stride
+
+
+def dimension_message(name: str, shape: Tuple[int, ...], batched: bool) -> str:
+    """The ValueError's text for an array of a dimension the call does not take."""
+    text = '%s must be a 2-D matrix, got shape %s' % (name, shape)
+    if batched:
+        text += ' (%d-D); gemmladder takes 2-D matrices and 3-D batches of them (batch, rows, cols)' % len(shape)
+        if len(shape) == 1:
+            text += ': reshape a vector to (1, n) or (n, 1)'
+    return text
 
 
 class _Interface:
@@ -184,40 +218,36 @@ class Operand:
         return m.cols if self.layout == ROW else m.rows
 
 
+def _scalars(alpha, beta, trans_a, trans_b):
+    return (_arguments.real(alpha, 'alpha'), _arguments.real(beta, 'beta'),
+            _arguments.transpose(trans_a, 'trans_a'), _arguments.transpose(trans_b, 'trans_b'))
+
+
 class Plan:
     """A validated product C = alpha op(A) op(B) + beta C, ready for gl_sgemm_ex."""
 
+    batch = None  # one product (BatchPlan: a batch of them)
+
     def __init__(self, A, B, out, alpha, beta, trans_a, trans_b, stream=None):
         """`stream`: the cudaStream_t the product will run on, if known (see Matrix)."""
-        alpha, beta = _arguments.real(alpha, 'alpha'), _arguments.real(beta, 'beta')
-        trans_a = _arguments.transpose(trans_a, 'trans_a')
-        trans_b = _arguments.transpose(trans_b, 'trans_b')
+        alpha, beta, trans_a, trans_b = _scalars(alpha, beta, trans_a, trans_b)
         a, b = Matrix(A, 'A', stream), Matrix(B, 'B', stream)
         c = Matrix(out, 'out', stream) if out is not None else None
-        if a.kind != b.kind or (c is not None and c.kind != a.kind):
-            raise TypeError('A, B%s must all be numpy arrays or all be CUDA arrays; got %s'
-                            % (' and out' if c is not None else '',
-                               ', '.join(_type_name(m.obj) for m in (a, b, c) if m is not None)))
-        M, K = (a.cols, a.rows) if trans_a else (a.rows, a.cols)
-        K_b, N = (b.cols, b.rows) if trans_b else (b.rows, b.cols)
-        if K != K_b:
-            raise ValueError('shapes do not match: op(A) is %d x %d (A %s%s) but op(B) is %d x %d '
-                             '(B %s%s)' % (M, K, a.shape_text(), ', transposed' if trans_a else '',
-                                           K_b, N, b.shape_text(), ', transposed' if trans_b else ''))
+        self._build(a, b, c, alpha, beta, trans_a, trans_b)
+
+    def _build(self, a, b, c, alpha, beta, trans_a, trans_b, matmul=False):
+        M, N, K = _sizes(a, b, c, trans_a, trans_b, matmul)
         if c is not None and (c.rows, c.cols) != (M, N):
-            raise ValueError('out is %s but op(A) op(B) is %d x %d' % (c.shape_text(), M, N))
-        for size, what in ((M, 'M'), (N, 'N'), (K, 'K')):
-            if size > MAX_SIZE:
-                raise ValueError('%s = %d is larger than the library takes (%d)' % (what, size, MAX_SIZE))
+            raise ValueError('%s is %s but %s is %d x %d'
+                             % (c.name, c.shape_text(), _product_text(a, b, matmul), M, N))
+        _check_sizes(M, N, K)
         if c is not None:
-            if c.readonly:
-                raise ValueError('out is read-only')
+            _check_writable(c)
             for m in (a, b):
                 if share(c, m):
-                    raise ValueError('out overlaps %s: at least one element of out is also one of %s '
-                                     '(C must not overlap A or B)' % (m.name, m.name))
-        if beta != 0.0 and c is None:
-            raise ValueError('beta = %g reads C: pass it as out=' % beta)
+                    raise ValueError('%s overlaps %s: at least one element of %s is also one of %s '
+                                     '(C must not overlap A or B)' % (c.name, m.name, c.name, m.name))
+        _check_beta(beta, c)
 
         self.kind, self.alpha, self.beta = a.kind, alpha, beta
         self.M, self.N, self.K = M, N, K
@@ -228,10 +258,208 @@ class Plan:
         self.b = _operand(b, trans_b, self.layout)
         self.c = Operand(c, self.layout, False, c.layouts[self.layout]) if c is not None else None
 
+    @property
+    def shape(self):
+        """The result's shape."""
+        return (self.M, self.N)
+
     def set_output(self, out):
         """Attaches the output allocated for a call without out= (C-contiguous)."""
         c = Matrix(out, 'out')
         self.c = Operand(c, self.layout, False, c.layouts[self.layout])
+
+    def operands(self):
+        return [x for x in (self.a, self.b, self.c) if x is not None]
+
+
+def _product_text(a, b, matmul):
+    return ('%s @ %s' if matmul else 'op(%s) op(%s)') % (a.name, b.name)
+
+
+def _sizes(a, b, c, trans_a, trans_b, matmul=False):
+    """M, N, K of op(a) op(b), after the kinds and inner sizes are checked."""
+    if a.kind != b.kind or (c is not None and c.kind != a.kind):
+        raise TypeError('%s, %s%s must all be numpy arrays or all be CUDA arrays; got %s'
+                        % (a.name, b.name, ' and %s' % c.name if c is not None else '',
+                           ', '.join(_type_name(m.obj) for m in (a, b, c) if m is not None)))
+    M, K = (a.cols, a.rows) if trans_a else (a.rows, a.cols)
+    K_b, N = (b.cols, b.rows) if trans_b else (b.rows, b.cols)
+    if K != K_b and matmul:
+        raise ValueError('shapes do not match: %s is %s and %s is %s, but %s @ %s needs %s\'s '
+                         'columns (%d) to be as many as %s\'s rows (%d)'
+                         % (a.name, a.shape_text(), b.name, b.shape_text(), a.name, b.name, a.name,
+                            K, b.name, K_b))
+    if K != K_b:
+        raise ValueError('shapes do not match: op(%s) is %d x %d (%s %s%s) but op(%s) is %d x %d '
+                         '(%s %s%s)' % (a.name, M, K, a.name, a.shape_text(), ', transposed' if trans_a else '',
+                                        b.name, K_b, N, b.name, b.shape_text(),
+                                        ', transposed' if trans_b else ''))
+    return M, N, K
+
+
+def _check_sizes(M, N, K):
+    for size, what in ((M, 'M'), (N, 'N'), (K, 'K')):
+        if size > MAX_SIZE:
+            raise ValueError('%s = %d is larger than the library takes (%d)' % (what, size, MAX_SIZE))
+
+
+def _check_writable(c):
+    if c.readonly:
+        raise ValueError('%s is read-only' % c.name)
+
+
+def _check_beta(beta, c):
+    if beta != 0.0 and c is None:
+        raise ValueError('beta = %g reads C: pass it as out=' % beta)
+
+
+def plan(A, B, out, alpha, beta, trans_a, trans_b, stream=None, matmul=False):
+    """A Plan for 2-D arrays (exactly what Plan makes of them), or a BatchPlan
+    where one of them is a 3-D batch. Each array's interface is read once.
+    matmul: the arrays are named a, b and out, and messages say a @ b."""
+    alpha, beta, trans_a, trans_b = _scalars(alpha, beta, trans_a, trans_b)
+    names = ('a', 'b', 'out') if matmul else ('A', 'B', 'out')
+    a, b = Matrix(A, names[0], stream, batched=True), Matrix(B, names[1], stream, batched=True)
+    c = Matrix(out, names[2], stream, batched=True) if out is not None else None
+    if a.batch is None and b.batch is None and (c is None or c.batch is None):
+        single = Plan.__new__(Plan)
+        single._build(a, b, c, alpha, beta, trans_a, trans_b, matmul)
+        return single
+    return BatchPlan(a, b, c, alpha, beta, trans_a, trans_b, matmul)
+
+
+def broadcast_batch(batch_a: Optional[int], batch_b: Optional[int],
+                    names: Tuple[str, str] = ('A', 'B')) -> Optional[int]:
+    """The batch of products numpy.matmul and torch.matmul make of operands
+    holding batch_a and batch_b matrices (None: a 2-D matrix, which every
+    product shares; so does a batch of 1). None: one 2-D product.
+    ValueError for two batches of different sizes, neither of them 1."""
+    if batch_a is None or batch_b is None:
+        return batch_b if batch_a is None else batch_a
+    if batch_a == batch_b or batch_b == 1:
+        return batch_a
+    if batch_a == 1:
+        return batch_b
+    raise ValueError('batch sizes do not match: %s holds %d matrices and %s %d (a batch broadcasts '
+                     'against another only when they are as long, or one holds 1 or is 2-D)'
+                     % (names[0], batch_a, names[1], batch_b))
+
+
+def operand_stride(batch: int, operand_batch: Optional[int], operand_stride: int) -> int:
+    """gl_sgemm_strided_batched's stride for an operand (floats) in a batch of
+    `batch` products: 0 where the operand broadcasts (2-D, a batch of 1, or a
+    batch stride of 0: every product reads the same matrix), else its own
+    batch stride."""
+    if operand_batch is None or operand_batch == 1 or batch <= 1:
+        return 0
+    return operand_stride
+
+
+def batch_arguments(batch_a: Optional[int], stride_a: int, batch_b: Optional[int], stride_b: int,
+                    names: Tuple[str, str] = ('A', 'B')) -> Tuple[int, int, int]:
+    """(batch, strideA, strideB) of gl_sgemm_strided_batched for operands of
+    these batch sizes (None: 2-D) and batch strides (floats), with matmul's
+    broadcasting (broadcast_batch). One 2-D product is a batch of 1."""
+    batch = broadcast_batch(batch_a, batch_b, names)
+    count = 1 if batch is None else batch
+    return count, operand_stride(count, batch_a, stride_a), operand_stride(count, batch_b, stride_b)
+
+
+def products_share(rows: int, cols: int, row_stride: int, col_stride: int, batch: int,
+                   batch_stride: int, limit: int = 1 << 16) -> bool:
+    """Whether two matrices of a batch (rows x cols, element strides
+    (row_stride, col_stride), each batch_stride floats after the last) share
+    an element: exact for matrices that form runs (_runs, as every output the
+    library writes in place does), counting as sharing otherwise or where more
+    than `limit` pairs would need a look. Matrix i and j share one exactly
+    where matrix 0 and matrix |j - i| do."""
+    if batch <= 1 or rows == 0 or cols == 0:
+        return False
+    if batch_stride == 0:
+        return True
+    first = _runs(0, rows, cols, row_stride, col_stride)
+    if first is None:
+        return True
+    start, count, pitch, width = first
+    span = 4 * ((count - 1) * pitch + width)  # bytes from the first element's to past the last
+    step = 4 * abs(batch_stride)
+    reach = min(batch - 1, (span - 1) // step)  # the k whose matrix k could meet matrix 0
+    if reach > limit:
+        return True
+    return any(_runs_meet(first, (start + k * step, count, pitch, width)) for k in range(1, reach + 1))
+
+
+class BatchPlan:
+    """A validated batch of products C_i = alpha op(A_i) op(B_i) + beta C_i,
+    with matmul's broadcasting, ready for gl_sgemm_strided_batched. Each
+    Operand has `stride` (the call's, floats) and `count` (the distinct
+    matrices it holds: 1 where every product reads the same one)."""
+
+    def __init__(self, a, b, c, alpha, beta, trans_a, trans_b, matmul=False):
+        M, N, K = _sizes(a, b, c, trans_a, trans_b, matmul)
+        batch, stride_a, stride_b = batch_arguments(a.batch, a.batch_stride, b.batch, b.batch_stride,
+                                                    (a.name, b.name))
+        if a.batch is None and b.batch is None:  # a 3-D out for one product
+            want = '%d x %d' % (M, N)
+        else:
+            want = '%d x %d x %d' % (batch, M, N)
+        if c is not None and c.shape_text() != want:
+            raise ValueError('%s is %s but %s is %s%s'
+                             % (c.name, c.shape_text(), _product_text(a, b, matmul), want,
+                                ' (numpy.matmul\'s broadcasting of %s %s and %s %s)'
+                                % (a.name, a.shape_text(), b.name, b.shape_text())
+                                if a.batch != b.batch else ''))
+        _check_sizes(M, N, K)
+        if c is not None:
+            _check_writable(c)
+            if products_share(c.rows, c.cols, c.row_stride, c.col_stride, c.batch or 1, c.batch_stride):
+                raise ValueError('%s (shape %s, strides %s bytes): two of its matrices share an element, '
+                                 'and each product must write its own'
+                                 % (c.name, c.memory['shape'], c.memory['strides']))
+            for m in (a, b):
+                if self._overlap(c, m, batch):
+                    raise ValueError(
+                        '%s overlaps %s: %s' % (c.name, m.name,
+                                                'at least one element of %s is also one of %s (C must not '
+                                                'overlap A or B)' % (c.name, m.name) if batch <= 1 else
+                                                'the memory from %s\'s first element to its last meets '
+                                                '%s\'s (a batch\'s outputs must lie apart from its inputs)'
+                                                % (c.name, m.name)))
+        _check_beta(beta, c)
+
+        self.kind, self.alpha, self.beta = a.kind, alpha, beta
+        self.M, self.N, self.K, self.batch = M, N, K, batch
+        self.layout = ROW if c is None or ROW in c.layouts else COL
+        self.a = _operand(a, trans_a, self.layout)
+        self.b = _operand(b, trans_b, self.layout)
+        for operand, stride in ((self.a, stride_a), (self.b, stride_b)):
+            operand.stride, operand.count = stride, batch if stride else 1
+        self.c = None
+        if c is not None:
+            self._attach(c)
+
+    @staticmethod
+    def _overlap(c, m, batch):
+        if batch <= 1:
+            return share(c, m)
+        # The library's rule for batches: spans (see gl_sgemm_strided_batched).
+        empty = not (c.rows and c.cols and m.rows and m.cols) or m.batch == 0
+        return not empty and c.kind == m.kind and c.extent[0] < m.extent[1] and m.extent[0] < c.extent[1]
+
+    def _attach(self, c):
+        self.c = Operand(c, self.layout, False, c.layouts[self.layout])
+        self.c.stride, self.c.count = c.batch_stride if self.batch > 1 else 0, self.batch
+
+    @property
+    def shape(self):
+        """The result's shape: (batch, M, N), or (M, N) where A and B are both 2-D."""
+        if self.a.matrix.batch is None and self.b.matrix.batch is None:
+            return (self.M, self.N)
+        return (self.batch, self.M, self.N)
+
+    def set_output(self, out):
+        """Attaches the output allocated for a call without out= (C-contiguous)."""
+        self._attach(Matrix(out, 'out', batched=True))
 
     def operands(self):
         return [x for x in (self.a, self.b, self.c) if x is not None]

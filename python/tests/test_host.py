@@ -553,8 +553,12 @@ class ArgumentErrors(unittest.TestCase):
     def test_dimensions(self):
         one_d = FakeArray(4, 5, extra={'shape': (20,), 'strides': None})
         self.rejects(ValueError, 'A must be a 2-D matrix, got shape \\(20,\\)', one_d, FakeArray(5, 3))
-        three_d = FakeArray(4, 5, extra={'shape': (2, 2, 5), 'strides': None})
-        self.rejects(ValueError, '2-D', FakeArray(4, 5), three_d)
+        four_d = FakeArray(4, 5, extra={'shape': (1, 2, 2, 5), 'strides': None})
+        self.rejects(ValueError, 'B must be a 2-D matrix, got shape \\(1, 2, 2, 5\\) \\(4-D\\); gemmladder takes '
+                     '2-D matrices and 3-D batches', FakeArray(4, 5), four_d)
+        three_d = FakeArray(4, 5, extra={'shape': (2, 2, 5), 'strides': None})  # a batch, of 2 x 5 matrices
+        self.rejects(ValueError, 'shapes do not match: op\\(A\\) is 4 x 5 \\(A 4 x 5\\) but op\\(B\\) is 2 x 5 '
+                     '\\(B 2 x 2 x 5\\)', FakeArray(4, 5), three_d)
 
     def test_shape_mismatch(self):
         self.rejects(ValueError, 'shapes do not match: op\\(A\\) is 4 x 5 .* op\\(B\\) is 6 x 3',
@@ -1548,6 +1552,367 @@ class Documentation(unittest.TestCase):
                 for p in signature.parameters.values():
                     if p.name != 'self':
                         self.assertIsNot(p.annotation, inspect.Parameter.empty, p.name)
+
+
+# ---- batches (issue 45): 3-D arrays, matmul's broadcasting, gl_sgemm_strided_batched ----
+def batch_view(shape, strides, device=True, values=None, readonly=False, offset=0, base=None):
+    """A 3-D float32 array over a FakeArray's memory, through the interface
+    the FakeArray names (device: __cuda_array_interface__), element strides."""
+    span = 1 + sum((n - 1) * abs(s) for n, s in zip(shape, strides)) if all(shape) else 1
+    holder = base or FakeArray(1, span + offset, device=device)
+    array = FakeArray(1, 1, device=device, base=holder, offset=offset, readonly=readonly,
+                      extra={'shape': shape, 'strides': tuple(4 * s for s in strides)})
+    array.holder = holder
+    if values is not None:
+        for i, matrix in enumerate(values):
+            for r, row in enumerate(matrix):
+                for c, value in enumerate(row):
+                    holder.buffer[array.offset + i * strides[0] + r * strides[1] + c * strides[2]] = value
+    return array
+
+
+def batch_values(array):
+    """A batch_view's elements as lists (batch of rows)."""
+    n, r, c = array.shape if len(array.extra.get('shape', ())) != 3 else array.extra['shape']
+    s = [x // 4 for x in array.extra['strides']]
+    return [[[array.buffer[array.offset + i * s[0] + j * s[1] + k * s[2]] for k in range(c)]
+             for j in range(r)] for i in range(n)]
+
+
+class _SimulatedBatchHandle(_SimulatedHandle):
+    """_SimulatedHandle with gl_sgemm_strided_batched emulated product by
+    product (each as gl_sgemm_ex, at A + i strideA, ...), recording its
+    arguments after checking each reaches C unchanged."""
+
+    def _call_batched(self, plan, number, a_ptr, a_ld, a_stride, b_ptr, b_ld, b_stride, c_ptr, c_ld,
+                      c_stride, stream):
+        arguments = (self._ptr, number, 0 if plan.layout == _matrix.ROW else 1, int(plan.a.transpose),
+                     int(plan.b.transpose), plan.M, plan.N, plan.K, plan.alpha, a_ptr or None, a_ld, a_stride,
+                     b_ptr or None, b_ld, b_stride, plan.beta, c_ptr or None, c_ld, c_stride, plan.batch)
+        argtypes = _library._OPTIONAL['gl_sgemm_strided_batched'][1]
+        assert len(argtypes) == len(arguments)
+        for ctype, value in zip(argtypes, arguments):
+            c_value(ctype, value)
+        assert min(a_stride, b_stride, c_stride, plan.batch) >= 0, arguments
+        self.calls.append(self._stream if stream is None else stream)
+        self.products.append({'batch': plan.batch, 'strides': (a_stride, b_stride, c_stride),
+                              'lds': (a_ld, b_ld, c_ld), 'trans_a': plan.a.transpose,
+                              'trans_b': plan.b.transpose, 'layout': plan.layout})
+        for i in range(plan.batch):
+            emulate_sgemm_ex(0 if plan.layout == _matrix.ROW else 1, plan.a.transpose, plan.b.transpose,
+                             plan.M, plan.N, plan.K, plan.alpha, (a_ptr or 0) + 4 * i * a_stride, a_ld,
+                             (b_ptr or 0) + 4 * i * b_stride, b_ld, plan.beta, c_ptr + 4 * i * c_stride, c_ld)
+
+    def _call(self, *arguments):
+        super()._call(*arguments)
+        self.products[-1]['batch'] = None
+
+
+def brute_products_share(rows, cols, rs, cs, batch, bs):
+    cells = [{i * bs + r * rs + c * cs for r in range(rows) for c in range(cols)} for i in range(batch)]
+    return any(cells[i] & cells[j] for i in range(batch) for j in range(i + 1, batch))
+
+
+class BatchMapping(unittest.TestCase):
+    """The pure functions that map shapes and strides onto the batched call."""
+
+    def test_broadcast_batch(self):
+        b = _matrix.broadcast_batch
+        for batch_a, batch_b, want in ((None, None, None), (None, 5, 5), (5, None, 5), (1, 5, 5), (5, 1, 5),
+                                       (5, 5, 5), (1, 1, 1), (None, 1, 1), (0, 0, 0), (0, 1, 0), (None, 0, 0)):
+            with self.subTest(a=batch_a, b=batch_b):
+                self.assertEqual(b(batch_a, batch_b), want)
+        for batch_a, batch_b in ((2, 3), (0, 2), (4, 2)):
+            with self.subTest(a=batch_a, b=batch_b), self.assertRaisesRegex(
+                    ValueError, 'batch sizes do not match: A holds %d matrices and B %d' % (batch_a, batch_b)):
+                b(batch_a, batch_b)
+        with self.assertRaisesRegex(ValueError, 'a holds 2 matrices and b 3'):
+            b(2, 3, ('a', 'b'))
+
+    def test_batch_arguments(self):
+        f = _matrix.batch_arguments
+        self.assertEqual(f(None, 0, None, 0), (1, 0, 0))            # one 2-D product
+        self.assertEqual(f(4, 20, None, 0), (4, 20, 0))             # a 2-D B serves every product
+        self.assertEqual(f(None, 0, 4, 30), (4, 0, 30))
+        self.assertEqual(f(1, 0, 4, 30), (4, 0, 30))                # a batch of 1 too
+        self.assertEqual(f(4, 0, 4, 30), (4, 0, 30))                # a stride of 0 (broadcast_to, expand)
+        self.assertEqual(f(4, 20, 4, 30), (4, 20, 30))
+        self.assertEqual(f(4, 7, 4, 30), (4, 7, 30))                # strides as given, any size
+        self.assertEqual(f(1, 0, 1, 0), (1, 0, 0))
+        self.assertEqual(f(0, 20, None, 0), (0, 0, 0))
+        self.assertEqual(_matrix.operand_stride(1, 3, 99), 0)
+
+    def test_products_share_against_every_element(self):
+        rng = random.Random(45)
+        checked = 0
+        for rows in (1, 2, 3):
+            for cols in (1, 2, 4):
+                for rs, cs in ((cols, 1), (1, rows), (cols + 2, 1), (1, rows + 3), (2 * cols, 1)):
+                    for batch in (1, 2, 3, 5):
+                        for bs in sorted({0, 1, 2, cols, rows * cols, rows * cols - 1, rs, rng.randrange(1, 30)}):
+                            with self.subTest(rows=rows, cols=cols, strides=(rs, cs), batch=batch, bs=bs):
+                                self.assertEqual(_matrix.products_share(rows, cols, rs, cs, batch, bs),
+                                                 brute_products_share(rows, cols, rs, cs, batch, bs))
+                                checked += 1
+        self.assertGreater(checked, 1000)
+        # Side by side in one row-major matrix (ldc = batch * N, strideC = N): apart.
+        self.assertFalse(_matrix.products_share(64, 8, 8 * 1000, 1, 1000, 8))
+        self.assertTrue(_matrix.products_share(2, 2, 2, 1, 2, 0))
+        self.assertFalse(_matrix.products_share(0, 2, 2, 1, 5, 0))  # no elements
+        self.assertTrue(_matrix.products_share(3, 3, 9, 3, 2, 1))   # no runs: counted as sharing
+        # Past the limit of pairs to look at: counted as sharing.
+        self.assertTrue(_matrix.products_share(1000, 1, 1000, 1, 1000, 1, limit=50))
+        self.assertFalse(_matrix.products_share(1000, 1, 1000, 1, 1000, 1, limit=1000))
+
+
+@unittest.skipIf(numpy is None, 'numpy is not installed')
+class BatchPlans(unittest.TestCase):
+    """numpy (host) and CUDA-array (device) batches as BatchPlan maps them:
+    strides passed without copies where the matrices allow, and the result
+    of the emulated call against numpy.matmul in float64."""
+
+    def setUp(self):
+        self.rng = numpy.random.default_rng(45)
+
+    def uniform(self, *shape):
+        return self.rng.uniform(-1, 1, shape).astype(numpy.float32)
+
+    def test_host_plans_read_in_place(self):
+        x = self.uniform(6, 5, 7)
+        cases = [
+            # (A, B, batch, strideA, strideB, countA, countB)
+            (x, self.uniform(6, 7, 3), 6, 35, 21, 6, 6),
+            (x, self.uniform(7, 3), 6, 35, 0, 6, 1),                        # 2-D B broadcast
+            (self.uniform(5, 4), self.uniform(3, 4, 2), 3, 0, 8, 1, 3),     # 2-D A broadcast
+            (x[:1], self.uniform(4, 7, 2), 4, 0, 14, 1, 4),                 # a batch of 1
+            (numpy.broadcast_to(x[0], (6, 5, 7)), self.uniform(7, 2), 6, 0, 0, 1, 1),  # stride 0
+            (x.transpose(0, 2, 1), self.uniform(6, 5, 2), 6, 35, 10, 6, 6),  # column-major matrices
+            (x[::2], self.uniform(3, 7, 2), 3, 70, 14, 3, 3),               # every other matrix
+            (x[:, :, :4], self.uniform(6, 4, 2), 6, 35, 8, 6, 6),           # padded rows
+            (x[::-1], self.uniform(6, 7, 2), 6, -35, 14, 6, 6),             # backwards: host only
+        ]
+        for a, b, batch, sa, sb, ca, cb in cases:
+            with self.subTest(a=(a.shape, a.strides), b=(b.shape, b.strides)):
+                plan = _matrix.plan(a, b, None, 1.0, 0.0, False, False)
+                self.assertIsInstance(plan, _matrix.BatchPlan)
+                self.assertEqual(plan.batch, batch)
+                self.assertEqual((plan.a.stride, plan.b.stride), (sa, sb))
+                self.assertEqual((plan.a.count, plan.b.count), (ca, cb))
+                self.assertIsNone(plan.a.matrix.copy)
+                self.assertIsNone(plan.b.matrix.copy)
+                self.assertEqual(plan.shape, numpy.matmul(a, b).shape)
+
+    def test_two_d_stays_a_plan(self):
+        plan = _matrix.plan(self.uniform(3, 4), self.uniform(4, 5), None, 1.0, 0.0, False, False)
+        self.assertIs(type(plan), _matrix.Plan)
+        self.assertIsNone(plan.batch)
+
+    def test_host_copies_where_strides_do_not_allow(self):
+        x = self.uniform(4, 6, 10)
+        plan = _matrix.plan(x[:, :, ::2], self.uniform(5, 3), None, 1.0, 0.0, False, False)
+        self.assertIsNotNone(plan.a.matrix.copy)
+        self.assertEqual((plan.a.stride, plan.a.ld, plan.a.count), (30, 5, 4))
+
+    def check_call(self, handle_call, want, got=None):
+        with _SimulatedRuntime():
+            h = _SimulatedBatchHandle()
+            result = handle_call(h)
+        got = result if got is None else got
+        self.assertEqual(numpy.asarray(got).shape, want.shape)
+        error = numpy.linalg.norm(numpy.asarray(got, numpy.float64) - want) / max(numpy.linalg.norm(want), 1e-300)
+        self.assertLess(error, 1e-6)
+        return h, result
+
+    def test_host_batches_against_numpy_matmul(self):
+        x, y = self.uniform(6, 5, 7), self.uniform(6, 7, 3)
+        base = self.uniform(8, 9, 12)
+        cases = [
+            (x, y), (x, y[0]), (x[0], y), (x[:1], y), (x, y[:1]), (x.transpose(0, 2, 1).copy().transpose(0, 2, 1), y),
+            (numpy.broadcast_to(x[:1], x.shape), y), (x[::-1], y[::2].repeat(2, axis=0)),
+            (base[:6, :5, ::2], self.uniform(6, 6, 3)),                # strided rows and columns: a copy
+            (x[:, :0, :], y), (x[:0], y[:0]), (x[:, :, :0], y[:, :0, :]),
+        ]
+        for a, b in cases:
+            with self.subTest(a=(a.shape, a.strides), b=(b.shape, b.strides)):
+                want = numpy.matmul(a.astype(numpy.float64), b.astype(numpy.float64))
+                h, c = self.check_call(lambda h: h.sgemm(a, b), want)
+                self.assertIsInstance(c, numpy.ndarray)
+                self.assertEqual(c.dtype, numpy.float32)
+
+    def test_host_out_alpha_beta_transposes(self):
+        a, b = self.uniform(4, 6, 5), self.uniform(4, 3, 6)
+        for out in (self.uniform(4, 5, 3), self.uniform(4, 3, 5).transpose(0, 2, 1),
+                    self.uniform(4, 5, 8)[:, :, 2:5], self.uniform(8, 5, 3)[::2],
+                    self.uniform(4, 5, 9)[:, :, ::3]):
+            with self.subTest(out=(out.shape, out.strides)):
+                c0 = out.astype(numpy.float64)
+                want = 0.5 * numpy.matmul(a.transpose(0, 2, 1).astype(numpy.float64), b.transpose(0, 2, 1)) - 2 * c0
+                h, got = self.check_call(lambda h: h.gemm(a, b, trans_a=True, trans_b='T', alpha=0.5, beta=-2.0,
+                                                          out=out), want, out)
+                self.assertIs(got, out)
+
+    def test_host_copies_each_operand_once(self):
+        a, b = self.uniform(5, 7), self.uniform(300, 7, 3)
+        with _SimulatedRuntime() as rt:
+            copies = []
+            saved = _cudart.copy_2d
+            _cudart.copy_2d = lambda *arguments: (copies.append(arguments[5]), saved(*arguments))
+            try:
+                h = _SimulatedBatchHandle(stream=0x77)
+                c = h.sgemm(a, b)
+            finally:
+                _cudart.copy_2d = saved
+        # A once (5 rows), B's 300 matrices in one 2-D copy (2100 rows), C back in one.
+        self.assertEqual(copies, [5, 2100, 1500])
+        self.assertEqual(h.products[-1]['strides'], (0, 21, 15))
+        self.assertEqual((h.calls, rt.syncs), ([0x77], [0x77]))
+        want = numpy.matmul(a.astype(numpy.float64), b)
+        self.assertLess(numpy.abs(c - want).max(), 1e-5)
+
+    def test_device_batches_in_place(self):
+        rng = support.rng(45)
+        n, M, K, N = 3, 4, 5, 2
+        A = [support.random_matrix(M, K, rng) for _ in range(n)]
+        B = [support.random_matrix(K, N, rng) for _ in range(n)]
+        layouts = {
+            'C': lambda r, c: (r * c, c, 1), 'F': lambda r, c: (r * c, 1, r),
+            'padded': lambda r, c: ((r + 1) * (c + 3), c + 3, 1), 'gaps': lambda r, c: (r * c + 7, 1, r),
+            'side by side': lambda r, c: (c, n * c, 1),
+        }
+        for ka, sa in layouts.items():
+            for kb, sb in layouts.items():
+                for kc, sc in layouts.items():
+                    with self.subTest(A=ka, B=kb, C=kc), _SimulatedRuntime():
+                        a = batch_view((n, M, K), sa(M, K), values=A)
+                        b = batch_view((n, K, N), sb(K, N), values=B)
+                        c = batch_view((n, M, N), sc(M, N), values=[[[float('nan')] * N] * M] * n)
+                        h = _SimulatedBatchHandle(stream=0x10)
+                        self.assertIs(h.gemm(a, b, out=c), c)
+                        self.assertEqual(h.products[-1]['strides'], (sa(M, K)[0], sb(K, N)[0], sc(M, N)[0]))
+                        got = batch_values(c)
+                        for i in range(n):
+                            self.assertLess(support.relative_error(got[i], support.reference(A[i], B[i])), 1e-6)
+
+    def test_device_broadcasts(self):
+        rng = support.rng(46)
+        A, B = support.random_matrix(4, 5, rng), [support.random_matrix(5, 3, rng) for _ in range(6)]
+        for a, stride_a in ((FakeArray(4, 5, values=A), 0),                         # 2-D
+                            (batch_view((1, 4, 5), (20, 5, 1), values=[A]), 0),      # a batch of 1
+                            (batch_view((6, 4, 5), (0, 5, 1), values=[A]), 0)):     # stride 0 (expand)
+            with self.subTest(a=a.extra.get('shape', a.shape)), _SimulatedRuntime():
+                b = batch_view((6, 5, 3), (15, 3, 1), values=B)
+                c = batch_view((6, 4, 3), (12, 3, 1))
+                h = _SimulatedBatchHandle()
+                h.sgemm(a, b, out=c)
+                self.assertEqual(h.products[-1]['strides'], (stride_a, 15, 12))
+                for i, got in enumerate(batch_values(c)):
+                    self.assertLess(support.relative_error(got, support.reference(A, B[i])), 1e-6)
+
+    def test_matmul_against_numpy(self):
+        saved = _api.default_handle
+        shapes = [((4, 5), (5, 3)), ((2, 4, 5), (2, 5, 3)), ((2, 4, 5), (5, 3)), ((4, 5), (2, 5, 3)),
+                  ((1, 4, 5), (3, 5, 2)), ((3, 4, 5), (1, 5, 2)), ((1, 1, 1), (1, 1, 1)), ((0, 2, 3), (3, 4)),
+                  ((2, 0, 3), (2, 3, 4)), ((2, 3, 0), (0, 4))]
+        try:
+            for sa, sb in shapes:
+                with self.subTest(a=sa, b=sb), _SimulatedRuntime():
+                    handle = _SimulatedBatchHandle()
+                    _api.default_handle = lambda device=None: handle
+                    a, b = self.uniform(*sa), self.uniform(*sb)
+                    want = numpy.matmul(a.astype(numpy.float64), b.astype(numpy.float64))
+                    got = gemmladder.matmul(a, b, variant='warptile')
+                    self.assertEqual((type(got), got.shape, got.dtype), (numpy.ndarray, want.shape, numpy.float32))
+                    if want.size:
+                        self.assertLess(numpy.abs(got - want).max(), 1e-5)
+                    out = numpy.full(want.shape, numpy.nan, numpy.float32)
+                    self.assertIs(gemmladder.matmul(a, b, out=out), out)
+                    self.assertTrue(numpy.array_equal(out, got))
+                    if want.size:  # else nothing to write, and no call
+                        self.assertEqual(handle.products[-1]['batch'],
+                                         None if len(want.shape) == 2 else want.shape[0])
+        finally:
+            _api.default_handle = saved
+
+
+class BatchArgumentErrors(unittest.TestCase):
+    """Batches and matmul the call cannot express: refused before any CUDA call."""
+
+    def rejects(self, error, pattern, *args, function=None, **kwargs):
+        with _NoGpu(), self.assertRaisesRegex(error, pattern):
+            (function or gemmladder.gemm)(*args, **kwargs)
+
+    def test_shapes(self):
+        a, b = batch_view((3, 4, 5), (20, 5, 1)), batch_view((3, 5, 2), (10, 2, 1))
+        self.rejects(ValueError, 'batch sizes do not match: A holds 3 matrices and B 2', a,
+                     batch_view((2, 5, 2), (10, 2, 1)))
+        self.rejects(ValueError, r'shapes do not match: op\(A\) is 4 x 5 \(A 3 x 4 x 5\) but op\(B\) is 4 x 2',
+                     a, batch_view((3, 4, 2), (8, 2, 1)))
+        self.rejects(ValueError, r'^out is 4 x 2 but op\(A\) op\(B\) is 3 x 4 x 2', a, b, out=FakeArray(4, 2))
+        self.rejects(ValueError, r'^out is 2 x 4 x 2 but op\(A\) op\(B\) is 3 x 4 x 2', a, b,
+                     out=batch_view((2, 4, 2), (8, 2, 1)))
+        self.rejects(ValueError, r"out is 1 x 4 x 2 but op\(A\) op\(B\) is 4 x 2$", FakeArray(4, 5), FakeArray(5, 2),
+                     out=batch_view((1, 4, 2), (8, 2, 1)))
+        self.rejects(ValueError, r"out is 3 x 4 x 2 but op\(A\) op\(B\) is 1 x 4 x 2 \(numpy.matmul's broadcasting "
+                     r"of A 1 x 4 x 5 and B 5 x 2\)", batch_view((1, 4, 5), (20, 5, 1)), FakeArray(5, 2),
+                     out=batch_view((3, 4, 2), (8, 2, 1)))
+        self.rejects(ValueError, r'beta = 2 reads C: pass it as out=', a, b, beta=2)
+
+    def test_dtypes_kinds_and_memory(self):
+        a, b = batch_view((3, 4, 5), (20, 5, 1)), batch_view((3, 5, 2), (10, 2, 1))
+        wide = FakeArray(1, 1, extra={'shape': (3, 4, 5), 'strides': None, 'typestr': '<f8'})
+        self.rejects(TypeError, 'A has dtype .*float32 only', wide, b)
+        self.rejects(TypeError, 'all be numpy arrays or all be CUDA arrays', a, batch_view((3, 5, 2), (10, 2, 1),
+                                                                                     device=False))
+        self.rejects(ValueError, 'walks its batch backwards', batch_view((3, 4, 5), (-20, 5, 1), offset=40), b)
+        self.rejects(ValueError, 'neither contiguous rows nor contiguous columns',
+                     batch_view((3, 4, 5), (40, 10, 2)), b)
+        self.rejects(ValueError, 'out is read-only', a, b, out=batch_view((3, 4, 2), (8, 2, 1), readonly=True))
+        self.rejects(ValueError, r'^out \(shape \(3, 4, 2\), strides \(0, 8, 4\) bytes\): two of its matrices share '
+                     'an element', a, b, out=batch_view((3, 4, 2), (0, 2, 1)))
+        self.rejects(ValueError, 'two of its matrices share', a, b, out=batch_view((3, 4, 2), (3, 2, 1)))
+        # One allocation holding B and then out: their spans meet (out's first
+        # matrix in the gap of B's), which the library refuses for batches.
+        whole = FakeArray(1, 200)
+        b_in = batch_view((3, 5, 2), (40, 2, 1), base=whole)
+        self.rejects(ValueError, "^out overlaps B: the memory from out's first element to its last meets B's",
+                     a, b_in, out=batch_view((3, 4, 2), (40, 2, 1), base=whole, offset=10))
+        # A batch of 1 is one product: exact overlap, as for 2-D arrays.
+        self.rejects(ValueError, '^out overlaps A: at least one element', batch_view((1, 4, 4), (16, 4, 1), base=whole),
+                     FakeArray(4, 4), out=batch_view((1, 4, 4), (16, 4, 1), base=whole, offset=15))
+
+    def test_matmul_messages(self):
+        m = gemmladder.matmul
+        self.rejects(ValueError, r"^shapes do not match: a is 4 x 5 and b is 6 x 3, but a @ b needs a's columns "
+                     r"\(5\) to be as many as b's rows \(6\)", FakeArray(4, 5), FakeArray(6, 3), function=m)
+        self.rejects(ValueError, r'^a must be a 2-D matrix, got shape \(20,\) \(1-D\); .*reshape a vector to '
+                     r'\(1, n\) or \(n, 1\)', FakeArray(4, 5, extra={'shape': (20,), 'strides': None}),
+                     FakeArray(20, 1), function=m)
+        self.rejects(ValueError, r'^b must be a 2-D matrix, got shape \(1, 1, 5, 3\) \(4-D\)', FakeArray(4, 5),
+                     FakeArray(5, 3, extra={'shape': (1, 1, 5, 3), 'strides': None}), function=m)
+        self.rejects(TypeError, r'^a has dtype .*float32 only', FakeArray(4, 5, typestr='<f8'), FakeArray(5, 3),
+                     function=m)
+        self.rejects(TypeError, r'^out has dtype', FakeArray(4, 5), FakeArray(5, 3),
+                     out=FakeArray(4, 3, typestr='<i4'), function=m)
+        self.rejects(ValueError, r'^batch sizes do not match: a holds 3 matrices and b 2',
+                     batch_view((3, 4, 5), (20, 5, 1)), batch_view((2, 5, 2), (10, 2, 1)), function=m)
+        self.rejects(ValueError, r'^out is 4 x 2 but a @ b is 3 x 4 x 2', batch_view((3, 4, 5), (20, 5, 1)),
+                     FakeArray(5, 2), out=FakeArray(4, 2), function=m)
+        self.rejects(TypeError, r'^a: expected a numpy array', [[1.0]], FakeArray(1, 1), function=m)
+        self.rejects(ValueError, 'unknown variant', FakeArray(4, 5), FakeArray(5, 3), variant='fastest', function=m)
+        self.rejects(TypeError, r'a, b and out must all be numpy arrays or all be CUDA arrays', FakeArray(4, 5),
+                     FakeArray(5, 3), out=FakeArray(4, 3, device=False), function=m)
+
+    @unittest.skipIf(numpy is None, 'numpy is not installed')
+    def test_numpy(self):
+        m = gemmladder.matmul
+        a = numpy.ones((2, 4, 5), numpy.float32)
+        self.rejects(ValueError, r'4-D', a[None], a, function=m)
+        self.rejects(ValueError, r'1-D', numpy.ones(5, numpy.float32), a, function=m)
+        self.rejects(TypeError, r'float64', a.astype(numpy.float64), a.transpose(0, 2, 1), function=m)
+        shared = numpy.lib.stride_tricks.as_strided(numpy.zeros(16, numpy.float32), (2, 4, 4), (0, 16, 4))
+        self.rejects(ValueError, 'two of its matrices share', a, a.transpose(0, 2, 1), out=shared, function=m)
+        self.rejects(ValueError, "out overlaps a: the memory", a, a.transpose(0, 2, 1), out=a[:, :, :4],
+                     function=m)
 
 
 class ValidCallsReachTheLibrary(unittest.TestCase):

@@ -48,6 +48,9 @@ def run(a: object, b: object, stream: Optional[int]) -> None:
         h.set_workspace(None)
         ws: Optional[Tuple[int, int]] = h.workspace
     h2: gemmladder.Handle = gemmladder.default_handle(0)
+    d3 = gemmladder.matmul(a, b)
+    d3 = gemmladder.matmul(a, b, variant='warptile', out=d3)
+    d3 = gemmladder.matmul(a, b, variant=gemmladder.Variant.AUTO, out=None)
     version: str = gemmladder.library_version()
 '''
 
@@ -61,6 +64,9 @@ BAD = [
     ("gemmladder.sgemm(1)", r'Missing positional argument "B" in call to "sgemm"'),
     ("gemmladder.Handle(device='0')", r'Argument "device" to "Handle"'),
     ("gemmladder.Handle().set_workspace(1.5)", r'Argument 1 to "set_workspace" of "Handle"'),
+    ("gemmladder.matmul(1, 2, variant=3.5)", r'Argument "variant" to "matmul"'),
+    ("gemmladder.matmul(1, 2, 'auto')", r'Too many positional arguments for "matmul"'),
+    ("gemmladder.matmul(1, 2, alpha=2.0)", r'Unexpected keyword argument "alpha" for "matmul"'),
 ]
 
 
