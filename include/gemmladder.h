@@ -359,18 +359,19 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  *                     strideC), which includes strideC == 0; where checking
  *                     every such pair would take more than 2^20 steps,
  *                     strideC must reach past C_0's last element.
- *   batch             >= 0; 0 does nothing and succeeds, and A, B and C may
- *                     then be NULL.
+ *   batch             0 .. 2147483647; 0 does nothing and succeeds, and A, B
+ *                     and C may then be NULL.
  * With batch > 1, the floats from C_0's first element to C_(batch-1)'s
  * last must not meet those of A's matrices or of B's (an input may not lie
  * among the outputs); with batch == 1 the rule is gl_sgemm_ex's. Every
  * operand's whole batch, from its first element to its last, must lie in
  * one allocation on the handle's device, as a single matrix must.
  * Asynchronous on the handle's stream, as gl_sgemm_ex. Today the products
- * are run one after another, each as gl_sgemm_ex would run it (auto takes
- * scratch per product, within the handle's limit).
+ * are queued one after another, each as gl_sgemm_ex would queue it (auto
+ * takes scratch per product, within the handle's limit), so the call's
+ * host time grows with batch.
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
- * negative stride or batch, an operand's batch that spans more bytes than
+ * negative stride, a batch outside 0 .. 2147483647, an operand's batch that spans more bytes than
  * an address space, and C's products or batches overlapping as above.
  * gl_sgemm_ex's arguments are checked first, in its order, on the first
  * product (with batch == 0 only their values, not the pointers); then

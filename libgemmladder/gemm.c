@@ -454,9 +454,9 @@ static gl_status_t check_batch(gl_handle_t h, const call *k, const batch *b)
         if (strides[i].value < 0)
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "%s (%lld) must be >= 0",
                            strides[i].name, (long long)strides[i].value);
-    if (b->count < 0)
-        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "batch (%lld) must be >= 0",
-                       (long long)b->count);
+    if (b->count < 0 || b->count > GL_MAX_DIM)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "batch (%lld) must be between 0 and %lld",
+                       (long long)b->count, (long long)GL_MAX_DIM);
     if (b->count < 2 || k->empty)
         return GL_STATUS_SUCCESS; /* one product: gl_sgemm_ex's rules, already checked */
 

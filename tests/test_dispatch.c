@@ -446,7 +446,7 @@ static void test_strided_batch(gl_handle_t h)
         {-1, 30, 20, 3, 5, a, "strideA (-1) must be >= 0"},
         {24, -30, 20, 3, 5, a, "strideB (-30) must be >= 0"},
         {24, 30, -20, 3, 5, a, "strideC (-20) must be >= 0"},
-        {24, 30, 20, -1, 5, a, "batch (-1) must be >= 0"},
+        {24, 30, 20, -1, 5, a, "batch (-1) must be between 0 and 2147483647"},
         {24, 30, 0, 2, 5, a, "strideC is 0 with batch = 2: every product would write the same C"},
         {24, 30, 10, 3, 5, a, "the products' C overlap: C_0 and C_1"},
         {24, 30, 20, 5, 5, a, "a batch of 5 matrices of 4 x 5 with ldc = 5, strideC = 20 floats "
