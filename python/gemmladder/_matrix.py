@@ -410,6 +410,8 @@ class BatchPlan:
                                 % (a.name, a.shape_text(), b.name, b.shape_text())
                                 if a.batch != b.batch else ''))
         _check_sizes(M, N, K)
+        if batch > MAX_SIZE:
+            raise ValueError('a batch of %d products is more than the library takes (%d)' % (batch, MAX_SIZE))
         if c is not None:
             _check_writable(c)
             if products_share(c.rows, c.cols, c.row_stride, c.col_stride, c.batch or 1, c.batch_stride):

@@ -5,12 +5,16 @@ two also through DLPack alone; numpy arrays of any strides; transposes
 and memory orders, alpha/beta, out=, zero sizes, streams, errors coming back
 from the library, views of one allocation as out and A or B (adjacent ones
 computed, overlapping ones refused), argument ranges only the GPU side can
-judge, and the tuning bindings.
+judge, the tuning bindings, and batches (3-D arrays through
+gl_sgemm_strided_batched: raw device memory, numpy, CuPy and PyTorch, with
+broadcasting, padding and gaps, strides read through copies, matmul),
+each product of a batch checked on its own.
 
 Exits 77 (skipped) where creating a handle reports no CUDA device; parts
 whose package (numpy, CuPy, PyTorch) is missing are skipped one by one.
 """
 import ctypes
+import math
 import sys
 import unittest
 
@@ -538,6 +542,300 @@ class TorchRoundTrip(GpuTest):
         self.assertClose(c.numpy(), self.reference(a, b))
         strided = a[:, ::2]  # 90 x 80 with a column stride of 2
         self.assertClose(gemmladder.sgemm(strided, b[::2]).numpy(), self.reference(strided, b[::2]))
+
+
+# ---- batches (issue 45): 3-D arrays through gl_sgemm_strided_batched, and matmul ----
+BATCH_SHAPES = [(5, 33, 47, 29), (3, 1, 64, 16), (17, 16, 16, 16), (2, 129, 65, 96)]  # (batch, M, N, K)
+
+
+class DeviceBatch:
+    """cudaMalloc'ed floats seen as a 3-D batch (`shape`, element `strides`)
+    through __cuda_array_interface__; every float of the allocation, the
+    gaps between matrices included, holds `fill` before `values` go in."""
+
+    def __init__(self, shape, strides, values=None, fill=float('nan'), stream=None):
+        self.shape, self.strides, self.stream = shape, strides, stream
+        self.size = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 1
+        self.buffer = _cudart.DeviceBuffer(4 * self.size)
+        memory = [fill] * self.size
+        for i, matrix in enumerate(values or []):
+            for r, row in enumerate(matrix):
+                for c, x in enumerate(row):
+                    memory[self.index(i, r, c)] = x
+        self.write(memory)
+
+    def index(self, i, r, c):
+        return i * self.strides[0] + r * self.strides[1] + c * self.strides[2]
+
+    @property
+    def __cuda_array_interface__(self):
+        return {'shape': self.shape, 'typestr': '<f4', 'data': (self.buffer.address, False),
+                'strides': tuple(4 * s for s in self.strides), 'version': 3, 'stream': self.stream}
+
+    def write(self, memory):
+        host = (ctypes.c_float * self.size)(*memory)
+        _cudart.copy_2d(self.buffer.address, 4 * self.size, ctypes.addressof(host), 4 * self.size,
+                        4 * self.size, 1, _cudart.MEMCPY_HOST_TO_DEVICE, None)
+        _cudart.synchronize(None)
+
+    def memory(self):
+        host = (ctypes.c_float * self.size)()
+        _cudart.synchronize(None)
+        _cudart.copy_2d(ctypes.addressof(host), 4 * self.size, self.buffer.address, 4 * self.size,
+                        4 * self.size, 1, _cudart.MEMCPY_DEVICE_TO_HOST, None)
+        _cudart.synchronize(None)
+        return list(host)
+
+    def values(self, memory=None):
+        memory = self.memory() if memory is None else memory
+        n, rows, cols = self.shape
+        return [[[memory[self.index(i, r, c)] for c in range(cols)] for r in range(rows)] for i in range(n)]
+
+    def cells(self):
+        n, rows, cols = self.shape
+        return {self.index(i, r, c) for i in range(n) for r in range(rows) for c in range(cols)}
+
+
+class BatchTest(GpuTest):
+    def assertBatchClose(self, got, want, what='', variant=None):
+        """Each matrix of the batch on its own, so that a wrong batch index cannot hide."""
+        self.assertEqual(len(got), len(want), what)
+        for i, (g, w) in enumerate(zip(got, want)):
+            self.assertClose(g, w, '%s, product %d' % (what, i), variant=variant)
+
+
+class RawDeviceBatches(BatchTest):
+    """Device memory described by a 3-D __cuda_array_interface__: needs no numpy."""
+
+    def test_every_variant(self):
+        rng = support.rng(45)
+        for n, M, N, K in BATCH_SHAPES[:3]:
+            A = [support.random_matrix(M, K, rng) for _ in range(n)]
+            B = support.random_matrix(K, N, rng)                             # one B for every product
+            a = DeviceBatch((n, M, K), (M * (K + 3) + 5, K + 3, 1), A)      # padded rows, gaps between
+            b = DeviceMatrix(K, N, B)
+            want = [support.reference(x, B) for x in A]
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v), n=n, M=M, N=N, K=K):
+                    c = DeviceBatch((n, M, N), (M, 1, n * M))                # column-major, side by side
+                    self.assertIs(self.handle.sgemm(a, b, variant=v, out=c), c)
+                    self.handle.synchronize()
+                    memory = c.memory()
+                    self.assertBatchClose(c.values(memory), want, gemmladder.variant_name(v), variant=v)
+                    padded = DeviceBatch((n, M, N), (M * (N + 2) + 3, N + 2, 1))
+                    self.handle.sgemm(a, b, variant=v, out=padded)
+                    memory = padded.memory()
+                    self.assertBatchClose(padded.values(memory), want, gemmladder.variant_name(v), variant=v)
+                    cells = padded.cells()
+                    self.assertTrue(all(math.isnan(x) for k, x in enumerate(memory) if k not in cells))
+
+    def test_broadcasts_and_alpha_beta(self):
+        rng = support.rng(46)
+        n, M, N, K = 6, 20, 30, 40
+        A1 = support.random_matrix(M, K, rng)
+        B = [support.random_matrix(N, K, rng) for _ in range(n)]             # transposed
+        C = [support.random_matrix(M, N, rng) for _ in range(n)]
+        for case, a in (('2-D A', DeviceMatrix(M, K, A1)), ('a batch of 1', DeviceBatch((1, M, K), (M * K, K, 1), [A1])),
+                        ('stride 0', DeviceBatch((n, M, K), (0, K, 1), [A1]))):
+            with self.subTest(case):
+                b = DeviceBatch((n, N, K), (N * K, K, 1), B)
+                c = DeviceBatch((n, M, N), (M * N, N, 1), C)
+                self.handle.gemm(a, b, trans_b=True, alpha=-1.5, beta=0.5, out=c)
+                self.assertBatchClose(c.values(), [support.reference(A1, B[i], -1.5, 0.5, C[i], False, True)
+                                                   for i in range(n)], case)
+
+    def test_refused_before_the_gpu(self):
+        b = DeviceBatch((3, 5, 2), (10, 2, 1))
+        forwards = DeviceBatch((3, 4, 5), (20, 5, 1))
+        backwards = type('Backwards', (), {'__cuda_array_interface__': dict(
+            forwards.__cuda_array_interface__, data=(forwards.buffer.address + 4 * 40, False),
+            strides=(-80, 20, 4))})()
+        with self.assertRaisesRegex(ValueError, 'walks its batch backwards'):
+            self.handle.sgemm(backwards, b, out=DeviceBatch((3, 4, 2), (8, 2, 1)))
+        with self.assertRaisesRegex(ValueError, 'neither contiguous rows nor contiguous columns'):
+            self.handle.sgemm(DeviceBatch((3, 4, 5), (40, 10, 2)), b, out=DeviceBatch((3, 4, 2), (8, 2, 1)))
+        with self.assertRaisesRegex(ValueError, 'two of its matrices share an element'):
+            self.handle.sgemm(DeviceBatch((3, 4, 5), (20, 5, 1)), b, out=DeviceBatch((3, 4, 2), (0, 2, 1)))
+
+    def test_empty_batches(self):
+        c = DeviceBatch((0, 4, 2), (8, 2, 1))
+        self.assertIs(self.handle.sgemm(DeviceBatch((0, 4, 5), (20, 5, 1)), DeviceMatrix(5, 2), out=c), c)
+        c = DeviceBatch((3, 4, 2), (8, 2, 1), [[[1.0] * 2] * 4] * 3)
+        self.handle.gemm(DeviceBatch((3, 4, 0), (0, 1, 1)), DeviceMatrix(0, 2), beta=2.0, out=c)  # K = 0
+        self.assertEqual(c.values(), [[[2.0] * 2] * 4] * 3)
+
+
+@unittest.skipIf(numpy is None, 'numpy is not installed')
+class NumpyBatches(BatchTest):
+    def setUp(self):
+        super().setUp()
+        self.rng = numpy.random.default_rng(45)
+
+    def uniform(self, *shape):
+        return self.rng.uniform(-1.0, 1.0, shape).astype(numpy.float32)
+
+    def reference(self, a, b):
+        return numpy.matmul(numpy.asarray(a, numpy.float64), numpy.asarray(b, numpy.float64))
+
+    def test_every_variant(self):
+        for n, M, N, K in BATCH_SHAPES:
+            a, b = self.uniform(n, M, K), self.uniform(n, K, N)
+            want = self.reference(a, b)
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v), n=n, M=M, N=N, K=K):
+                    c = self.handle.sgemm(a, b, variant=v)
+                    self.assertIsInstance(c, numpy.ndarray)
+                    self.assertEqual((c.shape, c.dtype), ((n, M, N), numpy.float32))
+                    self.assertBatchClose(c, want, gemmladder.variant_name(v), variant=v)
+
+    def test_broadcasts(self):
+        n, M, N, K = 9, 40, 24, 56
+        x, y = self.uniform(n, M, K), self.uniform(n, K, N)
+        for a, b in ((x, y[0]), (x[0], y), (x[:1], y), (x, y[:1]), (numpy.broadcast_to(x[0], x.shape), y),
+                     (x.transpose(0, 2, 1).copy().transpose(0, 2, 1), y), (x[::2], y[::2])):
+            with self.subTest(a=(a.shape, a.strides), b=(b.shape, b.strides)):
+                want = self.reference(a, b)
+                got = gemmladder.sgemm(a, b)
+                self.assertEqual(got.shape, want.shape)
+                self.assertBatchClose(got, want)
+
+    def test_any_strides_out_alpha_beta_transposes(self):
+        n, M, N, K = 4, 37, 29, 45
+        base = self.uniform(2 * n, 2 * K, 3 * M)
+        a = base[::-2, ::2, ::3]                     # K x M matrices, none contiguous, batch backwards
+        b = self.uniform(n, N, K)
+        whole = numpy.full((n, M, 3 * N), 7.0, numpy.float32)
+        out = whole[:, :, ::3]                       # every third column
+        before = out.astype(numpy.float64)
+        want = 2.0 * self.reference(a.transpose(0, 2, 1), b.transpose(0, 2, 1)) - before
+        self.assertIs(self.handle.gemm(a, b, trans_a=True, trans_b=True, alpha=2.0, beta=-1.0, out=out), out)
+        self.assertBatchClose(out, want)
+        self.assertTrue((numpy.delete(whole, numpy.arange(0, 3 * N, 3), axis=2) == 7.0).all())
+
+    def test_matmul(self):
+        for sa, sb in (((30, 20), (20, 10)), ((3, 30, 20), (3, 20, 10)), ((3, 30, 20), (20, 10)),
+                       ((30, 20), (3, 20, 10)), ((1, 30, 20), (4, 20, 10)), ((0, 3, 4), (4, 5)),
+                       ((2, 0, 4), (2, 4, 5)), ((2, 3, 0), (0, 5))):
+            with self.subTest(a=sa, b=sb):
+                a, b = self.uniform(*sa), self.uniform(*sb)
+                want = self.reference(a, b)
+                got = gemmladder.matmul(a, b)
+                self.assertEqual((type(got), got.shape, got.dtype), (numpy.ndarray, want.shape, numpy.float32))
+                if want.size:
+                    self.assertClose(got, want)
+                out = numpy.full(want.shape, numpy.nan, numpy.float32)
+                self.assertIs(gemmladder.matmul(a, b, out=out, variant='warptile'), out)
+                if want.size:
+                    self.assertClose(out, want)
+
+
+@unittest.skipIf(cupy is None, 'CuPy is not installed')
+class CupyBatches(BatchTest):
+    def uniform(self, *shape):
+        return cupy.random.uniform(-1.0, 1.0, shape).astype(cupy.float32)
+
+    def reference(self, a, b):
+        return numpy.matmul(cupy.asnumpy(a).astype(numpy.float64), cupy.asnumpy(b).astype(numpy.float64))
+
+    def test_every_variant(self):
+        for n, M, N, K in BATCH_SHAPES:
+            a, b = self.uniform(n, M, K), self.uniform(n, K, N)
+            want = self.reference(a, b)
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v), n=n, M=M, N=N, K=K):
+                    c = gemmladder.sgemm(a, b, variant=v)
+                    self.assertIsInstance(c, cupy.ndarray)
+                    self.assertEqual((c.shape, c.dtype, c.device.id), ((n, M, N), cupy.float32, a.device.id))
+                    self.assertBatchClose(cupy.asnumpy(c), want, variant=v)
+
+    def test_broadcasts_and_views(self):
+        n, M, N, K = 7, 50, 30, 40
+        x, y = self.uniform(n, M, K), self.uniform(n, K, N)
+        for a, b in ((x, y[0]), (x[0], y), (x[:1], y), (cupy.broadcast_to(x[0], x.shape), y),
+                     (x.transpose(0, 2, 1).copy().transpose(0, 2, 1), y),   # column-major matrices
+                     (x[::2], y[::2]), (x[:, :, :30], y[:, :30, :])):       # batch and row gaps
+            with self.subTest(a=(a.shape, a.strides), b=(b.shape, b.strides)):
+                got = gemmladder.matmul(a, b)
+                self.assertIsInstance(got, cupy.ndarray)
+                self.assertBatchClose(cupy.asnumpy(got), self.reference(a, b))
+
+    def test_out_alpha_beta(self):
+        a, b = self.uniform(5, 60, 40), self.uniform(5, 30, 60)
+        out = self.uniform(5, 40, 30).transpose(0, 2, 1).copy().transpose(0, 2, 1)  # column-major
+        before = cupy.asnumpy(out).astype(numpy.float64)
+        self.assertIs(self.handle.gemm(a, b, trans_a=True, trans_b=True, alpha=2.0, beta=0.5, out=out), out)
+        self.handle.synchronize()
+        want = 2.0 * self.reference(a.transpose(0, 2, 1), b.transpose(0, 2, 1)) + 0.5 * before
+        self.assertBatchClose(cupy.asnumpy(out), want)
+
+    def test_strides_it_cannot_read(self):
+        a = self.uniform(3, 20, 40)[:, :, ::2]
+        with self.assertRaisesRegex(ValueError, 'CUDA arrays are used in place'):
+            gemmladder.matmul(a, self.uniform(20, 10))
+        self.assertBatchClose(cupy.asnumpy(gemmladder.matmul(a.copy(), self.uniform(20, 10) * 0)),
+                              numpy.zeros((3, 20, 10)))
+
+    def test_dlpack(self):
+        a, b = self.uniform(4, 30, 20), self.uniform(4, 20, 10)
+        out = cupy.empty((4, 30, 10), dtype=cupy.float32)
+        self.assertIs(self.handle.sgemm(DLPackOnly(a), DLPackOnly(b), out=out), out)
+        self.handle.synchronize()
+        self.assertBatchClose(cupy.asnumpy(out), self.reference(a, b))
+
+
+@unittest.skipIf(torch is None, 'PyTorch with CUDA is not installed')
+class TorchBatches(BatchTest):
+    def uniform(self, *shape, device='cuda'):
+        return torch.rand(shape, device=device, dtype=torch.float32) * 2 - 1
+
+    def reference(self, a, b):
+        return numpy.matmul(a.double().cpu().numpy(), b.double().cpu().numpy())
+
+    def test_every_variant(self):
+        for n, M, N, K in BATCH_SHAPES:
+            a, b = self.uniform(n, M, K), self.uniform(n, K, N)
+            want = self.reference(a, b)
+            for v in self.variants():
+                with self.subTest(variant=gemmladder.variant_name(v), n=n, M=M, N=N, K=K):
+                    c = gemmladder.sgemm(a, b, variant=v)
+                    self.assertIsInstance(c, torch.Tensor)
+                    self.assertEqual((tuple(c.shape), c.dtype, c.device), ((n, M, N), torch.float32, a.device))
+                    self.assertBatchClose(c.cpu().numpy(), want, variant=v)
+
+    def test_matmul_like_torch(self):
+        n, M, N, K = 6, 48, 20, 36
+        x, y = self.uniform(n, M, K), self.uniform(n, K, N)
+        for a, b in ((x, y), (x, y[0]), (x[0], y), (x[:1], y), (x[0].expand(n, M, K), y),
+                     (x.transpose(1, 2).contiguous().transpose(1, 2), y), (x[::2], y[::2]), (x[0], y[0])):
+            with self.subTest(a=(tuple(a.shape), a.stride()), b=(tuple(b.shape), b.stride())):
+                got = gemmladder.matmul(a, b)
+                self.assertEqual((type(got), tuple(got.shape)), (torch.Tensor, tuple(torch.matmul(a, b).shape)))
+                if got.dim() == 3:
+                    self.assertBatchClose(got.cpu().numpy(), self.reference(a, b))
+                else:
+                    self.assertClose(got.cpu().numpy(), self.reference(a, b))
+
+    def test_out_and_refusals(self):
+        a, b = self.uniform(3, 40, 30), self.uniform(3, 30, 20)
+        out = torch.empty((3, 40, 20), device='cuda', dtype=torch.float32)
+        self.assertIs(gemmladder.matmul(a, b, out=out), out)
+        torch.cuda.synchronize()
+        self.assertBatchClose(out.cpu().numpy(), self.reference(a, b))
+        with self.assertRaisesRegex(ValueError, 'CUDA arrays are used in place'):
+            gemmladder.matmul(a[:, :, ::2], b[:, :15])
+        with self.assertRaisesRegex(TypeError, 'float64'):
+            gemmladder.matmul(a.double(), b.double())
+        with self.assertRaisesRegex(ValueError, 'batch sizes do not match: a holds 3 matrices and b 2'):
+            gemmladder.matmul(a, b[:2])
+
+    def test_cpu_tensors(self):
+        # Host memory through DLPack: copied to the GPU and back, any strides.
+        a, b = self.uniform(5, 30, 40, device='cpu'), self.uniform(40, 20, device='cpu')
+        c = gemmladder.matmul(a, b)
+        self.assertEqual((type(c), tuple(c.shape), c.device.type), (torch.Tensor, (5, 30, 20), 'cpu'))
+        self.assertBatchClose(c.numpy(), self.reference(a, b))
+        strided = a[::2, :, ::2]
+        self.assertBatchClose(gemmladder.matmul(strided, b[::2]).numpy(), self.reference(strided, b[::2]))
 
 
 class Tuning(GpuTest):

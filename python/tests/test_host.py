@@ -1857,6 +1857,14 @@ class BatchArgumentErrors(unittest.TestCase):
                      out=batch_view((3, 4, 2), (8, 2, 1)))
         self.rejects(ValueError, r'beta = 2 reads C: pass it as out=', a, b, beta=2)
 
+    def test_batch_past_the_library(self):
+        big = batch_view((2**31, 1, 1), (0, 1, 1))  # one float, seen 2^31 times
+        with _NoGpu(), self.assertRaisesRegex(ValueError, r'^a batch of 2147483648 products is more than the '
+                                              r'library takes \(2147483647\)'):
+            _matrix.plan(big, FakeArray(1, 1), None, 1.0, 0.0, False, False)
+        plan = _matrix.plan(batch_view((2**31 - 1, 1, 1), (0, 1, 1)), FakeArray(1, 1), None, 1.0, 0.0, False, False)
+        self.assertEqual((plan.batch, plan.a.stride, plan.a.count), (2**31 - 1, 0, 1))
+
     def test_dtypes_kinds_and_memory(self):
         a, b = batch_view((3, 4, 5), (20, 5, 1)), batch_view((3, 5, 2), (10, 2, 1))
         wide = FakeArray(1, 1, extra={'shape': (3, 4, 5), 'strides': None, 'typestr': '<f8'})
