@@ -366,10 +366,12 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * among the outputs); with batch == 1 the rule is gl_sgemm_ex's. Every
  * operand's whole batch, from its first element to its last, must lie in
  * one allocation on the handle's device, as a single matrix must.
- * Asynchronous on the handle's stream, as gl_sgemm_ex. Today the products
- * are queued one after another, each as gl_sgemm_ex would queue it (auto
- * takes scratch per product, within the handle's limit), so the call's
- * host time grows with batch.
+ * Asynchronous on the handle's stream, as gl_sgemm_ex. The cuBLAS variants
+ * run the batch as one call of cuBLAS's own (cublasSgemmStridedBatched;
+ * cublasGemmStridedBatchedEx for GL_VARIANT_CUBLAS_TF32). Today the other
+ * variants' products are queued one after another, each as gl_sgemm_ex
+ * would queue it (auto takes scratch per product, within the handle's
+ * limit), so the call's host time grows with batch.
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
  * negative stride, a batch outside 0 .. 2147483647, an operand's batch that spans more bytes than
  * an address space, and C's products or batches overlapping as above.

@@ -157,14 +157,17 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
     return GL_STATUS_SUCCESS;
 }
 
-/* Runs the variant on p, in slices of at most MAX_ROWS_PER_LAUNCH rows of C. */
-static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p)
+/* Runs the variant on p (and on the rest of `batch`, for a launcher that
+ * runs batches; else NULL), in slices of at most MAX_ROWS_PER_LAUNCH rows
+ * of C. */
+static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p,
+                               const gl_batch *batch)
 {
     void *workspace = NULL;
     const size_t budget = gl_scratch_budget(h, &workspace);
     const gl_engine_context engine = {h->scratch, h->pinned[d->id], &h->plan_memo, workspace,
                                       budget};
-    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine};
+    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine, batch};
     if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
         if (st != GL_STATUS_SUCCESS)
@@ -384,6 +387,10 @@ static gl_status_t sgemm_on_device(gl_handle_t h, const call *c, const batch *b)
     const bool swapped = c->layout == GL_COL_MAJOR;
     const int64_t stride_a = swapped ? b->stride_b : b->stride_a;
     const int64_t stride_b = swapped ? b->stride_a : b->stride_b;
+    if (c->reads_ab && c->d->batches && b->count > 1) { /* the launcher runs them all */
+        const gl_batch all = {b->count, stride_a, stride_b, b->stride_c};
+        return run_variant(h, c->d, &c->p, &all);
+    }
     for (int64_t i = 0; i < b->count; ++i) {
         gl_problem p = c->p;
         p.c += i * b->stride_c;
@@ -396,7 +403,7 @@ static gl_status_t sgemm_on_device(gl_handle_t h, const call *c, const batch *b)
             continue;
         }
         p.a += i * stride_a, p.b += i * stride_b;
-        if ((st = run_variant(h, c->d, &p)) != GL_STATUS_SUCCESS)
+        if ((st = run_variant(h, c->d, &p, NULL)) != GL_STATUS_SUCCESS)
             return st;
     }
     return GL_STATUS_SUCCESS;

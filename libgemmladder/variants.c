@@ -62,7 +62,8 @@ extern const gl_kernel_table gl_tf32_kernels;
 /* Every fact of each variant; fields left out are false, NULL or 0. */
 static const gl_variant_desc variants[] = {
     {.id = GL_VARIANT_CUBLAS, .name = "cublas", .precision = GL_PRECISION_FP32, .min_cc = 0,
-     .uses_cublas = true, .reference = true, FIXED_TILES, .launch = gl_launch_cublas},
+     .uses_cublas = true, .reference = true, .batches = true, FIXED_TILES,
+     .launch = gl_launch_cublas},
     {.id = GL_VARIANT_NAIVE, .name = "naive", .precision = GL_PRECISION_FP32, .min_cc = 70,
      .slow = true, .schema = &gl_schema_element, CONFIGS(element_configs), FIXED_TILES,
      .launch = gl_launch_naive},
@@ -101,7 +102,7 @@ static const gl_variant_desc variants[] = {
      .launch = gl_launch_tf32, .prepare = gl_prepare_tf32, .kernels = &gl_tf32_kernels},
     /* The TF32 class's reference, as cublas is FP32's. */
     {.id = GL_VARIANT_CUBLAS_TF32, .name = "cublas_tf32", .precision = GL_PRECISION_TF32,
-     .min_cc = 0, .uses_cublas = true, .reference = true, FIXED_TILES,
+     .min_cc = 0, .uses_cublas = true, .reference = true, .batches = true, FIXED_TILES,
      .launch = gl_launch_cublas_tf32},
     /* cp.async needs compute capability 8.0. auto does not run it yet
      * (auto_runs false): not measured against rung 8 on a GPU. */

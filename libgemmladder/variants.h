@@ -33,6 +33,8 @@ typedef struct gl_variant_desc {
     bool engine;             /* plans each call: paths, copies, splits (gl_sgemm_plan) */
     bool auto_runs;          /* the engine may run this variant's kernel */
     bool slow;               /* tools run it on small shapes only */
+    bool batches;            /* its launcher runs a whole batch (gl_exec.batch) in one
+                                go; else gemm.c hands it the products one by one */
     const gl_tile_schema *schema; /* what its tiles are (tile_rules.h); NULL: none */
     const gl_tile_params *configs; /* the configurations compiled for it; the first is
                                       what it runs when nothing else says */

@@ -10,6 +10,10 @@
  * transpose, so the row-major product C = op(A) op(B) is computed as the
  * column-major product C^T = op(B)^T op(A)^T: swap the operands and the
  * sizes m and n, keep each operand's own transpose flag and leading dimension.
+ *
+ * A batch (gl_exec.batch, gl_sgemm_strided_batched) goes to cuBLAS's own
+ * batched calls, cublasSgemmStridedBatched and cublasGemmStridedBatchedEx,
+ * in one call: the reference for batches is what a cuBLAS user would run.
  */
 #include "launch.h"
 
@@ -38,13 +42,25 @@ static int launch(const gl_problem *p, const gl_exec *x, bool tf32)
         const int64_t n = p->n - n0 < MAX_COLUMNS_PER_CALL ? p->n - n0 : MAX_COLUMNS_PER_CALL;
         /* op(B)'s column n0: B's column n0 as stored, or its row n0 transposed */
         const float *b = p->b + (p->trans_b ? n0 * p->ldb : n0);
-        const cublasStatus_t st =
-            tf32 ? cublasGemmEx_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b,
-                                   CUDA_R_32F, p->ldb, p->a, CUDA_R_32F, p->lda, &p->beta,
-                                   p->c + n0, CUDA_R_32F, p->ldc, CUBLAS_COMPUTE_32F_FAST_TF32,
-                                   CUBLAS_GEMM_DEFAULT)
-                 : cublasSgemm_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b, p->ldb,
-                                  p->a, p->lda, &p->beta, p->c + n0, p->ldc);
+        const gl_batch *g = x->batch;
+        cublasStatus_t st;
+        if (g && g->count > 1)
+            st = tf32 ? cublasGemmStridedBatchedEx_64(
+                            x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b, CUDA_R_32F,
+                            p->ldb, g->b, p->a, CUDA_R_32F, p->lda, g->a, &p->beta, p->c + n0,
+                            CUDA_R_32F, p->ldc, g->c, g->count, CUBLAS_COMPUTE_32F_FAST_TF32,
+                            CUBLAS_GEMM_DEFAULT)
+                      : cublasSgemmStridedBatched_64(x->cublas, op_b, op_a, n, p->m, p->k,
+                                                     &p->alpha, b, p->ldb, g->b, p->a, p->lda,
+                                                     g->a, &p->beta, p->c + n0, p->ldc, g->c,
+                                                     g->count);
+        else
+            st = tf32 ? cublasGemmEx_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b,
+                                        CUDA_R_32F, p->ldb, p->a, CUDA_R_32F, p->lda, &p->beta,
+                                        p->c + n0, CUDA_R_32F, p->ldc,
+                                        CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT)
+                      : cublasSgemm_64(x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b,
+                                       p->ldb, p->a, p->lda, &p->beta, p->c + n0, p->ldc);
         if (st != CUBLAS_STATUS_SUCCESS)
             return (int)st;
     }

@@ -45,6 +45,13 @@ typedef struct gl_problem {
     int64_t ldc;
 } gl_problem;
 
+/* A batch of products of one shape (gl_sgemm_strided_batched), in the
+ * row-major problem's terms: product i is the problem with a, b and c moved
+ * on by i * a, i * b and i * c floats. */
+typedef struct gl_batch {
+    int64_t count, a, b, c;
+} gl_batch;
+
 /* Where and with what a launcher runs. */
 typedef struct gl_exec {
     cudaStream_t stream;
@@ -55,6 +62,8 @@ typedef struct gl_exec {
     const struct gl_engine_context *engine; /* auto's: its scratch pool, pinned tiles and
                                                last plans (engine.h); set for every
                                                call, read by auto only */
+    const gl_batch *batch; /* the products to run, for a launcher whose row says
+                              `batches`; NULL (and for every other launcher): one */
 } gl_exec;
 
 #ifdef __CUDACC__

@@ -292,8 +292,62 @@ cublasStatus_t cublasSgemm_v2_64(cublasHandle_t handle, cublasOperation_t transa
 {
     (void)handle;
     const fake_launch l = {0, (int)n, (int)m, (int)k, B, A, C, ldb, lda, ldc,
-                           transb != CUBLAS_OP_N, transa != CUBLAS_OP_N, *alpha, *beta};
+                           transb != CUBLAS_OP_N, transa != CUBLAS_OP_N, *alpha, *beta, false};
     fake_gpu_record(&l);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The variant whose row uses cuBLAS with TF32 precision. */
+static int cublas_tf32_variant(void)
+{
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        if (d->uses_cublas && d->precision == GL_PRECISION_TF32)
+            return v;
+    }
+    return -1;
+}
+
+/* A strided batched call (00_cublas.c): recorded as its row-major products,
+ * one by one, each marked batched. */
+static void record_batch(int variant, cublasOperation_t transa, cublasOperation_t transb,
+                         int64_t m, int64_t n, int64_t k, float alpha, const float *A,
+                         int64_t lda, int64_t stride_a, const float *B, int64_t ldb,
+                         int64_t stride_b, float beta, float *C, int64_t ldc, int64_t stride_c,
+                         int64_t count)
+{
+    for (int64_t i = 0; i < count; ++i) {
+        const fake_launch l = {variant, (int)n, (int)m, (int)k, B + i * stride_b,
+                               A + i * stride_a, C + i * stride_c, ldb, lda, ldc,
+                               transb != CUBLAS_OP_N, transa != CUBLAS_OP_N, alpha, beta, true};
+        fake_gpu_record(&l);
+    }
+}
+
+cublasStatus_t cublasSgemmStridedBatched_64(cublasHandle_t handle, cublasOperation_t transa,
+                                            cublasOperation_t transb, int64_t m, int64_t n,
+                                            int64_t k, const float *alpha, const float *A,
+                                            int64_t lda, long long int strideA, const float *B,
+                                            int64_t ldb, long long int strideB,
+                                            const float *beta, float *C, int64_t ldc,
+                                            long long int strideC, int64_t batchCount)
+{
+    (void)handle;
+    record_batch(0, transa, transb, m, n, k, *alpha, A, lda, strideA, B, ldb, strideB, *beta, C,
+                 ldc, strideC, batchCount);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx_64(
+    cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int64_t m,
+    int64_t n, int64_t k, const void *alpha, const void *A, cudaDataType Atype, int64_t lda,
+    long long int strideA, const void *B, cudaDataType Btype, int64_t ldb, long long int strideB,
+    const void *beta, void *C, cudaDataType Ctype, int64_t ldc, long long int strideC,
+    int64_t batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo)
+{
+    (void)handle, (void)Atype, (void)Btype, (void)Ctype, (void)computeType, (void)algo;
+    record_batch(cublas_tf32_variant(), transa, transb, m, n, k, *(const float *)alpha, A, lda,
+                 strideA, B, ldb, strideB, *(const float *)beta, C, ldc, strideC, batchCount);
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -307,15 +361,9 @@ cublasStatus_t cublasGemmEx_64(cublasHandle_t handle, cublasOperation_t transa,
                                cublasComputeType_t computeType, cublasGemmAlgo_t algo)
 {
     (void)handle, (void)Atype, (void)Btype, (void)Ctype, (void)computeType, (void)algo;
-    int variant = -1;
-    for (int v = 0; v < gl_variant_count() && variant < 0; ++v) {
-        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
-        if (d->uses_cublas && d->precision == GL_PRECISION_TF32)
-            variant = v;
-    }
-    const fake_launch l = {variant, (int)n, (int)m, (int)k, B, A, C, ldb, lda, ldc,
+    const fake_launch l = {cublas_tf32_variant(), (int)n, (int)m, (int)k, B, A, C, ldb, lda, ldc,
                            transb != CUBLAS_OP_N, transa != CUBLAS_OP_N, *(const float *)alpha,
-                           *(const float *)beta};
+                           *(const float *)beta, false};
     fake_gpu_record(&l);
     return CUBLAS_STATUS_SUCCESS;
 }

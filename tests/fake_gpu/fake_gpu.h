@@ -40,6 +40,7 @@ typedef struct fake_launch {
     int64_t lda, ldb, ldc;
     bool trans_a, trans_b;
     float alpha, beta;
+    bool batched; /* one product of a batched cuBLAS call, recorded one by one */
 } fake_launch;
 
 /* The launches this thread made since the last fake_gpu_clear_launches: the

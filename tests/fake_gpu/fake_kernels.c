@@ -16,7 +16,7 @@ static int record(gl_launch_fn self, const gl_problem *p)
         if (gl_variant_find((gl_variant_t)v)->launch == self)
             variant = v;
     const fake_launch l = {variant, p->m, p->n, p->k, p->a, p->b, p->c, p->lda, p->ldb,
-                           p->ldc, p->trans_a, p->trans_b, p->alpha, p->beta};
+                           p->ldc, p->trans_a, p->trans_b, p->alpha, p->beta, false};
     fake_gpu_record(&l);
     return 0;
 }
@@ -79,7 +79,7 @@ cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
                               cudaStream_t stream)
 {
     (void)stream;
-    const fake_launch l = {-1, m, n, 0, NULL, NULL, c, 0, 0, ldc, false, false, 0.0f, beta};
+    const fake_launch l = {-1, m, n, 0, NULL, NULL, c, 0, 0, ldc, false, false, 0.0f, beta, false};
     fake_gpu_record(&l);
     return cudaSuccess;
 }
