@@ -1,5 +1,6 @@
 """The Python surface: variants, Handle, gemm/sgemm, tuning tables."""
 import atexit
+import contextlib
 import ctypes
 import dataclasses
 import enum
@@ -779,38 +780,37 @@ class Handle:
         # A rung this GPU cannot run fails here, before any copy or allocation.
         self._check(load().gl_variant_available(self._handle(), number), 'gl_variant_available')
 
-    def _call(self, plan, number, a_ptr, a_ld, b_ptr, b_ld, c_ptr, c_ld, stream):
+    @contextlib.contextmanager
+    def _on_stream(self, stream):
+        """The handle on `stream` for the block (None: its own), then back."""
         lib = load()
         previous = self.stream
-        if stream is not None and stream != previous:
+        switch = stream is not None and stream != previous
+        if switch:
             self._check(lib.gl_set_stream(self._ptr, stream or None), 'gl_set_stream')
         try:
-            status = lib.gl_sgemm_ex(
+            yield lib
+        finally:
+            if switch:
+                lib.gl_set_stream(self._ptr, previous or None)
+
+    def _call(self, plan, number, a_ptr, a_ld, b_ptr, b_ld, c_ptr, c_ld, stream):
+        with self._on_stream(stream) as lib:
+            self._check(lib.gl_sgemm_ex(
                 self._ptr, number, 0 if plan.layout == ROW else 1,
                 int(plan.a.transpose), int(plan.b.transpose), plan.M, plan.N, plan.K,
-                plan.alpha, a_ptr or None, a_ld, b_ptr or None, b_ld, plan.beta, c_ptr or None, c_ld)
-            self._check(status, 'gl_sgemm_ex')
-        finally:
-            if stream is not None and stream != previous:
-                lib.gl_set_stream(self._ptr, previous or None)
+                plan.alpha, a_ptr or None, a_ld, b_ptr or None, b_ld, plan.beta, c_ptr or None,
+                c_ld), 'gl_sgemm_ex')
 
     def _call_batched(self, plan, number, a_ptr, a_ld, a_stride, b_ptr, b_ld, b_stride, c_ptr, c_ld,
                       c_stride, stream):
-        lib = load()
         function = _library.optional('gl_sgemm_strided_batched')
-        previous = self.stream
-        if stream is not None and stream != previous:
-            self._check(lib.gl_set_stream(self._ptr, stream or None), 'gl_set_stream')
-        try:
-            status = function(
+        with self._on_stream(stream):
+            self._check(function(
                 self._ptr, number, 0 if plan.layout == ROW else 1,
                 int(plan.a.transpose), int(plan.b.transpose), plan.M, plan.N, plan.K,
                 plan.alpha, a_ptr or None, a_ld, a_stride, b_ptr or None, b_ld, b_stride,
-                plan.beta, c_ptr or None, c_ld, c_stride, plan.batch)
-            self._check(status, 'gl_sgemm_strided_batched')
-        finally:
-            if stream is not None and stream != previous:
-                lib.gl_set_stream(self._ptr, previous or None)
+                plan.beta, c_ptr or None, c_ld, c_stride, plan.batch), 'gl_sgemm_strided_batched')
 
     def _run_device(self, plan, number, stream):
         given_out = plan.c
