@@ -192,5 +192,32 @@ expect 2 "$bench" --ncu --workspace-limit 0
 grep -q "^gemmladder-bench: --ncu profiles .*: --workspace-limit does not apply$" "$err" ||
     fail "bench --ncu --workspace-limit said: $(cat "$err")"
 
+# Batches (issue 45): --batched and a 4th factor of --mnk (bA after it: one
+# A for every product) get past the command line: without a GPU the run
+# stops for want of one (3); with one, a tiny batched run whose table has a
+# batch column (0). A bad batch is a bad command line (2), named whole.
+"$bench" --help | grep -q "^  --batched " || fail "bench --help does not list --batched"
+"$bench" --help | grep -q "^batch (only in runs with batched shapes, after form)" ||
+    fail "bench --help's Columns do not say where the batch is"
+if [ -n "$no_gpu" ]; then
+    expect 3 "$bench" --batched --variants auto
+    grep -q "^gemmladder-bench: no usable GPU: " "$err" || fail "bench --batched said: $(cat "$err")"
+fi
+expect "$([ -n "$no_gpu" ] && echo 3 || echo 0)" "$bench" --mnk 16x16x16x3,8x9x10x2bA:colTN \
+    --variants auto --repeats 1 --warmup 0
+if [ -z "$no_gpu" ]; then
+    grep -q " form        batch " "$out" && grep -q "row NN          3 " "$out" &&
+        grep -q "col TN       2 bA " "$out" || fail "bench with batches printed: $(cat "$out")"
+fi
+for batch in 0 -1 abc 1.5 2147483648 bA; do
+    expect 2 "$bench" --mnk "64x64x64x$batch"
+    [ "$(head -n 1 "$err")" = "gemmladder-bench: --mnk: bad batch '$batch' in '64x64x64x$batch' (want an integer 1 .. 2147483647, then bA for one A against every B, e.g. 64x64x64x4096 or 256x256x256x256bA)" ] &&
+        [ "$(tail -n 1 "$err")" = "Try 'gemmladder-bench --help'." ] && [ ! -s "$out" ] ||
+        fail "bench --mnk 64x64x64x$batch said: $(cat "$out" "$err")"
+done
+expect 2 "$bench" --batched --shapes
+grep -qx "gemmladder-bench: --batched and --shapes exclude each other" "$err" ||
+    fail "bench --batched --shapes said: $(cat "$err")"
+
 [ $status = 0 ] && echo "check_cli: both tools' --version, --help, errors and exit statuses"
 exit $status

@@ -399,6 +399,99 @@ static void test_workspace_limit(void)
           "--profile-once under a cap: %s", err);
 }
 
+/* --batched (issue 45's set) and batches in --mnk: MxNxKxBATCH, bA. */
+#define CHECK_BATCH(o, i, B, BA)                                                               \
+    CHECK((o).nshapes > (i) && (o).shapes[i].batch == (B) && (o).shapes[i].broadcast_a == (BA), \
+          "shape %d has batch %lld%s, expected %lld%s", (i), (long long)(o).shapes[i].batch,   \
+          (o).shapes[i].broadcast_a ? " bA" : "", (long long)(B), (BA) ? " bA" : "")
+
+static void test_batched(void)
+{
+    br_options o;
+    char err[512];
+
+    CHECK(parse(&o, "--batched", err, sizeof err) == 0, "--batched: %s", err);
+    CHECK(o.mode == BR_MODE_BENCH && o.sweep == BR_SWEEP_BATCHED && o.nshapes == 10,
+          "--batched: sweep %d, %d shapes", o.sweep, o.nshapes);
+    CHECK_SHAPE(o, 0, 64, 64, 64);
+    CHECK_BATCH(o, 0, 4096, 0);
+    CHECK_SHAPE(o, 1, 128, 128, 64);
+    CHECK_BATCH(o, 1, 768, 0);
+    CHECK_SHAPE(o, 2, 512, 512, 64);
+    CHECK_BATCH(o, 2, 96, 0);
+    CHECK_SHAPE(o, 3, 256, 256, 256);
+    CHECK_BATCH(o, 3, 256, 0);
+    CHECK_SHAPE(o, 4, 256, 256, 256);
+    CHECK_BATCH(o, 4, 256, 1); /* one A against every B */
+    CHECK_SHAPE(o, 5, 1024, 1024, 1024);
+    CHECK_BATCH(o, 5, 16, 0);
+    CHECK_SHAPE(o, 6, 4096, 64, 4096);
+    CHECK_BATCH(o, 6, 8, 0);
+    CHECK_SHAPE(o, 7, 1, 4096, 4096);
+    CHECK_BATCH(o, 7, 64, 0);
+    CHECK_SHAPE(o, 8, 1024, 1024, 1024);
+    CHECK_BATCH(o, 8, 1, 0); /* a batch of 1 ... */
+    CHECK_SHAPE(o, 9, 1024, 1024, 1024);
+    CHECK_BATCH(o, 9, 0, 0); /* ... next to the single product */
+    for (int i = 0; i < o.nshapes; ++i)
+        CHECK(!o.shapes[i].col_major && !o.shapes[i].trans_a && !o.shapes[i].trans_b,
+              "--batched shape %d is not row NN", i);
+    CHECK(o.repeats == 10 && o.warmup == 2 && o.slow_limit == 1024 &&
+              o.nvariants == gl_variant_count() - 1,
+          "--batched timing %d %d %lld, %d rungs", o.repeats, o.warmup, (long long)o.slow_limit,
+          o.nvariants);
+    CHECK(br_any_batched(&o), "--batched has batched shapes");
+    CHECK(br_products(o.shapes[0]) == 4096 && br_products(o.shapes[8]) == 1 &&
+              br_products(o.shapes[9]) == 1,
+          "products of a batch, a batch of 1, a single product");
+    CHECK(br_floats_a(o.shapes[3]) == 256 * 65536 && br_floats_a(o.shapes[4]) == 65536 &&
+              br_floats_b(o.shapes[4]) == 256 * 65536 && br_floats_c(o.shapes[4]) == 256 * 65536 &&
+              br_floats_a(o.shapes[6]) == INT64_C(8) * 4096 * 4096 &&
+              br_floats_b(o.shapes[6]) == 8 * 4096 * 64 && br_floats_c(o.shapes[9]) == 1 << 20,
+          "floats of each operand over the batch, a broadcast A once");
+    char text[96];
+    CHECK(!strcmp(br_shape_text(text, sizeof text, o.shapes[4]), "256x256x256 row NN x256 bA") &&
+              !strcmp(br_shape_text(text, sizeof text, o.shapes[8]),
+                      "1024x1024x1024 row NN x1") &&
+              !strcmp(br_shape_text(text, sizeof text, o.shapes[9]), "1024x1024x1024 row NN"),
+          "shape names: %s", text);
+
+    /* Shapes given replace the set; the sweep's timing and goals stay. */
+    CHECK(parse(&o, "--batched --mnk 8x8x8x3 --variants auto", err, sizeof err) == 0 &&
+              o.sweep == BR_SWEEP_BATCHED && o.nshapes == 1 && o.slow_limit == 1024 &&
+              o.nvariants == 1,
+          "--batched with --mnk: %s", err);
+    CHECK_BATCH(o, 0, 3, 0);
+    /* No batch anywhere: the table keeps its columns. */
+    CHECK(parse(&o, "--quick", err, sizeof err) == 0 && !br_any_batched(&o), "--quick: %s", err);
+
+    CHECK(parse(&o, "--mnk 64x64x64x4096,256x256x256x256bA:colTN,1x2x3x1,5x6x7,"
+                    "1x1x1x2147483647,4096x1x4096x300bA,8x9x10x2:NT",
+                err, sizeof err) == 0,
+          "batches in --mnk: %s", err);
+    CHECK(o.nshapes == 7 && br_any_batched(&o), "%d shapes", o.nshapes);
+    CHECK_SHAPE(o, 0, 64, 64, 64);
+    CHECK_BATCH(o, 0, 4096, 0);
+    CHECK_SHAPE(o, 1, 256, 256, 256);
+    CHECK_BATCH(o, 1, 256, 1);
+    CHECK(o.shapes[1].col_major && o.shapes[1].trans_a && !o.shapes[1].trans_b,
+          "a batch's form after ':'");
+    CHECK_SHAPE(o, 2, 1, 2, 3);
+    CHECK_BATCH(o, 2, 1, 0);
+    CHECK_SHAPE(o, 3, 5, 6, 7);
+    CHECK_BATCH(o, 3, 0, 0);
+    CHECK_BATCH(o, 4, BR_MAX_BATCH, 0);
+    CHECK_SHAPE(o, 5, 4096, 1, 4096); /* 300 As would be over the bound; one is not */
+    CHECK_BATCH(o, 5, 300, 1);
+    CHECK(!o.shapes[6].col_major && !o.shapes[6].trans_a && o.shapes[6].trans_b,
+          "8x9x10x2:NT");
+    CHECK_BATCH(o, 6, 2, 0);
+    /* --overhead takes batches too: their host time per call. */
+    CHECK(parse(&o, "--overhead --mnk 64x64x64x4096 --variants auto", err, sizeof err) == 0 &&
+              o.mode == BR_MODE_OVERHEAD && o.nshapes == 1 && o.shapes[0].batch == 4096,
+          "--overhead with a batch: %s", err);
+}
+
 /* Each bad command line must fail with a message naming what is wrong. */
 static void test_bad_arguments(void)
 {
@@ -422,7 +515,25 @@ static void test_bad_arguments(void)
         {"--csv=", "--csv needs a value"},
         {"--mnk 12x", "bad shape '12x'"},
         {"--mnk 1x2", "bad shape '1x2'"},
-        {"--mnk 1x2x3x4", "bad shape '1x2x3x4'"},
+        {"--mnk 1x2x3x4x5", "bad shape '1x2x3x4x5'"},
+        /* a batch (4th factor): 1 .. 2^31 - 1, then bA for a broadcast A */
+        {"--mnk 64x64x64x0", "--mnk: bad batch '0' in '64x64x64x0' (want an integer 1 .. "
+                             "2147483647, then bA for one A against every B"},
+        {"--mnk 64x64x64x-5", "bad batch '-5' in '64x64x64x-5'"},
+        {"--mnk 64x64x64xabc", "bad batch 'abc'"},
+        {"--mnk 64x64x64x1.5", "bad batch '1.5'"},
+        {"--mnk 64x64x64x+4", "bad batch '+4'"},
+        {"--mnk 64x64x64x2147483648", "bad batch '2147483648'"},
+        {"--mnk 64x64x64x99999999999999999999", "bad batch '99999999999999999999'"},
+        {"--mnk 64x64x64x", "bad batch '' in '64x64x64x'"},
+        {"--mnk 64x64x64xbA", "bad batch 'bA'"},
+        {"--mnk 64x64x64x0bA", "bad batch '0' in '64x64x64x0bA'"},
+        {"--mnk 64x64x64x8ba", "bad batch '8ba'"},
+        {"--mnk 64x64x64x8:colX", "bad form 'colX' after 64x64x64x8"},
+        {"--mnk 4096x4096x4096x300", "has an operand over 4294967296 elements in its batch"},
+        {"--batched --quick", "--batched and --quick exclude each other"},
+        {"--shapes --batched", "--batched and --shapes exclude each other"},
+        {"--batched=1", "--batched takes no value"},
         {"--mnk 0x1x1", "bad shape '0x1x1'"},
         {"--mnk 100000x100000x1", "over"},
         {"--mnk 8x9x10:TX", "bad form 'TX'"},
@@ -506,7 +617,12 @@ static void test_usage(void)
                                             "--version", "--replot", "3 no usable",
                                             "python -m gemmladder.plot RUN.json -o ladder.svg",
                                             "were removed: they stop with status 2",
-                                            "--workspace-limit BYTES",
+                                            "--workspace-limit BYTES", "--batched",
+                                            "64x64x64x4096", "256x256x256x256bA",
+                                            "batch of 1", "form,batch,broadcast_a",
+                                            "cublasSgemmStridedBatched",
+                                            "cublasDgemmStridedBatched",
+                                            "M*N*K*batch",
                                             BR_NCU_SECTORS, BR_NCU_REQUESTS};
     for (size_t i = 0; i < sizeof mentioned / sizeof mentioned[0]; ++i)
         CHECK(strstr(text, mentioned[i]) != NULL, "--help does not mention %s", mentioned[i]);
@@ -530,6 +646,34 @@ static void add_result(int id, int64_t m, int64_t n, int64_t k, double ms, doubl
     br_fill_rates(r);
 }
 
+/* A result of a batch of `batch` products (bA: one A for all of them). */
+static void add_batch(int id, int64_t m, int64_t n, int64_t k, int64_t batch, int broadcast_a,
+                      double ms, br_status status)
+{
+    add_result(id, m, n, k, ms, status == BR_OK ? 1e-7 : INFINITY, status);
+    br_result *r = &fixture[fixture_count - 1];
+    r->shape.batch = batch, r->shape.broadcast_a = broadcast_a;
+    br_fill_rates(r);
+}
+
+static int same_shape_of(br_shape a, br_shape b)
+{
+    return a.m == b.m && a.n == b.n && a.k == b.k && a.col_major == b.col_major &&
+           a.trans_a == b.trans_a && a.trans_b == b.trans_b && a.batch == b.batch &&
+           a.broadcast_a == b.broadcast_a;
+}
+
+/* % of cuBLAS as the tool computes it: only where both ran correctly, at
+ * the same shape (form and batch included). */
+static void fill_pct(void)
+{
+    for (size_t i = 0; i < fixture_count; ++i)
+        for (size_t j = 0; j < fixture_count; ++j)
+            if (fixture[j].variant_id == 0 && fixture[j].status == BR_OK &&
+                fixture[i].status == BR_OK && same_shape_of(fixture[i].shape, fixture[j].shape))
+                fixture[i].pct_of_reference = 100.0 * fixture[i].gflops / fixture[j].gflops;
+}
+
 static br_report make_fixture(void)
 {
     static const br_status at_1024[9] = {BR_OK, BR_OK, BR_OK, BR_WRONG, BR_OK,
@@ -550,13 +694,12 @@ static br_report make_fixture(void)
     }
     add_result(0, 127, 4096, 4096, 0.1, 1e-7, BR_OK);
     add_result(8, 127, 4096, 4096, 0.125, 1e-7, BR_OK);
-    /* % of cuBLAS as the tool computes it: only where both ran correctly. */
-    for (size_t i = 0; i < fixture_count; ++i)
-        for (size_t j = 0; j < fixture_count; ++j)
-            if (fixture[j].variant_id == 0 && fixture[j].status == BR_OK &&
-                fixture[i].status == BR_OK && fixture[i].shape.m == fixture[j].shape.m &&
-                fixture[i].shape.n == fixture[j].shape.n && fixture[i].shape.k == fixture[j].shape.k)
-                fixture[i].pct_of_reference = 100.0 * fixture[i].gflops / fixture[j].gflops;
+    /* Batches: many small products, and one A against a batch of B. */
+    add_batch(0, 64, 64, 64, 4096, 0, 1.0, BR_OK);
+    add_batch(8, 64, 64, 64, 4096, 0, 1.25, BR_OK);
+    add_batch(0, 256, 256, 256, 256, 1, 1.0, BR_OK);
+    add_batch(8, 256, 256, 256, 256, 1, NAN, BR_WRONG);
+    fill_pct();
     return (br_report){.device = "NVIDIA \"Test\" <GPU> & co (sm_90); driver 13.0",
                        .device_name = "NVIDIA \"Test\" <GPU> & co", .date = "2026-11-21T10:00:00Z",
                        .version = "1.0.0", .repeats = 10, .warmup = 2, .seed = 42,
@@ -573,6 +716,21 @@ static void test_rates_and_staircase(void)
     r.runtime_ms = NAN;
     br_fill_rates(&r);
     CHECK(isnan(r.gflops) && isnan(r.gbps), "rates of an untimed result");
+    /* A batch: its work and each of its matrices once; a broadcast A once. */
+    br_result b = {.shape = BR_MNKB(64, 64, 64, 4096), .runtime_ms = 1.0};
+    br_fill_rates(&b);
+    CHECK(fabs(b.gflops - 2147.483648) < 1e-6 && fabs(b.gbps - 201.326592) < 1e-6,
+          "a batch's rates: %.6f GFLOP/s, %.6f GB/s", b.gflops, b.gbps);
+    b = (br_result){.shape = BR_MNKB_A(256, 256, 256, 256), .runtime_ms = 1.0};
+    br_fill_rates(&b);
+    CHECK(fabs(b.gflops - 8589.934592) < 1e-6 && fabs(b.gbps - 134.479872) < 1e-6,
+          "a broadcast batch's rates: %.6f GFLOP/s, %.6f GB/s", b.gflops, b.gbps);
+    b = (br_result){.shape = BR_MNKB(1024, 1024, 1024, 1), .runtime_ms = 1.0};
+    br_result single = {.shape = BR_MNK(1024, 1024, 1024), .runtime_ms = 1.0};
+    br_fill_rates(&b);
+    br_fill_rates(&single);
+    CHECK(b.gflops == single.gflops && b.gbps == single.gbps,
+          "a batch of 1's rates are the single product's");
 
     const br_report rep = make_fixture();
     br_shape s;
@@ -625,6 +783,67 @@ static void test_table(void)
                        "(failed), blocktile_1d (unavailable), blocktile_2d 50.0"),
           "summary: %s", text);
     free(text);
+}
+
+/* A run with batches: the table's batch column, and the summary's shape. */
+static void test_batched_table(void)
+{
+    const br_report rep = make_fixture();
+    char *text = NULL;
+    CAPTURE(text, {
+        br_table_header_batched(out, 1);
+        for (size_t i = 0; i < rep.count; ++i)
+            br_table_row_batched(out, &rep.results[i], 1);
+        br_write_summary(out, &rep, 0);
+    });
+    CHECK(count_of(text, "\n") == (int)rep.count + 2, "table has %d lines", count_of(text, "\n"));
+    CHECK(strstr(text, "id variant       class      M      N      K form        batch    time ms "
+                       "   GFLOP/s     GB/s % cuBLAS   rel.err  status\n"),
+          "header with the batch column: %s", text);
+    CHECK(strstr(text, "\n 0 cublas        FP32    4096   4096   4096 row NN          -     2.0000 "
+                       "   68719.5    100.7    100.0   2.0e-07  ok\n"),
+          "a single product: '-' for its batch: %s", text);
+    CHECK(strstr(text, "\n 0 cublas        FP32      64     64     64 row NN       4096     1.0000 "
+                       "    2147.5    201.3    100.0   1.0e-07  ok\n"),
+          "a batch of 4096: %s", text);
+    CHECK(strstr(text, "\n 8 warptile      FP32     256    256    256 row NN     256 bA          - "
+                       "         -        -        -       inf  wrong\n"),
+          "a broadcast batch: %s", text);
+    /* Every line's columns where the header has them. */
+    const char *header_end = strchr(text, '\n');
+    const int status_at = (int)(strstr(text, "status") - text);
+    for (const char *line = header_end + 1; *line && strncmp(line, "% of", 4); ) {
+        const char *end = strchr(line, '\n');
+        CHECK(end - line > status_at && line[status_at - 1] == ' ' && line[status_at - 2] == ' ' &&
+                  line[status_at] != ' ',
+              "a row's status is not under the header's: %.*s", (int)(end - line), line);
+        line = end + 1;
+    }
+    CHECK(strstr(text, "% of cuBLAS at 4096x4096x4096: naive 1.0,"), "summary: %s", text);
+    free(text);
+    /* Batches alone: the summary's shape is the square batch with the most
+     * work, named with its batch. */
+    CHECK(rep.count == 24 && rep.results[20].shape.batch == 4096, "the fixture's batches");
+    const br_report batches = {.results = rep.results + 20, .count = 4};
+    CAPTURE(text, br_write_summary(out, &batches, 0));
+    CHECK(!strcmp(text, "% of cuBLAS at 256x256x256 x256 bA: warptile (wrong)\n"), "summary: %s",
+          text);
+    free(text);
+
+    /* Without the column, the rows are the table of single products. */
+    char *plain = NULL, *same = NULL;
+    CAPTURE(plain, {
+        br_table_header(out);
+        br_table_row(out, &rep.results[0]);
+    });
+    CAPTURE(same, {
+        br_table_header_batched(out, 0);
+        br_table_row_batched(out, &rep.results[0], 0);
+    });
+    CHECK(!strcmp(plain, same) && !strstr(plain, "batch"), "the table without the column: %s",
+          plain);
+    free(plain);
+    free(same);
 }
 
 /* The summary compares each odd shape with its nearest multiple of 128. */
@@ -744,9 +963,84 @@ static void test_goals(void)
     free(text);
 }
 
+/* Auto against the goals for batches (--batched): every batched shape,
+ * the geometric mean, a batch of 1 against the single call; nothing
+ * without auto or without batches. */
+static void test_batch_goals(void)
+{
+    const int AUTO = GL_VARIANT_AUTO, WARP = GL_VARIANT_WARPTILE;
+    fixture_count = 0;
+    add_batch(0, 64, 64, 64, 4096, 0, 1.0, BR_OK);
+    add_batch(AUTO, 64, 64, 64, 4096, 0, 1.05, BR_OK); /* 95.2 */
+    add_batch(WARP, 64, 64, 64, 4096, 0, 0.5, BR_OK);  /* faster: no line for it here */
+    add_batch(0, 128, 128, 64, 768, 0, 1.0, BR_OK);
+    add_batch(AUTO, 128, 128, 64, 768, 0, 1.2, BR_OK); /* 83.3: under */
+    add_batch(0, 256, 256, 256, 256, 1, 1.0, BR_OK);
+    add_batch(AUTO, 256, 256, 256, 256, 1, 0.9, BR_OK); /* 111.1 */
+    add_batch(0, 4096, 64, 4096, 8, 0, 1.0, BR_OK);
+    add_batch(AUTO, 4096, 64, 4096, 8, 0, NAN, BR_WRONG);
+    add_batch(0, 1024, 1024, 1024, 1, 0, 1.0, BR_OK);
+    add_batch(AUTO, 1024, 1024, 1024, 1, 0, 1.03, BR_OK); /* 97.1; +3.0% on the single call */
+    add_batch(0, 1024, 1024, 1024, 0, 0, 0.99, BR_OK);
+    add_batch(AUTO, 1024, 1024, 1024, 0, 0, 1.0, BR_OK); /* a single product: not a batched shape */
+    add_batch(0, 512, 512, 512, 1, 0, 0.1, BR_OK);
+    add_batch(AUTO, 512, 512, 512, 1, 0, 0.11, BR_OK); /* 90.9; +10.0%: over */
+    add_batch(0, 512, 512, 512, 0, 0, 0.1, BR_OK);
+    add_batch(AUTO, 512, 512, 512, 0, 0, 0.1, BR_OK);
+    add_batch(0, 32, 32, 32, 1, 0, 0.01, BR_OK); /* a batch of 1 without its single product */
+    add_batch(AUTO, 32, 32, 32, 1, 0, 0.01, BR_OK);
+    fill_pct();
+    double log_sum = 0.0;
+    int timed = 0;
+    for (size_t i = 0; i < fixture_count; ++i)
+        if (fixture[i].variant_id == AUTO && fixture[i].shape.batch > 0 &&
+            fixture[i].status == BR_OK)
+            log_sum += log(fixture[i].pct_of_reference), ++timed;
+    const br_report rep = {.results = fixture, .count = fixture_count};
+    char *text = NULL;
+    CAPTURE(text, br_write_batch_goals(out, &rep));
+    CHECK(strstr(text, "auto against the goals for batches (% of cuBLAS's strided-batched call "
+                       "in this run):\n"),
+          "header: %s", text);
+    CHECK(strstr(text, "  at least 90 on every batched shape: 5 of 7; under: 128x128x64 x768 "
+                       "83.3, 4096x64x4096 x8 (wrong)\n"),
+          "every batched shape: %s", text);
+    char want[256];
+    snprintf(want, sizeof want, "  at least 100 on the geometric mean: %.1f over 6 shapes\n",
+             exp(log_sum / timed));
+    CHECK(timed == 6 && strstr(text, want), "geometric mean (want %s): %s", want, text);
+    CHECK(strstr(text, "  a batch of 1 within 5% of the single call's time: 1024x1024x1024 +3.0% "
+                       "(cublas +1.0%), 512x512x512 +10.0% over (cublas +0.0%)\n"),
+          "a batch of 1: %s", text);
+    CHECK(count_of(text, "\n") == 4, "four lines: %s", text);
+    free(text);
+
+    /* The single call was wrong: said so, not compared. */
+    fixture[12].status = BR_WRONG;
+    fixture[12].runtime_ms = NAN;
+    CAPTURE(text, br_write_batch_goals(out, &rep));
+    CHECK(strstr(text, "single call's time: 1024x1024x1024 (wrong), 512x512x512 +10.0% over"),
+          "a wrong single call: %s", text);
+    free(text);
+
+    /* No auto, or no batch: nothing (the --shapes goals are br_write_goals'). */
+    const br_report ladder = make_fixture();
+    CAPTURE(text, br_write_batch_goals(out, &ladder));
+    CHECK(!strcmp(text, ""), "no auto, no goals: %s", text);
+    free(text);
+    fixture_count = 0;
+    add_batch(0, 1024, 1024, 1024, 0, 0, 1.0, BR_OK);
+    add_batch(AUTO, 1024, 1024, 1024, 0, 0, 1.0, BR_OK);
+    fill_pct();
+    const br_report singles = {.results = fixture, .count = fixture_count};
+    CAPTURE(text, br_write_batch_goals(out, &singles));
+    CHECK(!strcmp(text, ""), "no batch, no goals: %s", text);
+    free(text);
+}
+
 static const char *csv_header =
     "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status,"
-    "form\n";
+    "form,batch,broadcast_a\n";
 
 static void test_csv(void)
 {
@@ -758,23 +1052,37 @@ static void test_csv(void)
     CHECK(!strncmp(text, csv_header, strlen(csv_header)), "CSV header: %.120s", text);
     CHECK(count_of(text, "\n") == (int)rep.count + 1, "CSV has %d lines, expected %d",
           count_of(text, "\n"), (int)rep.count + 1);
-    /* Every line has the header's 13 fields. */
+    /* Every line has the header's 15 fields. */
     int line_no = 0;
     for (const char *p = text; *p; ++line_no) {
         const char *end = strchr(p, '\n');
         int commas = 0;
         for (const char *q = p; q < end; ++q)
             commas += *q == ',';
-        CHECK(commas == 12, "CSV line %d has %d fields", line_no, commas + 1);
+        CHECK(commas == 14, "CSV line %d has %d fields", line_no, commas + 1);
         p = end + 1;
     }
-    CHECK(strstr(text, "\ncublas,0,cublas,4096,4096,4096,2,68719.5,100.663,100,2.000e-07,ok,row NN\n"),
+    CHECK(strstr(text,
+                 "\ncublas,0,cublas,4096,4096,4096,2,68719.5,100.663,100,2.000e-07,ok,row NN,0,0\n"),
           "cuBLAS row: %s", text);
-    CHECK(strstr(text, "\ngemmladder,2,coalesced,4096,4096,4096,,,,,3.200e-02,wrong,row NN\n"),
+    CHECK(strstr(text, "\ngemmladder,2,coalesced,4096,4096,4096,,,,,3.200e-02,wrong,row NN,0,0\n"),
           "wrong row: empty measurements, error kept");
-    CHECK(strstr(text, "\ngemmladder,3,shared,1024,1024,1024,,,,,inf,wrong,row NN\n"), "inf error");
-    CHECK(strstr(text, "\ngemmladder,4,blocktile_1d,4096,4096,4096,,,,,,unavailable,row NN\n"),
+    CHECK(strstr(text, "\ngemmladder,3,shared,1024,1024,1024,,,,,inf,wrong,row NN,0,0\n"),
+          "inf error");
+    CHECK(strstr(text,
+                 "\ngemmladder,4,blocktile_1d,4096,4096,4096,,,,,,unavailable,row NN,0,0\n"),
           "unavailable row");
+    /* Batches: the batch, and whether A is broadcast. */
+    CHECK(strstr(text, "\ncublas,0,cublas,64,64,64,1,2147.48,201.327,100,1.000e-07,ok,row NN,4096,"
+                       "0\n"),
+          "a batch's row: %s", text);
+    CHECK(strstr(text, "\ngemmladder,8,warptile,64,64,64,1.25,1717.99,161.061,80,1.000e-07,ok,"
+                       "row NN,4096,0\n"),
+          "a batch's row, %% of cuBLAS's batched call: %s", text);
+    CHECK(strstr(text, "\ncublas,0,cublas,256,256,256,1,8589.93,134.48,100,1.000e-07,ok,row NN,"
+                       "256,1\n") &&
+              strstr(text, "\ngemmladder,8,warptile,256,256,256,,,,,inf,wrong,row NN,256,1\n"),
+          "a broadcast batch's rows: %s", text);
     CHECK(strstr(text, "\ngemmladder,8,warptile,127,4096,4096,0.125,"), "odd shape row");
     free(text);
 }
@@ -797,7 +1105,8 @@ static void test_json(void)
           count_of(text, "\"status\": "));
     static const char *const keys[] = {"provider", "variant_id", "variant", "m", "n", "k",
                                        "runtime_ms", "gflops", "gbps", "pct_of_reference",
-                                       "rel_error", "status"};
+                                       "rel_error", "status", "form", "batch",
+                                       "broadcast_a"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
         char quoted[64];
         snprintf(quoted, sizeof quoted, "\"%s\": ", keys[i]);
@@ -809,6 +1118,14 @@ static void test_json(void)
                        "\"pct_of_reference\": null, \"rel_error\": 3.200e-02, \"status\": \"wrong\""),
           "a wrong result in JSON");
     CHECK(!strstr(text, "nan") && !strstr(text, "inf"), "JSON holds nan or inf");
+    CHECK(strstr(text, "\"status\": \"ok\", \"form\": \"row NN\", \"batch\": 0, "
+                       "\"broadcast_a\": false}"),
+          "a single product's batch in JSON: %s", text);
+    CHECK(strstr(text, "\"variant\": \"cublas\", \"m\": 64, \"n\": 64, \"k\": 64, ") &&
+              strstr(text, "\"form\": \"row NN\", \"batch\": 4096, \"broadcast_a\": false}"),
+          "a batch in JSON: %s", text);
+    CHECK(count_of(text, "\"batch\": 256, \"broadcast_a\": true}") == 2,
+          "a broadcast batch in JSON: %s", text);
     free(text);
 
     const br_report empty = {.device = "d\x01\n"};
@@ -899,7 +1216,10 @@ static int write_samples(const char *dir)
         return 1;
     }
     /* What the parsers must find in sample.*; empty.* has no rows. */
-    fprintf(f, "rows %zu\n", rep.count);
+    size_t batched = 0;
+    for (size_t i = 0; i < rep.count; ++i)
+        batched += rep.results[i].shape.batch > 0;
+    fprintf(f, "rows %zu\nbatched %zu\n", rep.count, batched);
     return fclose(f) ? 1 : 0;
 }
 
@@ -1010,12 +1330,15 @@ int main(int argc, char **argv)
     test_shapes();
     test_variants_and_outputs();
     test_workspace_limit();
+    test_batched();
     test_bad_arguments();
     test_usage();
     test_rates_and_staircase();
     test_table();
+    test_batched_table();
     test_odd_shapes();
     test_goals();
+    test_batch_goals();
     test_csv();
     test_json();
     test_outputs();

@@ -103,6 +103,16 @@ static int add_shape(br_options *o, br_shape s, char *err, size_t err_size)
                     "shape %" PRId64 "x%" PRId64 "x%" PRId64 " has a matrix over %" PRId64
                     " elements",
                     s.m, s.n, s.k, (int64_t)BR_MAX_ELEMENTS);
+    /* A batch's operands are allocated whole: each under the same bound
+     * (in doubles, the products of two bounded numbers cannot overflow). */
+    const double products = (double)br_products(s);
+    if ((s.broadcast_a ? 1.0 : products) * (double)(s.m * s.k) > (double)BR_MAX_ELEMENTS ||
+        products * (double)(s.k * s.n) > (double)BR_MAX_ELEMENTS ||
+        products * (double)(s.m * s.n) > (double)BR_MAX_ELEMENTS)
+        return fail(err, err_size,
+                    "shape %" PRId64 "x%" PRId64 "x%" PRId64 "x%" PRId64
+                    " has an operand over %" PRId64 " elements in its batch",
+                    s.m, s.n, s.k, s.batch, (int64_t)BR_MAX_ELEMENTS);
     if (o->nshapes == BR_MAX_SHAPES)
         return fail(err, err_size, "more than %d shapes", BR_MAX_SHAPES);
     o->shapes[o->nshapes++] = s;
@@ -126,7 +136,9 @@ static int parse_form(const char *text, br_shape *s)
     return 0;
 }
 
-/* "1000x1000x1000,127x4096x4096,4096x4096x4096:colTN". */
+/* "1000x1000x1000,127x4096x4096,4096x4096x4096:colTN", and batches:
+ * "64x64x64x4096", "256x256x256x256bA" (one A for every product),
+ * "64x64x64x4096:colTN". */
 static int parse_mnk(br_options *o, const char *list, char *err, size_t err_size)
 {
     char buf[1024];
@@ -148,17 +160,43 @@ static int parse_mnk(br_options *o, const char *list, char *err, size_t err_size
                             form, tok);
         }
         char *x1 = strchr(tok, 'x'), *x2 = x1 ? strchr(x1 + 1, 'x') : NULL;
-        if (!x1 || !x2) {
-            return fail(err, err_size, "--mnk: bad shape '%s' (want MxNxK, e.g. 127x4096x4096)",
+        char *x3 = x2 ? strchr(x2 + 1, 'x') : NULL;
+        if (!x1 || !x2 || (x3 && strchr(x3 + 1, 'x'))) {
+            return fail(err, err_size,
+                        "--mnk: bad shape '%s' (want MxNxK or MxNxKxBATCH, e.g. 127x4096x4096 "
+                        "or 64x64x64x4096)",
                         tok);
         }
         *x1 = *x2 = '\0';
+        if (x3)
+            *x3 = '\0';
         if (parse_positive(tok, BR_MAX_DIM, &s.m) || parse_positive(x1 + 1, BR_MAX_DIM, &s.n) ||
             parse_positive(x2 + 1, BR_MAX_DIM, &s.k)) {
             *x1 = *x2 = 'x';
+            if (x3)
+                *x3 = 'x';
             return fail(err, err_size,
                         "--mnk: bad shape '%s' (want MxNxK, each 1 .. %d, e.g. 127x4096x4096)",
                         tok, BR_MAX_DIM);
+        }
+        if (x3) {
+            /* The batch, and "bA" after it for a broadcast A. */
+            char *batch = x3 + 1;
+            const size_t len = strlen(batch);
+            if (len > 2 && !strcmp(batch + len - 2, "bA")) {
+                s.broadcast_a = 1;
+                batch[len - 2] = '\0';
+            }
+            if (parse_positive(batch, BR_MAX_BATCH, &s.batch)) {
+                *x1 = *x2 = *x3 = 'x';
+                if (s.broadcast_a)
+                    batch[len - 2] = 'b';
+                return fail(err, err_size,
+                            "--mnk: bad batch '%.*s' in '%s' (want an integer 1 .. %" PRId64
+                            ", then bA for one A against every B, e.g. 64x64x64x4096 or "
+                            "256x256x256x256bA)",
+                            (int)(s.broadcast_a ? len - 2 : len), batch, tok, BR_MAX_BATCH);
+            }
         }
         if (add_shape(o, s, err, err_size))
             return -1;
@@ -227,7 +265,7 @@ enum {
     OPT_QUICK = 256, OPT_FULL, OPT_NCU, OPT_PROFILE_ONCE, OPT_SKIP_WITHOUT_GPU, OPT_SIZES, OPT_MNK,
     OPT_M, OPT_N, OPT_K, OPT_VARIANTS, OPT_SLOW_LIMIT, OPT_REPEATS, OPT_WARMUP, OPT_SEED, OPT_CSV,
     OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT, OPT_OVERHEAD, OPT_SHAPES,
-    OPT_WORKSPACE_LIMIT
+    OPT_WORKSPACE_LIMIT, OPT_BATCHED
 };
 static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
@@ -258,6 +296,7 @@ static const struct option long_options[] = {
     {"overhead", no_argument, NULL, OPT_OVERHEAD},
     {"shapes", no_argument, NULL, OPT_SHAPES},
     {"workspace-limit", required_argument, NULL, OPT_WORKSPACE_LIMIT},
+    {"batched", no_argument, NULL, OPT_BATCHED},
     {NULL, 0, NULL, 0},
 };
 
@@ -267,7 +306,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     int64_t dims[3][MAX_LIST];
     int ndims[3] = {0, 0, 0};
     int seen[BR_MAX_VARIANTS] = {0};
-    int quick = 0, full = 0, shapes = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
+    int quick = 0, full = 0, shapes = 0, batched = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
     int64_t repeats = -1, warmup = -1, slow_limit = -1, ncu_size = 0;
     br_options explicit_shapes = {0}; /* --sizes and --mnk, in order */
 
@@ -299,6 +338,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         case OPT_PROFILE_ONCE: once = 1; break;
         case OPT_OVERHEAD: overhead = 1; break;
         case OPT_SHAPES: shapes = 1; break;
+        case OPT_BATCHED: batched = 1; break;
         case OPT_SKIP_WITHOUT_GPU: o->skip_without_gpu = 1; break;
         case OPT_SIZES: {
             int64_t vals[MAX_LIST];
@@ -374,6 +414,9 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
 
     if (quick + full + shapes > 1)
         return fail(err, err_size, "--quick, --full and --shapes exclude each other");
+    if (batched && quick + full + shapes > 0)
+        return fail(err, err_size, "--batched and %s exclude each other",
+                    quick ? "--quick" : full ? "--full" : "--shapes");
     if (ncu && once)
         return fail(err, err_size, "--ncu and --profile-once exclude each other");
     if (overhead && (quick || full || ncu || once || o->csv_path || o->json_path))
@@ -386,7 +429,11 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
               : once         ? BR_MODE_PROFILE_ONCE
               : overhead     ? BR_MODE_OVERHEAD
                              : BR_MODE_BENCH;
-    o->sweep = quick ? BR_SWEEP_QUICK : full ? BR_SWEEP_FULL : shapes ? BR_SWEEP_SHAPES : BR_SWEEP_MEDIUM;
+    o->sweep = quick     ? BR_SWEEP_QUICK
+               : full    ? BR_SWEEP_FULL
+               : shapes  ? BR_SWEEP_SHAPES
+               : batched ? BR_SWEEP_BATCHED
+                         : BR_SWEEP_MEDIUM;
     o->ncu_size = ncu_size ? ncu_size : DEFAULT_NCU_SIZE;
 
     /* Shapes: what was asked for, in order, else the sweep's. */
@@ -419,11 +466,27 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
             BR_MNK(8192, 8192, 1024), BR_MNK(2304, 2304, 2304),  BR_MNK(512, 512, 512),
             BR_MNK(128, 128, 128),
             /* 4096^3 in every form: transposes and column-major */
-            {4096, 4096, 4096, 0, 0, 0}, {4096, 4096, 4096, 0, 0, 1},
-            {4096, 4096, 4096, 0, 1, 0}, {4096, 4096, 4096, 0, 1, 1},
-            {4096, 4096, 4096, 1, 0, 0}};
+            {.m = 4096, .n = 4096, .k = 4096},
+            {.m = 4096, .n = 4096, .k = 4096, .trans_b = 1},
+            {.m = 4096, .n = 4096, .k = 4096, .trans_a = 1},
+            {.m = 4096, .n = 4096, .k = 4096, .trans_a = 1, .trans_b = 1},
+            {.m = 4096, .n = 4096, .k = 4096, .col_major = 1}};
         for (size_t i = 0; i < sizeof goal_set / sizeof goal_set[0]; ++i)
             add_shape(o, goal_set[i], err, err_size);
+    }
+    if (o->nshapes == 0 && batched) {
+        /* Issue 45's batched set: many small products, attention-like
+         * heads x batch, short K, middling squares, a few big ones, tall
+         * and skinny, a batch of matrix-vector products, one A against a
+         * batch of B, and a batch of 1 next to the same single product. */
+        static const br_shape batch_set[] = {
+            BR_MNKB(64, 64, 64, 4096),      BR_MNKB(128, 128, 64, 768),
+            BR_MNKB(512, 512, 64, 96),      BR_MNKB(256, 256, 256, 256),
+            BR_MNKB_A(256, 256, 256, 256),  BR_MNKB(1024, 1024, 1024, 16),
+            BR_MNKB(4096, 64, 4096, 8),     BR_MNKB(1, 4096, 4096, 64),
+            BR_MNKB(1024, 1024, 1024, 1),   BR_MNK(1024, 1024, 1024)};
+        for (size_t i = 0; i < sizeof batch_set / sizeof batch_set[0]; ++i)
+            add_shape(o, batch_set[i], err, err_size);
     }
     if (o->nshapes == 0 && overhead) {
         /* A small product, and one that auto copies operands for (its
@@ -465,7 +528,8 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     o->warmup = warmup >= 0 ? (int)warmup : quick ? 1 : 2;
     /* naive takes ~0.3 s per call at 4096^3 on an H100: --quick and
      * --overhead keep it small. */
-    o->slow_limit = slow_limit >= 0 ? slow_limit : quick || overhead || shapes ? 1024 : 0;
+    o->slow_limit =
+        slow_limit >= 0 ? slow_limit : quick || overhead || shapes || batched ? 1024 : 0;
 
     /* Every rung, or for --profile-once the slow ones (their rows say which). */
     if (!variants_given)
@@ -492,7 +556,8 @@ const char *br_workspace_text(const br_options *o, char *buf, size_t size)
 void br_print_usage(FILE *out)
 {
     fputs(
-        "usage: gemmladder-bench [--quick | --full | --shapes] [shapes] [--variants LIST]\n"
+        "usage: gemmladder-bench [--quick | --full | --shapes | --batched] [shapes]\n"
+        "                        [--variants LIST]\n"
         "                        [--csv FILE] [--json FILE] [timing]\n"
         "       gemmladder-bench --ncu [--ncu-size N]\n"
         "       gemmladder-bench --overhead [shapes] [--variants LIST] [--repeats N]\n"
@@ -509,7 +574,9 @@ void br_print_usage(FILE *out)
         "to 64, about 2 ms), divided by the batch, so that short products are not\n"
         "timed with the host's launch work. The calls rotate enough copies of the\n"
         "(random, nonzero) inputs that they do not stay in L2 from one call to the\n"
-        "next (at most 16 copies: on a 50 MB L2, shapes below 512 still fit).\n"
+        "next (at most 16 copies: on a 50 MB L2, shapes below 512 still fit); a\n"
+        "batch's copies are counted by the bytes of its whole batch, and its\n"
+        "float64 products come from cublasDgemmStridedBatched.\n"
         "\n"
         "Sweeps (explicit shape and timing options below override their parts):\n"
         "  (default)        square 128, 256, ..., 4096, then 1000x1000x1000 and\n"
@@ -533,6 +600,18 @@ void br_print_usage(FILE *out)
         "                   cuBLAS on every shape, 95% on the geometric mean, 100%\n"
         "                   where M or N is 1, each form within 5% of row NN's\n"
         "                   time, no rung more than 2% faster\n"
+        "  --batched        batches of products, each batch one gl_sgemm_strided_batched\n"
+        "                   call (cuBLAS's: one cublasSgemmStridedBatched):\n"
+        "                   64x64x64 x 4096 products, 128x128x64 x 768, 512x512x64 x\n"
+        "                   96, 256x256x256 x 256, the same with one A for every\n"
+        "                   product (bA), 1024x1024x1024 x 16, 4096x64x4096 x 8,\n"
+        "                   1x4096x4096 x 64, and 1024x1024x1024 as a batch of 1\n"
+        "                   next to the same single product (gl_sgemm_ex); naive\n"
+        "                   and coalesced only up to M*N*K*batch <= 1024^3; 10\n"
+        "                   after 2; last, auto against the goals for batches:\n"
+        "                   90% of cuBLAS on every batched shape, 100% on their\n"
+        "                   geometric mean, a batch of 1 within 5% of the single\n"
+        "                   call's time\n"
         "  The odd shapes are not multiples of any tile: 1000 leaves edge tiles in\n"
         "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
         "  multiple everywhere. For each odd shape whose nearest multiple of 128 ran\n"
@@ -547,7 +626,13 @@ void br_print_usage(FILE *out)
         "  --mnk LIST       explicit shapes MxNxK: 1000x1000x1000,127x4096x4096;\n"
         "                   a shape may end in :FORM, the layout and transposes\n"
         "                   (row or col, then NN, NT, TN or TT for op(A), op(B)):\n"
-        "                   4096x4096x4096:colTN (default row NN)\n"
+        "                   4096x4096x4096:colTN (default row NN). A 4th factor\n"
+        "                   is a batch (1 .. 2147483647 products of the shape in\n"
+        "                   one gl_sgemm_strided_batched call, each operand's\n"
+        "                   matrices back to back): 64x64x64x4096; bA after it\n"
+        "                   gives every product the same A (strideA 0):\n"
+        "                   256x256x256x256bA, 64x64x64x4096bA:colTN. 1024x1024x1024x1\n"
+        "                   is a batch of 1, measured against 1024x1024x1024\n"
         "  --m LIST  --n LIST  --k LIST\n"
         "                   every combination of the three LISTs; a dimension left\n"
         "                   out is 4096. --m 4096 --n 4096 --k 1024,2048 runs\n"
@@ -559,7 +644,8 @@ void br_print_usage(FILE *out)
         "                   default); the names are listed at the end. cuBLAS (0)\n"
         "                   always runs: it is the reference.\n"
         "  --slow-limit N   run naive and coalesced only on shapes with\n"
-        "                   M*N*K <= N^3; 0 is no limit (the default; --quick: 1024)\n"
+        "                   M*N*K*batch <= N^3; 0 is no limit (the default;\n"
+        "                   --quick, --shapes, --batched, --overhead: 1024)\n"
         "  --workspace-limit BYTES\n"
         "                   cap the scratch memory auto takes for one product at\n"
         "                   BYTES, a whole number (gl_set_workspace_limit on the\n"
@@ -583,10 +669,13 @@ void br_print_usage(FILE *out)
         "Outputs (the table always goes to stdout; progress goes to stderr):\n"
         "  --csv FILE       one row per rung and shape, with the columns\n"
         "                   provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,\n"
-        "                   pct_of_reference,rel_error,status (empty: not measured)\n"
+        "                   pct_of_reference,rel_error,status,form,batch,broadcast_a\n"
+        "                   (empty: not measured; batch 0: a single product through\n"
+        "                   gl_sgemm_ex, else the products of one batched call;\n"
+        "                   broadcast_a 1: one A for all of them)\n"
         "  --json FILE      {device, device_name, date, gemmladder_version, repeats,\n"
         "                   warmup, seed, tolerance, results: [rows as in the CSV]}\n"
-        "                   (null: not measured)\n"
+        "                   (null: not measured; broadcast_a true or false)\n"
         "  The picture (% of cuBLAS per rung at one size, GFLOP/s against size per\n"
         "  rung) is drawn from --json's file by matplotlib:\n"
         "    python -m gemmladder.plot RUN.json -o ladder.svg\n"
@@ -599,10 +688,15 @@ void br_print_usage(FILE *out)
         "  run that fails or is interrupted leaves existing files as they were.\n"
         "\n"
         "Columns: class = the variant's precision class (FP32, TF32).\n"
-        "GFLOP/s = 2 M N K / time. GB/s counts each matrix once,\n"
-        "4 (M K + K N + M N) bytes / time. % cuBLAS = the rung's GFLOP/s over\n"
-        "cuBLAS's at the same shape in the same run. rel.err = ||C - C_ref|| /\n"
-        "||C_ref|| (Frobenius). Status: ok; wrong (above the tolerance, not timed); failed\n"
+        "batch (only in runs with batched shapes, after form) = the products of one\n"
+        "gl_sgemm_strided_batched call, \"bA\" after them where one A serves all; \"-\"\n"
+        "is a single product through gl_sgemm_ex. GFLOP/s = 2 M N K / time, times\n"
+        "the batch. GB/s counts each matrix once, 4 (M K + K N + M N) bytes / time,\n"
+        "each matrix of a batch once (a broadcast A once). % cuBLAS = the rung's\n"
+        "GFLOP/s over cuBLAS's at the same shape in the same run (for a batch,\n"
+        "cublasSgemmStridedBatched). rel.err = ||C - C_ref|| / ||C_ref||\n"
+        "(Frobenius), over the whole batch; C is poisoned (NaN) before the checked\n"
+        "call. Status: ok; wrong (above the tolerance, not timed); failed\n"
         "(the call returned an error, printed on stderr); unavailable (the rung\n"
         "cannot run on this device or build); skipped (--slow-limit).\n"
         "\n"
@@ -650,6 +744,8 @@ void br_print_usage(FILE *out)
         "  gemmladder-bench --full --csv ladder.csv --json ladder.json\n"
         "  python -m gemmladder.plot ladder.json -o ladder.svg\n"
         "  gemmladder-bench --m 4096 --n 4096 --k 1024,2048,4096\n"
+        "  gemmladder-bench --batched --variants auto\n"
+        "  gemmladder-bench --mnk 128x128x64x768,256x256x256x256bA --variants auto\n"
         "  gemmladder-bench --ncu --ncu-size 2048\n"
         "\n"
         "Rungs this library has (id name):",
@@ -673,12 +769,36 @@ const char *br_status_name(br_status status)
     return "unknown";
 }
 
+int64_t br_products(br_shape s)
+{
+    return s.batch > 0 ? s.batch : 1;
+}
+
+int64_t br_floats_a(br_shape s)
+{
+    return (s.broadcast_a ? 1 : br_products(s)) * s.m * s.k;
+}
+
+int64_t br_floats_b(br_shape s)
+{
+    return br_products(s) * s.k * s.n;
+}
+
+int64_t br_floats_c(br_shape s)
+{
+    return br_products(s) * s.m * s.n;
+}
+
 void br_fill_rates(br_result *r)
 {
-    const double m = (double)r->shape.m, n = (double)r->shape.n, k = (double)r->shape.k;
+    const br_shape s = r->shape;
+    const double m = (double)s.m, n = (double)s.n, k = (double)s.k;
+    const double products = (double)br_products(s);
     if (r->runtime_ms > 0) {
-        r->gflops = 2.0 * m * n * k / (r->runtime_ms * 1e6);
-        r->gbps = 4.0 * (m * k + k * n + m * n) / (r->runtime_ms * 1e6);
+        /* A single product's rates are computed as they always were. */
+        r->gflops = 2.0 * m * n * k * products / (r->runtime_ms * 1e6);
+        r->gbps = 4.0 * ((s.broadcast_a ? 1.0 : products) * m * k + products * (k * n + m * n)) /
+                  (r->runtime_ms * 1e6);
     } else {
         r->gflops = r->gbps = NAN;
     }
@@ -691,10 +811,29 @@ const char *br_form_name(br_shape s)
     return names[s.col_major != 0][s.trans_a != 0][s.trans_b != 0];
 }
 
+/* " x16", " x256 bA" after a batched shape's name; "" for a single product. */
+static const char *batch_suffix(char *buf, size_t size, br_shape s)
+{
+    if (s.batch > 0)
+        snprintf(buf, size, " x%" PRId64 "%s", s.batch, s.broadcast_a ? " bA" : "");
+    else if (size)
+        buf[0] = '\0';
+    return buf;
+}
+
+const char *br_shape_text(char *buf, size_t size, br_shape s)
+{
+    char batch[40];
+    snprintf(buf, size, "%" PRId64 "x%" PRId64 "x%" PRId64 " %s%s", s.m, s.n, s.k,
+             br_form_name(s), batch_suffix(batch, sizeof batch, s));
+    return buf;
+}
+
 static int same_shape(br_shape a, br_shape b)
 {
     return a.m == b.m && a.n == b.n && a.k == b.k && a.col_major == b.col_major &&
-           a.trans_a == b.trans_a && a.trans_b == b.trans_b;
+           a.trans_a == b.trans_a && a.trans_b == b.trans_b && a.batch == b.batch &&
+           !a.broadcast_a == !b.broadcast_a;
 }
 
 static int is_square(br_shape s)
@@ -704,7 +843,7 @@ static int is_square(br_shape s)
 
 static double work(br_shape s)
 {
-    return (double)s.m * (double)s.n * (double)s.k;
+    return (double)s.m * (double)s.n * (double)s.k * (double)br_products(s);
 }
 
 int br_staircase_shape(const br_report *rep, int64_t size, br_shape *shape)
@@ -752,19 +891,49 @@ const char *br_precision_name(int v)
 
 void br_table_header(FILE *out)
 {
-    fprintf(out, "%2s %-13s %-5s %6s %6s %6s %-6s %10s %10s %8s %8s %9s  %s\n", "id", "variant",
-            "class", "M", "N", "K", "form", "time ms", "GFLOP/s", "GB/s", "% cuBLAS", "rel.err",
-            "status");
+    br_table_header_batched(out, 0);
 }
 
 void br_table_row(FILE *out, const br_result *r)
 {
+    br_table_row_batched(out, r, 0);
+}
+
+int br_any_batched(const br_options *o)
+{
+    for (int i = 0; i < o->nshapes; ++i)
+        if (o->shapes[i].batch > 0)
+            return 1;
+    return 0;
+}
+
+/* The batch column: "4096", "256 bA", or "-" for a single product. */
+#define BATCH_COLUMN " %10s"
+
+void br_table_header_batched(FILE *out, int batch_column)
+{
+    fprintf(out, "%2s %-13s %-5s %6s %6s %6s %-6s", "id", "variant", "class", "M", "N", "K",
+            "form");
+    if (batch_column)
+        fprintf(out, BATCH_COLUMN, "batch");
+    fprintf(out, " %10s %10s %8s %8s %9s  %s\n", "time ms", "GFLOP/s", "GB/s", "% cuBLAS",
+            "rel.err", "status");
+}
+
+void br_table_row_batched(FILE *out, const br_result *r, int batch_column)
+{
     char ms[32], gf[32], gb[32], pct[32], err[32];
-    fprintf(out,
-            "%2d %-13s %-5s %6" PRId64 " %6" PRId64 " %6" PRId64 " %-6s %10s %10s %8s %8s %9s  "
-            "%s\n",
-            r->variant_id, r->variant, br_precision_name(r->variant_id), r->shape.m, r->shape.n,
-            r->shape.k, br_form_name(r->shape),
+    fprintf(out, "%2d %-13s %-5s %6" PRId64 " %6" PRId64 " %6" PRId64 " %-6s", r->variant_id,
+            r->variant, br_precision_name(r->variant_id), r->shape.m, r->shape.n, r->shape.k,
+            br_form_name(r->shape));
+    if (batch_column) {
+        char batch[32] = "-";
+        if (r->shape.batch > 0)
+            snprintf(batch, sizeof batch, "%" PRId64 "%s", r->shape.batch,
+                     r->shape.broadcast_a ? " bA" : "");
+        fprintf(out, BATCH_COLUMN, batch);
+    }
+    fprintf(out, " %10s %10s %8s %8s %9s  %s\n",
             fmt_num(ms, sizeof ms, "%.4f", r->runtime_ms), fmt_num(gf, sizeof gf, "%.1f", r->gflops),
             fmt_num(gb, sizeof gb, "%.1f", r->gbps),
             fmt_num(pct, sizeof pct, "%.1f", r->pct_of_reference),
@@ -796,7 +965,8 @@ static void write_odd_shapes(FILE *out, const br_report *rep)
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
         const br_shape s = r->shape;
-        br_shape near = s; /* in the same form */
+        br_shape near = s; /* in the same form, and batch */
+        char batch[40];
         near.m = nearest_multiple(s.m), near.n = nearest_multiple(s.n);
         near.k = nearest_multiple(s.k);
         if (same_shape(s, near) || (i > 0 && same_shape(rep->results[i - 1].shape, s)))
@@ -808,9 +978,10 @@ static void write_odd_shapes(FILE *out, const br_report *rep)
             if (!b || a->status != BR_OK || b->status != BR_OK || !(b->gflops > 0))
                 continue;
             if (!any)
-                fprintf(out, "GFLOP/s at %" PRId64 "x%" PRId64 "x%" PRId64 " over %" PRId64
-                             "x%" PRId64 "x%" PRId64 ":",
-                        s.m, s.n, s.k, near.m, near.n, near.k);
+                fprintf(out, "GFLOP/s at %" PRId64 "x%" PRId64 "x%" PRId64 "%s over %" PRId64
+                             "x%" PRId64 "x%" PRId64 "%s:",
+                        s.m, s.n, s.k, batch_suffix(batch, sizeof batch, s), near.m, near.n,
+                        near.k, batch);
             fprintf(out, "%s%s %.2f", sep, a->variant, a->gflops / b->gflops);
             sep = ", ";
             any = 1;
@@ -825,7 +996,9 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t size)
     br_shape s;
     if (br_staircase_shape(rep, size, &s))
         return;
-    fprintf(out, "%% of cuBLAS at %" PRId64 "x%" PRId64 "x%" PRId64 ":", s.m, s.n, s.k);
+    char batch[40];
+    fprintf(out, "%% of cuBLAS at %" PRId64 "x%" PRId64 "x%" PRId64 "%s:", s.m, s.n, s.k,
+            batch_suffix(batch, sizeof batch, s));
     const char *sep = " ";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
@@ -857,8 +1030,10 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t size)
 static const char *goal_shape(char *buf, size_t size, br_shape s)
 {
     const char *form = br_form_name(s);
-    snprintf(buf, size, "%" PRId64 "x%" PRId64 "x%" PRId64 "%s%s", s.m, s.n, s.k,
-             strcmp(form, "row NN") ? " " : "", strcmp(form, "row NN") ? form : "");
+    char batch[40];
+    snprintf(buf, size, "%" PRId64 "x%" PRId64 "x%" PRId64 "%s%s%s", s.m, s.n, s.k,
+             strcmp(form, "row NN") ? " " : "", strcmp(form, "row NN") ? form : "",
+             batch_suffix(batch, sizeof batch, s));
     return buf;
 }
 
@@ -1002,6 +1177,99 @@ void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
     fputc('\n', out);
 }
 
+/* ---- auto against the goals for batches (--batched) -------------------------- */
+
+/* Issue 45: auto at 90% of cuBLAS's strided-batched call or more on every
+ * batched shape and 100% on the geometric mean; a batch of 1 as fast as the
+ * single call, here within 5% (the goals of the forms allow as much). */
+#define BR_BATCH_GOAL_EVERY 90.0
+#define BR_BATCH_GOAL_MEAN 100.0
+#define BR_BATCH_GOAL_ONE 0.05
+
+/* The timed result of variant id at shape s (NULL: none, or not timed). */
+static const br_result *timed_at(const br_report *rep, br_shape s, int variant_id)
+{
+    const br_result *r = find_result(rep, s, variant_id);
+    return r && r->status == BR_OK && r->runtime_ms > 0 ? r : NULL;
+}
+
+void br_write_batch_goals(FILE *out, const br_report *rep)
+{
+    size_t shapes = 0, met = 0, timed_count = 0;
+    double log_sum = 0.0;
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r) || r->shape.batch <= 0)
+            continue;
+        ++shapes;
+        if (timed(r)) {
+            ++timed_count;
+            log_sum += log(r->pct_of_reference);
+            met += r->pct_of_reference >= BR_BATCH_GOAL_EVERY;
+        }
+    }
+    if (shapes == 0)
+        return;
+    char name[96];
+    fprintf(out, "auto against the goals for batches (%% of cuBLAS's strided-batched call in "
+                 "this run):\n");
+
+    fprintf(out, "  at least %.0f on every batched shape: %zu of %zu", BR_BATCH_GOAL_EVERY, met,
+            shapes);
+    const char *sep = "; under: ";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r) || r->shape.batch <= 0 ||
+            (timed(r) && r->pct_of_reference >= BR_BATCH_GOAL_EVERY))
+            continue;
+        if (timed(r))
+            fprintf(out, "%s%s %.1f", sep, goal_shape(name, sizeof name, r->shape),
+                    r->pct_of_reference);
+        else
+            fprintf(out, "%s%s (%s)", sep, goal_shape(name, sizeof name, r->shape),
+                    br_status_name(r->status));
+        sep = ", ";
+    }
+    fputc('\n', out);
+
+    if (timed_count > 0)
+        fprintf(out, "  at least %.0f on the geometric mean: %.1f over %zu shapes\n",
+                BR_BATCH_GOAL_MEAN, exp(log_sum / (double)timed_count), timed_count);
+
+    /* Each batch of 1 against the single product of its shape, if it ran. */
+    sep = "";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r) || r->shape.batch != 1)
+            continue;
+        br_shape single = r->shape;
+        single.batch = 0, single.broadcast_a = 0;
+        const br_result *one = timed_at(rep, r->shape, r->variant_id),
+                        *alone = timed_at(rep, single, r->variant_id),
+                        *single_result = find_result(rep, single, r->variant_id);
+        if (!single_result)
+            continue; /* the single product was not run */
+        if (!*sep)
+            fprintf(out, "  a batch of 1 within %.0f%% of the single call's time:",
+                    100.0 * BR_BATCH_GOAL_ONE);
+        fprintf(out, "%s %s", *sep ? sep : "", goal_shape(name, sizeof name, single));
+        sep = ",";
+        if (!one || !alone) {
+            fprintf(out, " (%s)", br_status_name(one ? single_result->status : r->status));
+            continue;
+        }
+        const double change = one->runtime_ms / alone->runtime_ms - 1.0;
+        fprintf(out, " %+.1f%%%s", 100.0 * change, change > BR_BATCH_GOAL_ONE ? " over" : "");
+        const int ref = cli_reference_variant();
+        const br_result *ref_one = timed_at(rep, r->shape, ref), *ref_alone = timed_at(rep, single, ref);
+        if (ref_one && ref_alone)
+            fprintf(out, " (%s %+.1f%%)", ref_one->variant,
+                    100.0 * (ref_one->runtime_ms / ref_alone->runtime_ms - 1.0));
+    }
+    if (*sep)
+        fputc('\n', out);
+}
+
 /* ==== CSV and JSON ========================================================= */
 
 static const char *provider(const br_result *r)
@@ -1022,7 +1290,7 @@ static void csv_num(FILE *out, double v, const char *fmt)
 int br_write_csv(FILE *out, const br_report *rep)
 {
     fputs("provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,"
-          "status,form\n",
+          "status,form,batch,broadcast_a\n",
           out);
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
@@ -1034,7 +1302,8 @@ int br_write_csv(FILE *out, const br_report *rep)
         csv_num(out, r->gbps, "%.6g");
         csv_num(out, r->pct_of_reference, "%.6g");
         csv_num(out, r->rel_error, "%.3e");
-        fprintf(out, ",%s,%s\n", br_status_name(r->status), br_form_name(r->shape));
+        fprintf(out, ",%s,%s,%" PRId64 ",%d\n", br_status_name(r->status), br_form_name(r->shape),
+                r->shape.batch, r->shape.broadcast_a != 0);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -1095,6 +1364,8 @@ int br_write_json(FILE *out, const br_report *rep)
         json_string(out, br_status_name(r->status));
         fputs(", \"form\": ", out);
         json_string(out, br_form_name(r->shape));
+        fprintf(out, ", \"batch\": %" PRId64 ", \"broadcast_a\": %s", r->shape.batch,
+                r->shape.broadcast_a ? "true" : "false");
         fputc('}', out);
     }
     fputs(rep->count ? "\n  ]\n}\n" : "]\n}\n", out);

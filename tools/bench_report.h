@@ -24,23 +24,51 @@
 const char *br_precision_name(int v);
 
 /* A product's shape, and its form: row-major unless col_major; trans_a: A
- * stored K x M, trans_b: B stored N x K; every matrix contiguous. */
+ * stored K x M, trans_b: B stored N x K; every matrix contiguous.
+ *
+ * batch: 0 is a single product, run through gl_sgemm_ex; 1 or more is that
+ * many products of the shape in one gl_sgemm_strided_batched call (so 1 is
+ * a batch of one, measured against the single call), each operand's
+ * matrices back to back (strides M K, K N, M N), or with broadcast_a one A
+ * for every product (strideA 0). */
 typedef struct br_shape {
     int64_t m, n, k;
     int col_major, trans_a, trans_b;
+    int64_t batch;
+    int broadcast_a;
 } br_shape;
+
+/* Largest batch accepted (gl_sgemm_strided_batched's). */
+#define BR_MAX_BATCH INT64_C(2147483647)
 
 /* A row NN shape. */
 #define BR_MNK(m_, n_, k_) {.m = (m_), .n = (n_), .k = (k_)}
+/* A row NN batch of `b_` products; BR_MNKB_A: with one A for all of them. */
+#define BR_MNKB(m_, n_, k_, b_) {.m = (m_), .n = (n_), .k = (k_), .batch = (b_)}
+#define BR_MNKB_A(m_, n_, k_, b_) {.m = (m_), .n = (n_), .k = (k_), .batch = (b_), .broadcast_a = 1}
 
 /* "row NN", "col TN", ...: the layout, then op(A) and op(B). */
 const char *br_form_name(br_shape s);
+
+/* The products a shape stands for: its batch, or 1 for a single product. */
+int64_t br_products(br_shape s);
+/* Floats of each operand over the whole batch, as the tool allocates them
+ * (A once where it is broadcast). */
+int64_t br_floats_a(br_shape s);
+int64_t br_floats_b(br_shape s);
+int64_t br_floats_c(br_shape s);
+
+/* "1024x1024x1024 row NN", then " x16" for a batch and " bA" for a
+ * broadcast A: a shape in messages and progress lines. Written into buf,
+ * which is returned. */
+const char *br_shape_text(char *buf, size_t size, br_shape s);
 
 typedef enum br_sweep {
     BR_SWEEP_MEDIUM = 0, /* the default */
     BR_SWEEP_QUICK = 1,
     BR_SWEEP_FULL = 2,
-    BR_SWEEP_SHAPES = 3 /* --shapes: the engine's goal set */
+    BR_SWEEP_SHAPES = 3, /* --shapes: the engine's goal set */
+    BR_SWEEP_BATCHED = 4 /* --batched: issue 45's batched set */
 } br_sweep;
 
 typedef enum br_mode {
@@ -107,8 +135,9 @@ typedef struct br_result {
     char variant[24]; /* gl_variant_name */
     br_shape shape;
     double runtime_ms;       /* median of the repeats */
-    double gflops;           /* 2 M N K / time */
-    double gbps;             /* 4 (M K + K N + M N) bytes / time */
+    double gflops;           /* 2 M N K batch / time */
+    double gbps;             /* 4 (M K + K N + M N) bytes / time, each matrix of
+                                the batch once (a broadcast A once) */
     double pct_of_reference; /* 100 * gflops / cuBLAS gflops at this shape */
     double rel_error;        /* ||C - C_ref|| / ||C_ref||, C_ref in float64 */
     br_status status;
@@ -138,6 +167,13 @@ int br_staircase_shape(const br_report *rep, int64_t size, br_shape *shape);
 /* The human table: br_table_header once, then br_table_row per result. */
 void br_table_header(FILE *out);
 void br_table_row(FILE *out, const br_result *r);
+/* The same with a `batch` column after the form (its products, "bA" after
+ * them for a broadcast A, "-" for a single product), for runs with batched
+ * shapes (br_any_batched); without the column they are the two above. */
+void br_table_header_batched(FILE *out, int batch_column);
+void br_table_row_batched(FILE *out, const br_result *r, int batch_column);
+/* Whether any of the options' shapes is a batch. */
+int br_any_batched(const br_options *o);
 /* One line per rung: "% of cuBLAS at MxNxK: naive 1.0, ..." at
  * br_staircase_shape(rep, size). */
 void br_write_summary(FILE *out, const br_report *rep, int64_t size);
@@ -149,6 +185,13 @@ void br_write_summary(FILE *out, const br_report *rep, int64_t size);
  * column-major form's time against the row NN one's at its size, and the
  * shapes where a rung was more than 2% faster. Nothing without auto. */
 void br_write_goals(FILE *out, const br_report *rep, double copy_gbps);
+
+/* For a run with auto (--batched): auto against issue 45's goals for
+ * batches, a line each: 90% of cuBLAS's strided-batched call on every
+ * batched shape (and which are under), 100% on their geometric mean, and
+ * each batch of 1 within 5% of the time of the single product of its shape
+ * (cuBLAS's change beside it). Nothing without auto. */
+void br_write_batch_goals(FILE *out, const br_report *rep);
 
 /* Machine-readable copies. CSV: a header line and one row per result, empty
  * fields for what was not measured. JSON: one object with the device, date,

@@ -103,6 +103,59 @@ double *bu_reference(cublasHandle_t cb, const float *dA, const float *dB, int64_
     return ref;
 }
 
+/* Double copies of A, B and C above this many bytes are made a slice of
+ * the batch at a time. */
+#define REFERENCE_SLICE_BYTES ((double)(512 << 20))
+
+double *bu_reference_batched(cublasHandle_t cb, const float *dA, const float *dB, int64_t m,
+                             int64_t n, int64_t k, int col_major, int trans_a, int trans_b,
+                             int64_t batch, int broadcast_a)
+{
+    double *ref = malloc(sizeof(double) * (size_t)(batch * m * n));
+    if (!ref)
+        bu_die("out of host memory for the float64 reference of %lld products",
+               (long long)batch);
+    const double per_product =
+        8.0 * ((broadcast_a ? 0.0 : (double)(m * k)) + (double)(k * n) + (double)(m * n));
+    int64_t slice = (int64_t)(REFERENCE_SLICE_BYTES / per_product);
+    slice = slice < 1 ? 1 : slice > batch ? batch : slice;
+    const cublasOperation_t op_a = trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                            op_b = trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const double one = 1.0, zero = 0.0;
+    const long long stride_a = broadcast_a ? 0 : (long long)(m * k), stride_b = k * n,
+                    stride_c = m * n;
+    double *da_all = broadcast_a ? upcast(dA, m * k) : NULL, *dc = NULL;
+    bu_check_cuda(cudaMalloc((void **)&dc, sizeof(double) * (size_t)(slice * m * n)),
+                  "cudaMalloc");
+    for (int64_t first = 0; first < batch; first += slice) {
+        const int64_t count = batch - first < slice ? batch - first : slice;
+        double *da = broadcast_a ? da_all : upcast(dA + first * m * k, count * m * k);
+        double *db = upcast(dB + first * k * n, count * k * n);
+        if (col_major) { /* cuBLAS's own layout */
+            bu_check_cublas(cublasDgemmStridedBatched_64(cb, op_a, op_b, m, n, k, &one, da,
+                                                         trans_a ? k : m, stride_a, db,
+                                                         trans_b ? n : k, stride_b, &zero, dc,
+                                                         m, stride_c, count),
+                            "cublasDgemmStridedBatched");
+        } else { /* row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T */
+            bu_check_cublas(cublasDgemmStridedBatched_64(cb, op_b, op_a, n, m, k, &one, db,
+                                                         trans_b ? k : n, stride_b, da,
+                                                         trans_a ? m : k, stride_a, &zero, dc,
+                                                         n, stride_c, count),
+                            "cublasDgemmStridedBatched");
+        }
+        bu_check_cuda(cudaMemcpy(ref + first * m * n, dc, sizeof(double) * (size_t)(count * m * n),
+                                 cudaMemcpyDeviceToHost),
+                      "cudaMemcpy");
+        if (!broadcast_a)
+            cudaFree(da);
+        cudaFree(db);
+    }
+    cudaFree(da_all);
+    cudaFree(dc);
+    return ref;
+}
+
 double bu_relative_error(const float *dC, const double *ref, int64_t count)
 {
     float *h = malloc(sizeof(float) * (size_t)count);
@@ -190,9 +243,14 @@ void bu_device_description(int device, char *out, size_t size)
 
 int bu_rotation_sets(int device, int64_t m, int64_t n, int64_t k)
 {
+    return bu_rotation_sets_bytes(device,
+                                  4.0 * ((double)m * k + (double)k * n + (double)m * n));
+}
+
+int bu_rotation_sets_bytes(int device, double set_bytes)
+{
     int l2 = 0;
     cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device);
-    const double set_bytes = 4.0 * ((double)m * k + (double)k * n + (double)m * n);
     const int sets = (int)ceil(2.0 * l2 / set_bytes) + 1;
     return sets > 16 ? 16 : sets;
 }

@@ -37,6 +37,17 @@ float *bu_random_device(int64_t n, uint64_t *rng_state);
 double *bu_reference(cublasHandle_t cb, const float *dA, const float *dB, int64_t m, int64_t n,
                      int64_t k, int col_major, int trans_a, int trans_b);
 
+/* The same for `batch` products (batch >= 1) of that shape, each operand's
+ * matrices back to back on the device (strides m k, k n, m n), or with
+ * broadcast_a one A for all of them: cublasDgemmStridedBatched on upcast
+ * copies, a slice of the batch at a time so the double copies stay under
+ * about 512 MiB (one product at a time where a product needs more). Returns
+ * a host array of batch * m * n doubles, the batch's C as stored, that the
+ * caller frees. */
+double *bu_reference_batched(cublasHandle_t cb, const float *dA, const float *dB, int64_t m,
+                             int64_t n, int64_t k, int col_major, int trans_a, int trans_b,
+                             int64_t batch, int broadcast_a);
+
 /* ||C - ref|| / ||ref|| for device C (m * n floats); +inf if C holds a NaN
  * or an infinity. */
 double bu_relative_error(const float *dC, const double *ref, int64_t count);
@@ -69,5 +80,7 @@ typedef struct bu_operands {
 } bu_operands;
 
 int bu_rotation_sets(int device, int64_t m, int64_t n, int64_t k);
+/* The same for a set of set_bytes bytes (a batch's operands, all of them). */
+int bu_rotation_sets_bytes(int device, double set_bytes);
 
 #endif

@@ -6,6 +6,8 @@
  *   gemmladder-bench --full --csv F --json F
  *   gemmladder-bench --ncu             coalescing evidence for rungs 1-2
  *   gemmladder-bench --overhead        the host's time per call, each rung
+ *   gemmladder-bench --batched         batches (gl_sgemm_strided_batched) against
+ *                                      cuBLAS's strided-batched call
  *   gemmladder-bench --help            everything else
  *
  * For each shape, every rung's result is first checked against a float64
@@ -65,11 +67,17 @@ static call_form form_of(br_shape s)
                        s.col_major ? b_rows : b_cols, s.col_major ? s.m : s.n};
 }
 
-/* One product C = op(A) op(B) of shape s, in its form. */
+/* One product C = op(A) op(B) of shape s, in its form; or for a batched
+ * shape its whole batch in one gl_sgemm_strided_batched call, each
+ * operand's matrices back to back (A's stride 0 where it is broadcast). */
 static gl_status_t shape_call(gl_handle_t h, int v, br_shape s, const float *a, const float *b,
                               float *c)
 {
     const call_form f = form_of(s);
+    if (s.batch > 0)
+        return gl_sgemm_strided_batched(h, (gl_variant_t)v, f.layout, f.trans_a, f.trans_b, s.m,
+                                        s.n, s.k, 1.0f, a, f.lda, s.broadcast_a ? 0 : s.m * s.k,
+                                        b, f.ldb, s.k * s.n, 0.0f, c, f.ldc, s.m * s.n, s.batch);
     return gl_sgemm_ex(h, (gl_variant_t)v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, 1.0f, a,
                        f.lda, b, f.ldb, 0.0f, c, f.ldc);
 }
@@ -91,12 +99,13 @@ static int run_timed_call(void *ctx, int repetition)
 }
 
 /* The rungs whose rows say they are slow (naive, coalesced) are skipped on
- * shapes above --slow-limit^3. */
+ * shapes above --slow-limit^3 (a batch's work counted whole). */
 static int skipped_as_slow(const br_options *o, int v, br_shape s)
 {
     const double limit = (double)o->slow_limit;
     return cli_variant(v).slow && o->slow_limit > 0 &&
-           (double)s.m * (double)s.n * (double)s.k > limit * limit * limit;
+           (double)s.m * (double)s.n * (double)s.k * (double)br_products(s) >
+               limit * limit * limit;
 }
 
 static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_operands *sets,
@@ -116,7 +125,7 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
     }
     /* Correctness first, with C poisoned (all bits set: NaN) so a rung that
      * skips an element cannot pass on what was there before. */
-    const size_t c_bytes = sizeof(float) * (size_t)(s.m * s.n);
+    const size_t c_bytes = sizeof(float) * (size_t)br_floats_c(s);
     bu_check_cuda(cudaMemset(sets[0].c, 0xff, c_bytes), "cudaMemset");
     const gl_status_t st = shape_call(h, v, s, sets[0].a, sets[0].b, sets[0].c);
     if (st != GL_STATUS_SUCCESS) {
@@ -126,11 +135,10 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
     }
     /* A fault inside a kernel leaves the context unusable: the tool ends
      * here, naming the rung. */
-    char what[96];
-    snprintf(what, sizeof what, "%s at %lldx%lldx%lld %s", r.variant, (long long)s.m,
-             (long long)s.n, (long long)s.k, br_form_name(s));
+    char what[192], shape[96];
+    snprintf(what, sizeof what, "%s at %s", r.variant, br_shape_text(shape, sizeof shape, s));
     bu_check_cuda(cudaDeviceSynchronize(), what);
-    r.rel_error = bu_relative_error(sets[0].c, ref, s.m * s.n);
+    r.rel_error = bu_relative_error(sets[0].c, ref, br_floats_c(s));
     if (!(r.rel_error <= cli_tolerance(v, s.k))) {
         r.status = BR_WRONG;
         return r;
@@ -153,7 +161,10 @@ static void print_plan(gl_handle_t h, gl_variant_t v, br_shape s)
 {
     gl_plan p = {.size = sizeof p};
     const call_form f = form_of(s);
-    const char *name = gl_variant_name(v);
+    /* A batch: the plan of one of its products (the engine queues them one
+     * by one, each as gl_sgemm_ex would; docs/api.md). */
+    char name[64];
+    snprintf(name, sizeof name, "%s%s", gl_variant_name(v), s.batch > 0 ? ", each product" : "");
     if (gl_sgemm_plan(h, v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, NULL, f.lda, NULL,
                       f.ldb, NULL, f.ldc, &p) != GL_STATUS_SUCCESS)
         return;
@@ -307,6 +318,7 @@ static int run_sweep(const br_options *o)
 
     printf("device: %s\n", device);
     const double copy_rate = o->sweep == BR_SWEEP_SHAPES ? copy_gbps() : 0.0;
+    const int batch_column = br_any_batched(o);
     if (copy_rate > 0)
         printf("memory: a device-to-device copy of 256 MiB moves %.0f GB/s (read plus written)\n",
                copy_rate);
@@ -317,24 +329,33 @@ static int run_sweep(const br_options *o)
            "%.0e for FP32, %.2g + %.2g K for TF32)%s%s\n\n",
            o->repeats, BU_SAMPLE_MS, o->warmup, (unsigned long long)seed, CLI_FP32_TOLERANCE,
            CLI_TF32_TOLERANCE, CLI_TF32_TOLERANCE_PER_K, *limit ? "; " : "", limit);
-    br_table_header(stdout);
+    br_table_header_batched(stdout, batch_column);
     fflush(stdout);
 
     const double start = seconds_now();
     for (int si = 0; si < o->nshapes; ++si) {
         const br_shape s = o->shapes[si];
         const double shape_start = seconds_now();
-        const int nsets = bu_rotation_sets(dev, s.m, s.n, s.k);
-        fprintf(stderr, "[%d/%d] %lldx%lldx%lld %s (%d input set%s):", si + 1, o->nshapes,
-                (long long)s.m, (long long)s.n, (long long)s.k, br_form_name(s), nsets,
-                nsets > 1 ? "s" : "");
+        /* A batch's sets are counted by all of its bytes (a single
+         * product's as they always were). */
+        const int nsets =
+            s.batch > 0 ? bu_rotation_sets_bytes(dev, 4.0 * ((double)br_floats_a(s) +
+                                                             (double)br_floats_b(s) +
+                                                             (double)br_floats_c(s)))
+                        : bu_rotation_sets(dev, s.m, s.n, s.k);
+        char shape_name[96];
+        fprintf(stderr, "[%d/%d] %s (%d input set%s):", si + 1, o->nshapes,
+                br_shape_text(shape_name, sizeof shape_name, s), nsets, nsets > 1 ? "s" : "");
         bu_operands sets[16];
         for (int i = 0; i < nsets; ++i)
-            sets[i] = (bu_operands){bu_random_device(s.m * s.k, &rng),
-                                    bu_random_device(s.k * s.n, &rng),
-                                    bu_random_device(s.m * s.n, &rng)};
-        double *ref = bu_reference(cb, sets[0].a, sets[0].b, s.m, s.n, s.k, s.col_major,
-                                   s.trans_a, s.trans_b);
+            sets[i] = (bu_operands){bu_random_device(br_floats_a(s), &rng),
+                                    bu_random_device(br_floats_b(s), &rng),
+                                    bu_random_device(br_floats_c(s), &rng)};
+        double *ref = s.batch > 0 ? bu_reference_batched(cb, sets[0].a, sets[0].b, s.m, s.n, s.k,
+                                                         s.col_major, s.trans_a, s.trans_b,
+                                                         s.batch, s.broadcast_a)
+                                  : bu_reference(cb, sets[0].a, sets[0].b, s.m, s.n, s.k,
+                                                 s.col_major, s.trans_a, s.trans_b);
 
         br_result *row = &results[count];
         for (int i = 0; i < per_shape; ++i) {
@@ -348,7 +369,7 @@ static int run_sweep(const br_options *o)
             /* % of cuBLAS only where both ran correctly. */
             if (row[0].status == BR_OK && row[i].status == BR_OK)
                 row[i].pct_of_reference = 100.0 * row[i].gflops / row[0].gflops;
-            br_table_row(stdout, &row[i]);
+            br_table_row_batched(stdout, &row[i], batch_column);
         }
         print_plans(h, o, s);
         fflush(stdout);
@@ -367,6 +388,8 @@ static int run_sweep(const br_options *o)
     br_write_summary(stdout, &rep, 0);
     if (o->sweep == BR_SWEEP_SHAPES)
         br_write_goals(stdout, &rep, copy_rate);
+    if (o->sweep == BR_SWEEP_BATCHED)
+        br_write_batch_goals(stdout, &rep);
     printf("device: %s\n", device);
     if (bad)
         printf("SOME RUNGS WERE WRONG OR FAILED: see the status column\n");
@@ -539,7 +562,7 @@ static int overhead_call(gl_handle_t h, const scale_steps *e, int v, br_shape s,
         if (gl_get_stream(h, &stream) != GL_STATUS_SUCCESS)
             return 0;
         if (v == FLOOR_MEMSET)
-            return cudaMemsetAsync(c, 0, sizeof(float) * (size_t)(s.m * s.n),
+            return cudaMemsetAsync(c, 0, sizeof(float) * (size_t)br_floats_c(s),
                                    (cudaStream_t)stream) == cudaSuccess;
         if (!e->module)
             return 0;
@@ -603,11 +626,11 @@ static int run_overhead(const br_options *o)
     int failed = 0;
     for (int si = 0; si < o->nshapes; ++si) {
         const br_shape s = o->shapes[si];
-        float *a = bu_random_device(s.m * s.k, &rng), *b = bu_random_device(s.k * s.n, &rng),
-              *c = bu_random_device(s.m * s.n, &rng);
-        char shape[64];
-        snprintf(shape, sizeof shape, "%lldx%lldx%lld %s", (long long)s.m, (long long)s.n,
-                 (long long)s.k, br_form_name(s));
+        float *a = bu_random_device(br_floats_a(s), &rng),
+              *b = bu_random_device(br_floats_b(s), &rng),
+              *c = bu_random_device(br_floats_c(s), &rng);
+        char shape[96];
+        br_shape_text(shape, sizeof shape, s);
         printf("%-28s %-17s %10.2f\n", shape, "cudaMemsetAsync",
                host_us_per_call(h, &floors, FLOOR_MEMSET, s, a, b, c, busy, o->repeats));
         if (floors.module)

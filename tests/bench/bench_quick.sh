@@ -37,4 +37,17 @@ if [ -n "$python" ]; then
 else
     echo "bench_quick: no python3, so the outputs were not parsed"
 fi
+# Batches (gl_sgemm_strided_batched, every rung): a few small ones, one with
+# a broadcast A, a transposed column-major one, a batch of 1 next to its
+# single product, and a batch of matrix-vector products.
+"$bench" --mnk 64x64x64x8,33x65x17x5bA,31x17x9x3:colTN,96x96x96x1,96x96x96,1x300x200x4 \
+    --repeats 1 --warmup 0 --csv "$dir/batched.csv" --json "$dir/batched.json"
+rc=$?
+if [ "$rc" != 0 ]; then
+    echo "bench_quick: gemmladder-bench with batches exited with status $rc" >&2
+    exit 1
+fi
+if [ -n "$python" ]; then
+    "$python" "$check" files "$dir/batched.csv" "$dir/batched.json" || exit 1
+fi
 echo "bench_quick: ok"

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 COLUMNS = ["provider", "variant_id", "variant", "m", "n", "k", "runtime_ms", "gflops",
-           "gbps", "pct_of_reference", "rel_error", "status", "form"]
+           "gbps", "pct_of_reference", "rel_error", "status", "form", "batch", "broadcast_a"]
 STATUSES = {"ok", "wrong", "failed", "unavailable", "skipped"}
 FORMS = {f"{layout} {a}{b}" for layout in ("row", "col") for a in "NT" for b in "NT"}
 
@@ -41,8 +41,11 @@ def read_csv(path):
               f"{path}: row {i} has {len(row)} fields")
         check(row["status"] in STATUSES, f"{path}: row {i} status {row['status']!r}")
         check(row["form"] in FORMS, f"{path}: row {i} form {row['form']!r}")
-        for key in ("variant_id", "m", "n", "k"):
+        for key in ("variant_id", "m", "n", "k", "batch"):
             check(row[key].isdigit(), f"{path}: row {i} {key} {row[key]!r}")
+        check(row["broadcast_a"] in ("0", "1"), f"{path}: row {i} broadcast_a {row['broadcast_a']!r}")
+        check(row["broadcast_a"] == "0" or row["batch"] not in ("", "0"),
+              f"{path}: row {i}: a broadcast A without a batch")
         if row["status"] == "ok":
             for key in ("runtime_ms", "gflops", "gbps", "rel_error"):
                 check(float(row[key]) >= 0, f"{path}: row {i} {key} {row[key]!r}")
@@ -59,6 +62,10 @@ def read_json(path):
         check(list(r.keys()) == COLUMNS, f"{path}: result {i} keys {list(r.keys())}")
         check(r.get("status") in STATUSES, f"{path}: result {i} status")
         check(r.get("form") in FORMS, f"{path}: result {i} form")
+        batch = r.get("batch")
+        check(isinstance(batch, int) and not isinstance(batch, bool) and 0 <= batch < 2**31,
+              f"{path}: result {i} batch {batch!r}")
+        check(isinstance(r.get("broadcast_a"), bool), f"{path}: result {i} broadcast_a")
     return doc
 
 
@@ -84,6 +91,12 @@ def samples(test_exe):
         check(wrong and all(r["runtime_ms"] is None for r in wrong), "wrong rungs are not timed")
         check([r["variant"] for r in rows] == [r["variant"] for r in doc["results"]],
               "CSV and JSON rows agree")
+        check([int(r["batch"]) for r in rows] == [r["batch"] for r in doc["results"]] and
+              [r["broadcast_a"] == "1" for r in rows] == [r["broadcast_a"] for r in doc["results"]],
+              "CSV and JSON batches agree")
+        batched = [r for r in doc["results"] if r["batch"] > 0]
+        check(len(batched) == int(expect["batched"]) and any(r["broadcast_a"] for r in batched),
+              f"batched results {len(batched)}, expected {expect['batched']}, one broadcast")
         check(len(read_csv(f"{d}/empty.csv")) == 0, "empty CSV")
         check(read_json(f"{d}/empty.json")["results"] == [], "empty JSON")
         strict_json(f"{d}/empty.json")
