@@ -6,7 +6,9 @@ RESULTS.json is what ``gemmladder-bench --json FILE`` writes. The picture
 has two panels: % of cuBLAS per rung at one shape (the largest square shape
 run, or N x N x N with --size), with cuBLAS's own bar as the 100% reference;
 and GFLOP/s against N for the square shapes N x N x N whose side is a
-multiple of 128, one line per rung, cuBLAS's in black. The title names the
+multiple of 128, one line per rung, cuBLAS's in black. Both are of single
+products: a run's batches (results with a "batch", from --batched or a
+fourth factor of --mnk) are left out of the picture. The title names the
 device, the subtitle the run's description (GPU, driver, version, date).
 The format follows the output's extension: .svg, .png, .pdf, or any other
 that matplotlib writes.
@@ -137,6 +139,12 @@ def _shape(r: Result) -> Shape:
     return (r['m'], r['n'], r['k'], r.get('form', 'row NN'))
 
 
+def _single(run: Run) -> List[Result]:
+    """The results of single products: a batch's (its "batch" 1 or more) are
+    not points of the ladder's picture."""
+    return [r for r in run['results'] if not r.get('batch')]
+
+
 def _square(s: Shape) -> bool:
     return s[0] == s[1] == s[2]
 
@@ -154,7 +162,10 @@ def _finite(v: Any) -> bool:
 def staircase_shape(run: Run, size: Optional[int] = None) -> Shape:
     """The shape of the bar panel: size^3 when given (ValueError if the run
     has none), else the largest square shape, else the shape with the most work."""
-    shapes = [_shape(r) for r in check_run(run)['results']]
+    check_run(run)
+    shapes = [_shape(r) for r in _single(run)]
+    if not shapes:
+        raise _not_a_run('it has only batched products, and the picture is of single ones')
     if size is not None:
         for s in shapes:
             if s[:3] == (size, size, size):
@@ -196,7 +207,7 @@ def _on_the_lines(r: Result) -> bool:
 def _series(run: Run) -> List[Tuple[Result, List[Tuple[int, float]]]]:
     """One (first result, [(N, GFLOP/s)]) per variant, by id, points by N."""
     by_id: Dict[int, List[Result]] = {}
-    for r in run['results']:
+    for r in _single(run):
         if _on_the_lines(r):
             by_id.setdefault(r['variant_id'], []).append(r)
     return [(rs[0], sorted((r['m'], float(r['gflops'])) for r in rs))
@@ -231,7 +242,7 @@ def figure(run: Run, size: Optional[int] = None) -> Any:
     bars.set_title(_subtitle(run), fontsize=10, color='#555555', loc='left', pad=30)
 
     # Panel 1: % of cuBLAS per rung at one shape.
-    rows = sorted((r for r in run['results'] if _shape(r) == stair),
+    rows = sorted((r for r in _single(run) if _shape(r) == stair),
                   key=lambda r: r['variant_id'])
     form = '' if stair[3] == 'row NN' else ' (%s)' % stair[3]
     bars.text(0, 1.04, '%% of cuBLAS per rung at %d x %d x %d%s (same run)'

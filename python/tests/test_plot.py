@@ -223,6 +223,21 @@ class Refused(Base):
         for said in ('RESULTS.json', '--output', '--size', 'Exit status', "gemmladder[plot]"):
             self.assertIn(said, p.stdout)
 
+    def test_batches_are_left_out(self):
+        single = dict(self.run_data['results'][0])
+        batched = dict(single, batch=16, broadcast_a=False, gflops=1.0)
+        self.assertEqual(plot.staircase_shape(dict(self.run_data, results=[batched, single])),
+                         plot.staircase_shape(dict(self.run_data, results=[single])))
+        only = dict(self.run_data, results=[batched])
+        with self.assertRaisesRegex(plot.RunError, 'only batched products'):
+            plot.staircase_shape(only)
+        if matplotlib is not None:
+            out = self.path('out.svg')
+            got, err = command(self.write('batched.json', json.dumps(only)), '-o', out)
+            self.assertEqual(got, 1, err)
+            self.assertIn('only batched products', err)
+            self.assertFalse(os.path.exists(out))
+
     def test_accepts_a_run_older_than_forms(self):
         run = self.result(form=None, provider=None)
         self.assertEqual(plot.check_run(run), run)
