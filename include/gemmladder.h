@@ -373,11 +373,12 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * would queue it (auto takes scratch per product, within the handle's
  * limit), so the call's host time grows with batch.
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
- * negative stride, a batch outside 0 .. 2147483647, an operand's batch that spans more bytes than
- * an address space, and C's products or batches overlapping as above.
- * gl_sgemm_ex's arguments are checked first, in its order, on the first
- * product (with batch == 0 only their values, not the pointers); then
- * strideA, strideB, strideC and batch; then the operands' memory. */
+ * negative stride, a batch outside 0 .. 2147483647, an operand's batch
+ * that spans more bytes than an address space, and C's products or
+ * batches overlapping as above. gl_sgemm_ex's arguments are checked
+ * first, in its order, on the first product (with batch == 0 the pointers
+ * only for their alignment); then strideA, strideB, strideC and batch; then
+ * the batches' spans and overlaps; then the operands' memory. */
 GL_API gl_status_t gl_sgemm_strided_batched(gl_handle_t handle, gl_variant_t variant,
                                             gl_layout_t layout, gl_transpose_t transA,
                                             gl_transpose_t transB, int64_t M, int64_t N,
