@@ -14,24 +14,7 @@ from ._library import (Error, PlanStruct, Status, TileFieldStruct, TilesStruct, 
                        check, load)
 from . import _matrix
 from ._matrix import ROW
-
-
-class Variant(enum.IntEnum):
-    """gl_variant_t: the rungs of the ladder (ids pinned by the ABI). A library
-    newer than this binding may know more ids; they work as plain ints."""
-    CUBLAS = 0
-    NAIVE = 1
-    COALESCED = 2
-    SHARED = 3
-    BLOCKTILE_1D = 4
-    BLOCKTILE_2D = 5
-    VECTORIZED = 6
-    AUTOTUNED = 7
-    WARPTILE = 8
-    AUTO = 9
-    TF32 = 10
-    CUBLAS_TF32 = 11
-    PIPELINED = 12
+from ._variants import Variant
 
 
 class Precision(enum.IntEnum):

@@ -61,7 +61,7 @@ class InstalledPackage(unittest.TestCase):
 
     def test_files(self):
         for name in ('__init__.py', '_api.py', '_arguments.py', '_cudart.py', '_dlpack.py', '_library.py',
-                     '_matrix.py', '_location.py', 'py.typed'):
+                     '_matrix.py', '_location.py', '_variants.py', 'py.typed'):
             self.assertTrue(os.path.isfile(os.path.join(self.package, name)), name)
 
     def test_metadata(self):
