@@ -157,9 +157,10 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
     return GL_STATUS_SUCCESS;
 }
 
-/* Runs the variant on p (and on the rest of `batch`, for a launcher that
- * runs batches; else NULL), in slices of at most MAX_ROWS_PER_LAUNCH rows
- * of C. */
+/* Runs the variant on the products of `batch` (row-major terms; a single
+ * call is a batch of one): all at once where its launcher runs batches,
+ * else one by one; each in slices of at most MAX_ROWS_PER_LAUNCH rows of
+ * C. The launch context and the tiles are worked out once for them all. */
 static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p,
                                const gl_batch *batch)
 {
@@ -167,7 +168,8 @@ static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl
     const size_t budget = gl_scratch_budget(h, &workspace);
     const gl_engine_context engine = {h->scratch, h->pinned[d->id], &h->plan_memo, workspace,
                                       budget};
-    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine, batch};
+    const bool at_once = d->batches && batch->count > 1;
+    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine, at_once ? batch : NULL};
     if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
         if (st != GL_STATUS_SUCCESS)
@@ -175,23 +177,28 @@ static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl
         x.cublas = h->cublas;
     }
     const gl_tile_params tiles = gl_resolve_tiles(h, d, p->m, p->n, NULL);
-    /* 64-bit: m0 + MAX_ROWS_PER_LAUNCH passes INT_MAX for m near it. */
-    for (int64_t m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
-        gl_problem slice = *p;
-        slice.m = (int)(p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH);
-        slice.a = p->trans_a ? p->a + m0 : p->a + m0 * p->lda;
-        slice.c = p->c + m0 * p->ldc;
-        const int rc = d->launch(&slice, &tiles, &x);
-        if (rc != 0) {
-            char what[96];
-            snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product", d->name, p->m,
-                     p->n, p->k);
-            if (d->uses_cublas)
-                return gl_fail_cublas(h, what, (cublasStatus_t)rc);
-            if (rc == cudaErrorNoKernelImageForDevice || rc == cudaErrorInvalidDeviceFunction)
-                return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT, "%s: %s", what,
-                               cudaGetErrorString((cudaError_t)rc));
-            return gl_fail_cuda(h, what, (cudaError_t)rc);
+    const int64_t launches = at_once ? 1 : batch->count;
+    for (int64_t i = 0; i < launches; ++i) {
+        /* 64-bit: m0 + MAX_ROWS_PER_LAUNCH passes INT_MAX for m near it. */
+        for (int64_t m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
+            gl_problem slice = *p;
+            slice.m = (int)(p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH);
+            slice.a = (p->trans_a ? p->a + m0 : p->a + m0 * p->lda) + i * batch->a;
+            slice.b = p->b + i * batch->b;
+            slice.c = p->c + m0 * p->ldc + i * batch->c;
+            const int rc = d->launch(&slice, &tiles, &x);
+            if (rc != 0) {
+                char what[96];
+                snprintf(what, sizeof what, "variant '%s' on a %d x %d x %d product", d->name,
+                         p->m, p->n, p->k);
+                if (d->uses_cublas)
+                    return gl_fail_cublas(h, what, (cublasStatus_t)rc);
+                if (rc == cudaErrorNoKernelImageForDevice ||
+                    rc == cudaErrorInvalidDeviceFunction)
+                    return gl_fail(h, GL_STATUS_UNSUPPORTED_VARIANT, "%s: %s", what,
+                                   cudaGetErrorString((cudaError_t)rc));
+                return gl_fail_cuda(h, what, (cudaError_t)rc);
+            }
         }
     }
     return GL_STATUS_SUCCESS;
@@ -367,51 +374,38 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
 
 /* The products of a call: `count` of them, each operand's `stride` floats
  * apart (gl_sgemm_strided_batched); a single product is a batch of one. */
-typedef struct batch {
-    int64_t count, stride_a, stride_b, stride_c;
-} batch;
-
-/* Checks and dispatch; the device is already the handle's. */
-static gl_status_t sgemm_on_device(gl_handle_t h, const call *c, const batch *b)
+/* Checks and dispatch; the device is already the handle's. b: the call's
+ * products, in the caller's terms (a, b and c: the strides of A, B and C;
+ * a single call is a batch of one). */
+static gl_status_t sgemm_on_device(gl_handle_t h, const call *c, const gl_batch *b)
 {
     gl_status_t st;
-    if (c->reads_ab && ((st = check_pointer(h, &c->a, c->layout, b->count, b->stride_a)) ||
-                        (st = check_pointer(h, &c->b, c->layout, b->count, b->stride_b))))
+    if (c->reads_ab && ((st = check_pointer(h, &c->a, c->layout, b->count, b->a)) ||
+                        (st = check_pointer(h, &c->b, c->layout, b->count, b->b))))
         return st;
-    if ((st = check_pointer(h, &c->c, c->layout, b->count, b->stride_c)))
+    if ((st = check_pointer(h, &c->c, c->layout, b->count, b->c)))
         return st;
     if (h->available[c->d->id] != GL_STATUS_SUCCESS)
         return gl_variant_available(h, c->d->id); /* records why */
 
-    /* The row-major problem swapped the operands of a column-major call. */
-    const bool swapped = c->layout == GL_COL_MAJOR;
-    const int64_t stride_a = swapped ? b->stride_b : b->stride_a;
-    const int64_t stride_b = swapped ? b->stride_a : b->stride_b;
-    if (c->reads_ab && c->d->batches && b->count > 1) { /* the launcher runs them all */
-        const gl_batch all = {b->count, stride_a, stride_b, b->stride_c};
-        return run_variant(h, c->d, &c->p, &all);
-    }
-    for (int64_t i = 0; i < b->count; ++i) {
-        gl_problem p = c->p;
-        p.c += i * b->stride_c;
-        if (!c->reads_ab) {
-            if (p.beta == 1.0f)
-                return GL_STATUS_SUCCESS;
-            const cudaError_t err = gl_launch_scale_c(p.m, p.n, p.beta, p.c, p.ldc, h->stream);
+    if (!c->reads_ab) { /* C = beta * C, product by product */
+        for (int64_t i = 0; c->p.beta != 1.0f && i < b->count; ++i) {
+            const cudaError_t err = gl_launch_scale_c(c->p.m, c->p.n, c->p.beta,
+                                                      c->p.c + i * b->c, c->p.ldc, h->stream);
             if (err != cudaSuccess)
                 return gl_fail_cuda(h, "scaling C by beta", err);
-            continue;
         }
-        p.a += i * stride_a, p.b += i * stride_b;
-        if ((st = run_variant(h, c->d, &p, NULL)) != GL_STATUS_SUCCESS)
-            return st;
+        return GL_STATUS_SUCCESS;
     }
-    return GL_STATUS_SUCCESS;
+    /* The row-major problem swapped the operands of a column-major call. */
+    const bool swapped = c->layout == GL_COL_MAJOR;
+    const gl_batch rows = {b->count, swapped ? b->b : b->a, swapped ? b->a : b->b, b->c};
+    return run_variant(h, c->d, &c->p, &rows);
 }
 
 /* sgemm_on_device on the handle's device, the caller's current device
  * restored after. */
-static gl_status_t sgemm_on_handle_device(gl_handle_t h, const call *c, const batch *b)
+static gl_status_t sgemm_on_handle_device(gl_handle_t h, const call *c, const gl_batch *b)
 {
     int current = -1;
     cudaError_t err = cudaGetDevice(&current);
@@ -435,7 +429,7 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
                                       B, ldb, beta, C, ldc, false, &c);
     if (st != GL_STATUS_SUCCESS || c.empty)
         return st;
-    return sgemm_on_handle_device(h, &c, &(batch){1, 0, 0, 0});
+    return sgemm_on_handle_device(h, &c, &(gl_batch){1, 0, 0, 0});
 }
 
 /* ---- batches of one shape --------------------------------------------------- */
@@ -453,10 +447,10 @@ static bool ranges_meet(const void *p, uint64_t n, const void *q, uint64_t m)
 /* The batch's own arguments, after check_call has checked the first
  * product's: strides and count; their spans in memory; C's products apart
  * from each other, and C's batch apart from A's and B's. */
-static gl_status_t check_batch(gl_handle_t h, const call *k, const batch *b)
+static gl_status_t check_batch(gl_handle_t h, const call *k, const gl_batch *b)
 {
     const struct { const char *name; int64_t value; } strides[] = {
-        {"strideA", b->stride_a}, {"strideB", b->stride_b}, {"strideC", b->stride_c}};
+        {"strideA", b->a}, {"strideB", b->b}, {"strideC", b->c}};
     for (int i = 0; i < 3; ++i)
         if (strides[i].value < 0)
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "%s (%lld) must be >= 0",
@@ -469,7 +463,7 @@ static gl_status_t check_batch(gl_handle_t h, const call *k, const batch *b)
 
     /* Each operand's whole batch within an address space. */
     const operand *const ops[3] = {&k->a, &k->b, &k->c};
-    const int64_t op_stride[3] = {b->stride_a, b->stride_b, b->stride_c};
+    const int64_t op_stride[3] = {b->a, b->b, b->c};
     uint64_t bytes[3] = {0, 0, 0};
     for (int i = k->reads_ab ? 0 : 2; i < 3; ++i)
         if (!batch_bytes(ops[i], k->layout, b->count, op_stride[i], &bytes[i]))
@@ -485,30 +479,30 @@ static gl_status_t check_batch(gl_handle_t h, const call *k, const batch *b)
      * and C_i, C_j share one exactly when C_0 and C_(j - i) do. */
     grid c0 = {0, 0, 0, 0, 0};
     (void)grid_of(&k->c, k->layout, &c0); /* its extent fits: batch_bytes said so */
-    if (b->stride_c == 0)
+    if (b->c == 0)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "strideC is 0 with batch = %lld: every product would write the same C "
                        "(give each its own: strideC >= %lld, C's span in floats)",
                        (long long)b->count, (long long)c0.span);
-    const int64_t steps = (c0.span - 1) / b->stride_c < b->count - 1
-                              ? (c0.span - 1) / b->stride_c
+    const int64_t steps = (c0.span - 1) / b->c < b->count - 1
+                              ? (c0.span - 1) / b->c
                               : b->count - 1;
     if (steps > MAX_OVERLAP_STEPS)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "strideC (%lld) is less than C's span (%lld floats) and the batch of "
                        "%lld too long to compare each product's C with the others: give each "
                        "product's C its own span (strideC >= %lld)",
-                       (long long)b->stride_c, (long long)c0.span, (long long)b->count,
+                       (long long)b->c, (long long)c0.span, (long long)b->count,
                        (long long)c0.span);
     for (int64_t j = 1; j <= steps; ++j) {
         grid cj = c0;
-        cj.base += (uintptr_t)(j * b->stride_c) * sizeof(float);
+        cj.base += (uintptr_t)(j * b->c) * sizeof(float);
         if (grids_share(&c0, &cj))
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                            "the products' C overlap: C_0 and C_%lld (%lld x %lld, ldc = %lld, "
                            "strideC = %lld) share elements; each product needs a C of its own",
                            (long long)j, (long long)k->c.rows, (long long)k->c.cols,
-                           (long long)k->c.ld, (long long)b->stride_c);
+                           (long long)k->c.ld, (long long)b->c);
     }
 
     /* No input among the outputs. */
@@ -530,7 +524,7 @@ gl_status_t gl_sgemm_strided_batched(gl_handle_t h, gl_variant_t variant, gl_lay
                                      int64_t strideB, float beta, float *C, int64_t ldc,
                                      int64_t strideC, int64_t batch_count)
 {
-    const batch b = {batch_count, strideA, strideB, strideC};
+    const gl_batch b = {batch_count, strideA, strideB, strideC};
     call c;
     /* With no products the pointers are not looked at (as check_call's plan). */
     gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, alpha, A, lda, B,
