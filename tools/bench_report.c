@@ -1075,31 +1075,38 @@ static const br_result *fastest_rung(const br_report *rep, const br_result *r)
     return best;
 }
 
-void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
+/* The goals' heading and their first two lines, over auto's results at
+ * the shapes `counts` takes (all, or the batched ones): at least `every`
+ * % of cuBLAS on each, naming those under, and at least `mean` on their
+ * geometric mean. Returns 0, writing nothing, where auto has no such
+ * result. */
+static int write_every_and_mean(FILE *out, const br_report *rep, int batched_only,
+                                const char *heading, const char *which, double every,
+                                double mean)
 {
     size_t shapes = 0, met = 0, timed_count = 0;
     double log_sum = 0.0;
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (!is_auto(r))
+        if (!is_auto(r) || (batched_only && r->shape.batch <= 0))
             continue;
         ++shapes;
         if (timed(r)) {
             ++timed_count;
             log_sum += log(r->pct_of_reference);
-            met += r->pct_of_reference >= BR_GOAL_EVERY;
+            met += r->pct_of_reference >= every;
         }
     }
     if (shapes == 0)
-        return;
+        return 0;
     char name[96];
-    fprintf(out, "auto against the engine's goals (%% of cuBLAS in this run):\n");
-
-    fprintf(out, "  at least %.0f on every shape: %zu of %zu", BR_GOAL_EVERY, met, shapes);
+    fprintf(out, "%s\n", heading);
+    fprintf(out, "  at least %.0f on every %s: %zu of %zu", every, which, met, shapes);
     const char *sep = "; under: ";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (!is_auto(r) || (timed(r) && r->pct_of_reference >= BR_GOAL_EVERY))
+        if (!is_auto(r) || (batched_only && r->shape.batch <= 0) ||
+            (timed(r) && r->pct_of_reference >= every))
             continue;
         if (timed(r))
             fprintf(out, "%s%s %.1f", sep, goal_shape(name, sizeof name, r->shape),
@@ -1110,12 +1117,20 @@ void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
         sep = ", ";
     }
     fputc('\n', out);
-
     if (timed_count > 0)
-        fprintf(out, "  at least %.0f on the geometric mean: %.1f over %zu shapes\n", BR_GOAL_MEAN,
+        fprintf(out, "  at least %.0f on the geometric mean: %.1f over %zu shapes\n", mean,
                 exp(log_sum / (double)timed_count), timed_count);
+    return 1;
+}
 
-    sep = "";
+void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
+{
+    if (!write_every_and_mean(out, rep, 0,
+                              "auto against the engine's goals (% of cuBLAS in this run):", "shape",
+                              BR_GOAL_EVERY, BR_GOAL_MEAN))
+        return;
+    char name[96];
+    const char *sep = "";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
         if (!is_auto(r) || !timed(r) || (r->shape.m != 1 && r->shape.n != 1))
@@ -1196,49 +1211,14 @@ static const br_result *timed_at(const br_report *rep, br_shape s, int variant_i
 
 void br_write_batch_goals(FILE *out, const br_report *rep)
 {
-    size_t shapes = 0, met = 0, timed_count = 0;
-    double log_sum = 0.0;
-    for (size_t i = 0; i < rep->count; ++i) {
-        const br_result *r = &rep->results[i];
-        if (!is_auto(r) || r->shape.batch <= 0)
-            continue;
-        ++shapes;
-        if (timed(r)) {
-            ++timed_count;
-            log_sum += log(r->pct_of_reference);
-            met += r->pct_of_reference >= BR_BATCH_GOAL_EVERY;
-        }
-    }
-    if (shapes == 0)
+    if (!write_every_and_mean(
+            out, rep, 1,
+            "auto against the goals for batches (% of cuBLAS's strided-batched call in this run):",
+            "batched shape", BR_BATCH_GOAL_EVERY, BR_BATCH_GOAL_MEAN))
         return;
     char name[96];
-    fprintf(out, "auto against the goals for batches (%% of cuBLAS's strided-batched call in "
-                 "this run):\n");
-
-    fprintf(out, "  at least %.0f on every batched shape: %zu of %zu", BR_BATCH_GOAL_EVERY, met,
-            shapes);
-    const char *sep = "; under: ";
-    for (size_t i = 0; i < rep->count; ++i) {
-        const br_result *r = &rep->results[i];
-        if (!is_auto(r) || r->shape.batch <= 0 ||
-            (timed(r) && r->pct_of_reference >= BR_BATCH_GOAL_EVERY))
-            continue;
-        if (timed(r))
-            fprintf(out, "%s%s %.1f", sep, goal_shape(name, sizeof name, r->shape),
-                    r->pct_of_reference);
-        else
-            fprintf(out, "%s%s (%s)", sep, goal_shape(name, sizeof name, r->shape),
-                    br_status_name(r->status));
-        sep = ", ";
-    }
-    fputc('\n', out);
-
-    if (timed_count > 0)
-        fprintf(out, "  at least %.0f on the geometric mean: %.1f over %zu shapes\n",
-                BR_BATCH_GOAL_MEAN, exp(log_sum / (double)timed_count), timed_count);
-
     /* Each batch of 1 against the single product of its shape, if it ran. */
-    sep = "";
+    const char *sep = "";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
         if (!is_auto(r) || r->shape.batch != 1)
@@ -1262,7 +1242,8 @@ void br_write_batch_goals(FILE *out, const br_report *rep)
         const double change = one->runtime_ms / alone->runtime_ms - 1.0;
         fprintf(out, " %+.1f%%%s", 100.0 * change, change > BR_BATCH_GOAL_ONE ? " over" : "");
         const int ref = cli_reference_variant();
-        const br_result *ref_one = timed_at(rep, r->shape, ref), *ref_alone = timed_at(rep, single, ref);
+        const br_result *ref_one = timed_at(rep, r->shape, ref),
+                        *ref_alone = timed_at(rep, single, ref);
         if (ref_one && ref_alone)
             fprintf(out, " (%s %+.1f%%)", ref_one->variant,
                     100.0 * (ref_one->runtime_ms / ref_alone->runtime_ms - 1.0));
