@@ -823,57 +823,34 @@ class Handle:
         return plan.c.matrix.obj
 
     def _run_host(self, plan, number, stream):
-        if plan.batch is not None:
-            return self._run_host_batch(plan, number, stream)
+        """Host arrays: each operand packed on the GPU (ld = its stored rows'
+        length; a batch's distinct matrices one after another, a broadcast
+        one once, stride 0), one call, and C copied back."""
         if plan.c is None:
             plan.set_output(_allocate_like(plan, self._device))
         run = stream if stream is not None else self.stream
-        buffers = []
-        with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
-            try:
-                # Packed copies on the GPU: ld = the stored rows' length.
-                for operand in plan.operands():
-                    buffers.append(_cudart.DeviceBuffer(operand.outer * operand.inner * 4))
-                uploads = [plan.a, plan.b] + ([plan.c] if plan.beta != 0.0 else [])
-                for operand, buffer in zip(uploads, buffers):
-                    _copy(operand, buffer.address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
-                lds = [max(operand.inner, 1) for operand in plan.operands()]
-                self._call(plan, number, buffers[0].address, lds[0], buffers[1].address, lds[1],
-                           buffers[2].address, lds[2], run)
-                _copy(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
-                _cudart.synchronize(run or None)
-            except BaseException:
-                for buffer in buffers:  # the first error is the one to report
-                    buffer.free(report_errors=False)
-                raise
-            for buffer in buffers:
-                buffer.free()
-        if plan.c.matrix.copy is not None:
-            plan.c.matrix.write_back()
-        return plan.c.matrix.obj
-
-    def _run_host_batch(self, plan, number, stream):
-        """A batch of host arrays: each operand's distinct matrices packed one
-        after another on the GPU (a broadcast one once, stride 0), one call."""
-        if plan.c is None:
-            plan.set_output(_allocate_like(plan, self._device))
-        run = stream if stream is not None else self.stream
+        batched = plan.batch is not None
+        copy = _copy_batch if batched else _copy
         buffers = []
         with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
             try:
                 for operand in plan.operands():
-                    buffers.append(_cudart.DeviceBuffer(operand.count * operand.outer * operand.inner * 4))
+                    count = operand.count if batched else 1
+                    buffers.append(_cudart.DeviceBuffer(count * operand.outer * operand.inner * 4))
                 uploads = [plan.a, plan.b] + ([plan.c] if plan.beta != 0.0 else [])
                 for operand, buffer in zip(uploads, buffers):
-                    _copy_batch(operand, buffer.address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
+                    copy(operand, buffer.address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
                 lds = [max(operand.inner, 1) for operand in plan.operands()]
-                strides = [operand.outer * operand.inner if operand.count > 1 else 0
-                           for operand in plan.operands()]
-                if plan.batch and plan.M and plan.N:  # else no element of C to write
+                if not batched:
+                    self._call(plan, number, buffers[0].address, lds[0], buffers[1].address,
+                               lds[1], buffers[2].address, lds[2], run)
+                elif plan.batch and plan.M and plan.N:  # else no element of C to write
+                    strides = [operand.outer * operand.inner if operand.count > 1 else 0
+                               for operand in plan.operands()]
                     self._call_batched(plan, number, buffers[0].address, lds[0], strides[0],
                                        buffers[1].address, lds[1], strides[1],
                                        buffers[2].address, lds[2], strides[2], run)
-                _copy_batch(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
+                copy(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
                 _cudart.synchronize(run or None)
             except BaseException:
                 for buffer in buffers:  # the first error is the one to report
