@@ -329,7 +329,11 @@ GL_API gl_status_t gl_sgemm(gl_handle_t handle, gl_variant_t variant,
  *     created or failed (GL_VARIANT_CUBLAS and GL_VARIANT_CUBLAS_TF32 only;
  *     CUBLAS_STATUS_NOT_SUPPORTED for a product of one row or column whose
  *     matrix spans more than 2^31 - 1 elements, on which cuBLAS 13.0 reads
- *     out of bounds).
+ *     out of bounds). GL_VARIANT_CUBLAS_TF32 runs cuBLAS's own kernels as
+ *     they are: on a tall product (1,048,909 x 20 x 24, row-major, A
+ *     transposed) cuBLAS 13.0's TF32 kernel was seen to read 16 bytes
+ *     1,532 past the end of A (compute-sanitizer memcheck, H200), with
+ *     right results; the library's own variants read only the matrices.
  * Arguments are checked in the order listed in the parameter list above
  * (variant first, handle after the sizes and pointers), and the first
  * failure is reported; nothing is queued on the GPU when a check fails. */
