@@ -372,10 +372,10 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * one allocation on the handle's device, as a single matrix must.
  * Asynchronous on the handle's stream, as gl_sgemm_ex. The cuBLAS variants
  * run the batch as one call of cuBLAS's own (cublasSgemmStridedBatched;
- * cublasGemmStridedBatchedEx for GL_VARIANT_CUBLAS_TF32). Today the other
- * variants' products are queued one after another, each as gl_sgemm_ex
- * would queue it (auto takes scratch per product, within the handle's
- * limit), so the call's host time grows with batch.
+ * cublasGemmStridedBatchedEx for GL_VARIANT_CUBLAS_TF32). Rungs 6-8, 10
+ * and 12 and auto run up to 65535 products a launch, each block its tile
+ * of one product (auto without its per-product plans: no copies, splits
+ * or edge windows); rungs 1-5 queue the products one after another.
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
  * negative stride, a batch outside 0 .. 2147483647, an operand's batch
  * that spans more bytes than an address space, and C's products or

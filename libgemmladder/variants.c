@@ -80,25 +80,25 @@ static const gl_variant_desc variants[] = {
      .min_cc = 70, .schema = &gl_schema_patch, CONFIGS(patch_configs), FIXED_TILES,
      .launch = gl_launch_blocktile_2d},
     {.id = GL_VARIANT_VECTORIZED, .name = "vectorized", .precision = GL_PRECISION_FP32,
-     .min_cc = 70, .auto_runs = true, .schema = &gl_schema_vectorized,
+     .min_cc = 70, .auto_runs = true, .batches = true, .schema = &gl_schema_vectorized,
      CONFIGS(vectorized_configs), FIXED_TILES, .launch = gl_launch_vectorized,
      .prepare = gl_prepare_vectorized, .kernels = &gl_vectorized_kernels},
     {.id = GL_VARIANT_AUTOTUNED, .name = "autotuned", .precision = GL_PRECISION_FP32,
-     .min_cc = 70, .schema = &gl_schema_vectorized, CONFIGS(vectorized_configs),
-     .rows_of = GL_VARIANT_AUTOTUNED, .launch = gl_launch_autotuned,
+     .min_cc = 70, .batches = true, .schema = &gl_schema_vectorized,
+     CONFIGS(vectorized_configs), .rows_of = GL_VARIANT_AUTOTUNED, .launch = gl_launch_autotuned,
      .prepare = gl_prepare_vectorized},
     {.id = GL_VARIANT_WARPTILE, .name = "warptile", .precision = GL_PRECISION_FP32,
-     .min_cc = 70, .auto_runs = true, .schema = &gl_schema_warptile,
+     .min_cc = 70, .auto_runs = true, .batches = true, .schema = &gl_schema_warptile,
      CONFIGS(warptile_configs), .rows_of = GL_VARIANT_WARPTILE, .launch = gl_launch_warptile,
      .prepare = gl_prepare_warptile, .kernels = &gl_warptile_kernels},
     {.id = GL_VARIANT_AUTO, .name = "auto", .precision = GL_PRECISION_FP32, .min_cc = 70,
-     .engine = true, .schema = &gl_schema_warptile, CONFIGS(warptile_configs),
+     .engine = true, .batches = true, .schema = &gl_schema_warptile, CONFIGS(warptile_configs),
      .rows_of = GL_VARIANT_WARPTILE, .fill = warptile_fill, .launch = gl_launch_auto,
      .prepare = gl_prepare_auto},
     /* mma.sync on TF32 needs compute capability 8.0; auto never runs it
      * (auto_runs false): auto is FP32. */
     {.id = GL_VARIANT_TF32, .name = "tf32", .precision = GL_PRECISION_TF32, .min_cc = 80,
-     .schema = &gl_schema_mma, CONFIGS(tf32_configs), .rows_of = GL_VARIANT_TF32,
+     .batches = true, .schema = &gl_schema_mma, CONFIGS(tf32_configs), .rows_of = GL_VARIANT_TF32,
      .launch = gl_launch_tf32, .prepare = gl_prepare_tf32, .kernels = &gl_tf32_kernels},
     /* The TF32 class's reference, as cublas is FP32's. */
     {.id = GL_VARIANT_CUBLAS_TF32, .name = "cublas_tf32", .precision = GL_PRECISION_TF32,
@@ -107,7 +107,7 @@ static const gl_variant_desc variants[] = {
     /* cp.async needs compute capability 8.0. auto does not run it yet
      * (auto_runs false): not measured against rung 8 on a GPU. */
     {.id = GL_VARIANT_PIPELINED, .name = "pipelined", .precision = GL_PRECISION_FP32,
-     .min_cc = 80, .schema = &gl_schema_pipelined, CONFIGS(pipelined_configs),
+     .min_cc = 80, .batches = true, .schema = &gl_schema_pipelined, CONFIGS(pipelined_configs),
      .rows_of = GL_VARIANT_PIPELINED, .launch = gl_launch_pipelined,
      .prepare = gl_prepare_pipelined, .kernels = &gl_pipelined_kernels},
 };

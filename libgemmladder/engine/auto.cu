@@ -140,6 +140,10 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
 extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_tiles,
                               const gl_exec *x)
 {
+    /* A batch: the tiled rung's own launch, its batch grid on the call's
+     * tiles (no plan of copies, splits or windows per product yet). */
+    if (x->batch && x->batch->count > 1)
+        return tiled_rung()->launch(p, call_tiles, x);
     gl_engine_plan plan, tail_plan;
     const gl_engine_context *e = x->engine;
     const gl_tile_params *t =

@@ -175,7 +175,14 @@ typedef enum gl_schedule_kind {
                              tile that ends there; K's ragged part first */
     GL_SCHEDULE_STREAM_K, /* one block per place on the GPU, each its share of
                              the tiles' K slices */
+    GL_SCHEDULE_BATCH,    /* a batch of products of one shape along the grid's z
+                             (gl_exec.batch): block (x, y, z) its tile of product z */
 } gl_schedule_kind;
+
+/* GL_SCHEDULE_BATCH: from one product's operands to the next's, in floats. */
+typedef struct gl_batch_strides {
+    int64_t a, b, c;
+} gl_batch_strides;
 
 /* How the mainloop copies the operands' slices: aligned operands of whole
  * tiles and slices without a test, aligned ones with tests at the edges,
@@ -191,7 +198,10 @@ typedef struct gl_schedule {
     bool dependent;       /* launched behind the kernel before it (gl_launch_dependent) */
     bool banded;          /* C stored in bands through shared memory, where the
                              rung has them (compose.cuh, gl_store_in_bands) */
-    gl_stream_k stream_k; /* GL_SCHEDULE_STREAM_K: the shares */
+    union { /* no larger than the shares: the kernels' parameters keep their size */
+        gl_stream_k stream_k;   /* GL_SCHEDULE_STREAM_K: the shares */
+        gl_batch_strides batch; /* GL_SCHEDULE_BATCH: the products' strides */
+    };
     float *scratch;       /* GL_SCHEDULE_STREAM_K: where the parts of shared tiles go */
 } gl_schedule;
 

@@ -68,6 +68,25 @@ struct gl_parts_schedule : gl_tile_schedule<TESTED> {
 };
 
 /*
+ * A batch of products of one shape: the grid's z is the product. Block
+ * (x, y, z) computes its tile of product z, whose operands lie z times the
+ * strides after the first product's (a launch holds at most 65535 products;
+ * compose.cuh moves the first on for each launch of a longer batch).
+ */
+template <bool TESTED>
+struct gl_batch_schedule : gl_tile_schedule<TESTED> {
+    __device__ static gl_problem part(const gl_problem &p, const gl_schedule &s)
+    {
+        const int64_t z = blockIdx.z;
+        gl_problem q = p;
+        q.a = p.a + z * s.batch.a;
+        q.b = p.b + z * s.batch.b;
+        q.c = p.c + z * s.batch.c;
+        return q;
+    }
+};
+
+/*
  * Edge windows, for aligned operands whose extents are multiples of 4 and
  * at least a tile. A block at the far edge of C computes the window that
  * ends at the edge instead of its own tile: it overlaps its neighbour's

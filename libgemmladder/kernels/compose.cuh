@@ -145,6 +145,10 @@ gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies, bool banded)
     case GL_SCHEDULE_WINDOWS:
         return copies == GL_COPIES_SINGLES ? nullptr
                                            : gl_tile_kernel<R, true, gl_windows_schedule>;
+    case GL_SCHEDULE_BATCH:
+        return copies == GL_COPIES_WHOLE    ? gl_tile_kernel<R, true, gl_batch_schedule<false>>
+               : copies == GL_COPIES_TESTED ? gl_tile_kernel<R, true, gl_batch_schedule<true>>
+                                            : gl_tile_kernel<R, false, gl_batch_schedule<true>>;
     case GL_SCHEDULE_STREAM_K:
         if constexpr (gl_runs_stream_k<R>())
             return copies == GL_COPIES_WHOLE    ? gl_stream_k_kernel<R, false>
@@ -162,6 +166,19 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
     if (!kernel)
         return cudaErrorInvalidConfiguration; /* the plan only asks for compiled kernels */
     dim3 grid = gl_tile_grid(p, R::BM, R::BN);
+    if (s->kind == GL_SCHEDULE_BATCH) { /* up to 65535 products a launch */
+        const int64_t count = x->batch ? x->batch->count : 1;
+        for (int64_t first = 0; first < count; first += 65535) {
+            gl_kernel_args args = {*p, *s};
+            args.p.a += first * s->batch.a, args.p.b += first * s->batch.b;
+            args.p.c += first * s->batch.c;
+            grid.z = (unsigned)(count - first < 65535 ? count - first : 65535);
+            kernel<<<grid, R::THREADS, R::SMEM, x->stream>>>(args);
+            if (const cudaError_t err = cudaGetLastError())
+                return err;
+        }
+        return cudaSuccess;
+    }
     if (s->kind == GL_SCHEDULE_PARTS)
         grid.z = (unsigned)s->parts;
     if (s->kind == GL_SCHEDULE_STREAM_K)
@@ -177,7 +194,7 @@ template <class R>
 cudaError_t gl_prepare_scheduled()
 {
     for (const gl_schedule_kind kind :
-         {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K})
+         {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K, GL_SCHEDULE_BATCH})
         for (const gl_copies copies : {GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES})
             for (const bool banded : {false, true})
                 if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, banded))
@@ -203,20 +220,28 @@ static inline bool gl_store_in_bands(const gl_problem *p, const gl_tile_params *
            blocks <= 10 * (int64_t)x->sm_count;
 }
 
-/* A rung's own launch: the plain grid, with the copies its operands allow. */
+/* A rung's own launch: the plain grid, with the copies its operands allow;
+ * for a batch (gl_exec.batch), the batch's grid, 16-byte copies where every
+ * product's operands allow them. */
 static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem *p,
                                   const gl_tile_params *t, const gl_exec *x)
 {
+    static_assert(sizeof(gl_batch_strides) <= sizeof(gl_stream_k),
+                  "the batch's strides share the stream-K shares' place in gl_schedule");
     const gl_tile_kernels *k = gl_kernels_for(table, t);
     if (!k)
         return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
-    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p);
+    const gl_batch *b = x->batch && x->batch->count > 1 ? x->batch : nullptr;
+    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p) &&
+                         (!b || (b->a % 4 == 0 && b->b % 4 == 0));
     const bool whole = p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0;
     gl_schedule s = {};
-    s.kind = GL_SCHEDULE_PARTS;
+    s.kind = b ? GL_SCHEDULE_BATCH : GL_SCHEDULE_PARTS;
     s.copies = !aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
     s.parts = 1;
-    s.banded = !aligned && gl_store_in_bands(p, t, x);
+    s.banded = !b && !aligned && gl_store_in_bands(p, t, x);
+    if (b)
+        s.batch = gl_batch_strides{b->a, b->b, b->c};
     return k->launch(p, &s, x);
 }
 

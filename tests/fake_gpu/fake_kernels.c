@@ -8,16 +8,23 @@
 #include "kernels/launch.h"
 #include "variants.h"
 
-static int record(gl_launch_fn self, const gl_problem *p)
+static int record(gl_launch_fn self, const gl_problem *p, const gl_batch *batch)
 {
     /* The variant whose row names this launcher (variants.c). */
     int variant = -1;
     for (int v = 0; v < gl_variant_count() && variant < 0; ++v)
         if (gl_variant_find((gl_variant_t)v)->launch == self)
             variant = v;
-    const fake_launch l = {variant, p->m, p->n, p->k, p->a, p->b, p->c, p->lda, p->ldb,
-                           p->ldc, p->trans_a, p->trans_b, p->alpha, p->beta, false};
-    fake_gpu_record(&l);
+    /* A batch (gl_exec.batch) is recorded product by product, marked batched. */
+    const int64_t count = batch ? batch->count : 1;
+    for (int64_t i = 0; i < count; ++i) {
+        const int64_t a = batch ? i * batch->a : 0, b = batch ? i * batch->b : 0;
+        const int64_t c = batch ? i * batch->c : 0;
+        const fake_launch l = {variant, p->m, p->n, p->k, p->a + a, p->b + b, p->c + c, p->lda,
+                               p->ldb, p->ldc, p->trans_a, p->trans_b, p->alpha, p->beta,
+                               batch != NULL};
+        fake_gpu_record(&l);
+    }
     return 0;
 }
 
@@ -25,8 +32,8 @@ static int record(gl_launch_fn self, const gl_problem *p)
 #define FAKE_LAUNCHER(name)                                                     \
     int name(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)    \
     {                                                                           \
-        (void)t, (void)x;                                                       \
-        return record(name, p);                                                 \
+        (void)t;                                                                \
+        return record(name, p, x->batch);                                       \
     }
 
 FAKE_LAUNCHER(gl_launch_naive)
@@ -53,7 +60,7 @@ int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *
     last_auto.seen = x->engine != NULL;
     last_auto.workspace = x->engine ? x->engine->workspace : NULL;
     last_auto.budget = x->engine ? x->engine->scratch_budget : 0;
-    return record(gl_launch_auto, p);
+    return record(gl_launch_auto, p, x->batch);
 }
 
 bool fake_gpu_last_auto(void **workspace, size_t *budget)
