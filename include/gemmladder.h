@@ -567,11 +567,16 @@ typedef enum gl_path {
     GL_PATH_SPLIT_K = 7,      /* auto: too few tiles for the GPU and a long K:
                                  K cut into parts whose products go to scratch,
                                  then added up in a fixed order */
-    GL_PATH_STREAM_K = 8      /* auto: a grid whose last round would leave
+    GL_PATH_STREAM_K = 8,     /* auto: a grid whose last round would leave
                                  SMs idle, with a long K: its tiles' K slices
                                  cut into one equal share for each block;
                                  tiles that blocks share are summed in scratch
                                  in a fixed order */
+    GL_PATH_BATCH = 9         /* a batch (gl_sgemm_strided_batched_plan): the
+                                 tiles of all its products in one grid, up to
+                                 65535 products a launch (rungs 6-8, 10, 12,
+                                 and auto where a product alone would leave
+                                 the GPU short of blocks) */
 } gl_path_t;
 
 /* What gl_sgemm_plan reports. Set `size` to sizeof(gl_plan) first. */
@@ -643,6 +648,24 @@ GL_API gl_status_t gl_sgemm_plan(gl_handle_t handle, gl_variant_t variant, gl_la
                                  int64_t N, int64_t K, const float *A, int64_t lda,
                                  const float *B, int64_t ldb, const float *C, int64_t ldc,
                                  gl_plan *out);
+
+/* What gl_sgemm_strided_batched would run for the same arguments (alpha
+ * other than 0), as gl_sgemm_plan says it for a single call, with the
+ * batch's checks too (A, B and C looked at for their alignment and, where
+ * all three are given, for their batches' overlaps; NULL as there). A
+ * batch of 0 or 1 is planned as a single call. For auto: path
+ * GL_PATH_BATCH, with the grid's kernel and tiles, where its products'
+ * tiles share one grid; else each product runs on its own plan, one after
+ * another, and the fields are that plan's (launches and scratch_bytes for
+ * the whole batch; scratch is taken product by product, so the most at once
+ * is one product's). `why` says which and why. The cuBLAS variants: path
+ * GL_PATH_CUBLAS (cuBLAS's batched call); rungs 1-5: their own kernel, a
+ * launch per product. Since 1.2. */
+GL_API gl_status_t gl_sgemm_strided_batched_plan(
+    gl_handle_t handle, gl_variant_t variant, gl_layout_t layout, gl_transpose_t transA,
+    gl_transpose_t transB, int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+    int64_t strideA, const float *B, int64_t ldb, int64_t strideB, const float *C, int64_t ldc,
+    int64_t strideC, int64_t batch_count, gl_plan *out);
 
 /* ------------------------------------------------------------------------ */
 /* Scratch memory ("workspace"; since 1.2).

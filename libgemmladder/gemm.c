@@ -372,8 +372,6 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
     return GL_STATUS_SUCCESS;
 }
 
-/* The products of a call: `count` of them, each operand's `stride` floats
- * apart (gl_sgemm_strided_batched); a single product is a batch of one. */
 /* Checks and dispatch; the device is already the handle's. b: the call's
  * products, in the caller's terms (a, b and c: the strides of A, B and C;
  * a single call is a batch of one). */
@@ -505,9 +503,9 @@ static gl_status_t check_batch(gl_handle_t h, const call *k, const gl_batch *b)
                            (long long)k->c.ld, (long long)b->c);
     }
 
-    /* No input among the outputs. */
-    for (int i = 0; k->reads_ab && i < 2; ++i)
-        if (ranges_meet(k->c.ptr, bytes[2], ops[i]->ptr, bytes[i]))
+    /* No input among the outputs (a plan's NULL pointers stand for none). */
+    for (int i = 0; k->reads_ab && k->c.ptr && i < 2; ++i)
+        if (ops[i]->ptr && ranges_meet(k->c.ptr, bytes[2], ops[i]->ptr, bytes[i]))
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                            "C's batch (%p, %llu bytes from its first element to its last) "
                            "meets %s's (%p, %llu bytes): a batch's inputs may not lie among "
@@ -654,6 +652,90 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
                        "gl_sgemm_plan: gl_plan.size is %u; set it to sizeof(gl_plan) (%zu)",
                        (unsigned)out->size, sizeof(gl_plan));
     describe_plan(h, &c, gl_scratch_budget(h, NULL), out); /* the settings on its stream now */
+    return GL_STATUS_SUCCESS;
+}
+
+/* Launches of a grid of every product's tiles: up to 65535 products each,
+ * for each launch of one product. */
+static int32_t batch_launches(int32_t per_product, int64_t count)
+{
+    const int64_t n = (int64_t)per_product * ((count - 1) / 65535 + 1);
+    return n > INT32_MAX ? INT32_MAX : (int32_t)n;
+}
+
+/* What checked call c's batch b (count > 1, in the caller's terms) would
+ * run: *out holds what one of its products would (describe_plan). */
+static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_plan *out)
+{
+    const int64_t each = (int64_t)out->launches * b->count;
+    const int32_t launches_each = each > INT32_MAX ? INT32_MAX : (int32_t)each;
+    const bool strides_vec4 = b->a % 4 == 0 && b->b % 4 == 0;
+    if (out->path == GL_PATH_SCALE) {
+        out->launches = out->launches > 0 && c->p.beta != 1.0f ? launches_each : 0;
+    } else if (c->d->uses_cublas) {
+        snprintf(out->why, sizeof out->why, "cuBLAS's strided-batched call, %s compute",
+                 c->d->precision == GL_PRECISION_TF32 ? "TF32" : "FP32");
+    } else if (c->d->engine) {
+        gl_problem first = c->p; /* as describe_plan's */
+        first.a = as_allocated(first.a), first.b = as_allocated(first.b);
+        first.c = (float *)as_allocated(first.c);
+        if (first.m > MAX_ROWS_PER_LAUNCH)
+            first.m = MAX_ROWS_PER_LAUNCH;
+        gl_tiles described = {.size = sizeof described};
+        const gl_tile_params tiles = gl_resolve_tiles(h, c->d, c->p.m, c->p.n, &described);
+        gl_engine_batch_plan plan;
+        gl_engine_plan_batch(&first, b->count, &tiles, h->pinned[c->d->id], h->sm_count, &plan);
+        if (plan.each) {
+            out->launches = launches_each;
+        } else {
+            out->tiles = described;
+            if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* the engine's own choice */
+                gl_describe_tiles(&out->tiles, &plan.tiles,
+                                  (int)plan.kernel != c->d->rows_of ? GL_TILES_FIXED
+                                                                    : GL_TILES_FILL);
+            out->path = out->last_slice_path = GL_PATH_BATCH;
+            out->kernel = (int32_t)plan.kernel;
+            out->aligned = gl_a_vec4_ok(&first) && gl_b_vec4_ok(&first) && strides_vec4;
+            out->copies = 0, out->splits = 1, out->scratch_bytes = 0, out->last_slice_rows = 0;
+            out->launches = batch_launches((int32_t)((c->p.m - 1) / MAX_ROWS_PER_LAUNCH + 1),
+                                           b->count);
+        }
+        snprintf(out->why, sizeof out->why, "%s", plan.why);
+    } else if (c->d->batches) {
+        out->path = out->last_slice_path = GL_PATH_BATCH;
+        out->aligned = out->aligned && strides_vec4;
+        out->launches = batch_launches(out->launches, b->count);
+        snprintf(out->why, sizeof out->why, "the rung's own kernel, the batch's tiles in one grid");
+    } else {
+        out->launches = launches_each;
+        snprintf(out->why, sizeof out->why, "the rung's own kernel, a launch for each product");
+    }
+}
+
+gl_status_t gl_sgemm_strided_batched_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                                          gl_transpose_t transA, gl_transpose_t transB, int64_t M,
+                                          int64_t N, int64_t K, const float *A, int64_t lda,
+                                          int64_t strideA, const float *B, int64_t ldb,
+                                          int64_t strideB, const float *C, int64_t ldc,
+                                          int64_t strideC, int64_t batch_count, gl_plan *out)
+{
+    const gl_batch b = {batch_count, strideA, strideB, strideC};
+    call c;
+    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
+                                ldb, 0.0f, (float *)C, ldc, true, &c);
+    if (st != GL_STATUS_SUCCESS || (st = check_batch(h, &c, &b)) != GL_STATUS_SUCCESS)
+        return st;
+    if (!out)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_sgemm_strided_batched_plan: the gl_plan pointer is NULL");
+    if (out->size < sizeof(gl_plan))
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "gl_sgemm_strided_batched_plan: gl_plan.size is %u; set it to "
+                       "sizeof(gl_plan) (%zu)",
+                       (unsigned)out->size, sizeof(gl_plan));
+    describe_plan(h, &c, gl_scratch_budget(h, NULL), out);
+    if (batch_count > 1)
+        describe_batch(h, &c, &b, out);
     return GL_STATUS_SUCCESS;
 }
 

@@ -481,6 +481,71 @@ static void test_strided_batch(gl_handle_t h)
     fake_gpu_free(a), fake_gpu_free(b), fake_gpu_free(c);
 }
 
+/* gl_sgemm_strided_batched_plan: what a batch runs, per variant, and its
+ * checks (the batch's as the call's). */
+static void test_batched_plan(gl_handle_t h)
+{
+    gl_plan p = {.size = sizeof p}, one = {.size = sizeof one};
+    /* Auto, matrix-vector products: each on its own plan. */
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, R, N, N, 1, 4096, 4096, NULL, 4096, NULL,
+                                  4096, NULL, 4096, &one),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 1, 4096, 4096, NULL,
+                                                  4096, 4096, NULL, 4096, 4096 * 4096, NULL, 4096,
+                                                  4096, 64, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_GEMV && p.launches == 64 * one.launches &&
+              p.scratch_bytes == one.scratch_bytes && strstr(p.why, "each on its own plan"),
+          "auto, 64 matrix-vector products: path %d, %d launches (one: %d), %s", p.path,
+          p.launches, one.launches, p.why);
+    /* Auto, a product a tile: one grid. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 64, 64, 64, NULL,
+                                                  64, 4096, NULL, 64, 4096, NULL, 64, 4096, 4096,
+                                                  &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_BATCH && p.launches == 1 && p.scratch_bytes == 0 && p.aligned &&
+              p.tiles.bm > 0 && strstr(p.why, "one grid"),
+          "auto, 4096 products of 64^3: path %d, %d launches, %dx%d tiles, %s", p.path,
+          p.launches, p.tiles.bm, p.tiles.bn, p.why);
+    /* A rung's batch grid: up to 65535 products a launch; strides off 16
+     * bytes read a float at a time. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_WARPTILE, R, N, N, 8, 8, 8, NULL,
+                                                  8, 65, NULL, 8, 64, NULL, 8, 64, 70000, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_BATCH && p.launches == 2 && !p.aligned,
+          "warptile, 70000 products: path %d, %d launches, aligned %d", p.path, p.launches,
+          p.aligned);
+    /* Rungs 1-5 a launch per product; cuBLAS its own batched call. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_NAIVE, R, N, N, 4, 5, 6, NULL, 6,
+                                                  24, NULL, 5, 30, NULL, 5, 20, 3, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_EDGE_TESTS && p.launches == 3, "naive: %d launches", p.launches);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if (!gl_variant_find((gl_variant_t)v)->uses_cublas)
+            continue;
+        CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, (gl_variant_t)v, R, N, N, 4, 5, 6, NULL,
+                                                      6, 24, NULL, 5, 30, NULL, 5, 20, 3, &p),
+                     GL_STATUS_SUCCESS, NULL);
+        CHECK(p.path == GL_PATH_CUBLAS && strstr(p.why, "strided-batched"), "variant %d: %s", v,
+              p.why);
+    }
+    /* K 0: each product's C scaled. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 0, NULL, 1,
+                                                  0, NULL, 5, 0, NULL, 5, 20, 3, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_SCALE && p.launches == 3, "K 0: %d launches", p.launches);
+    /* The checks. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, NULL, 6,
+                                                  24, NULL, 5, 30, NULL, 5, 20, -1, &p),
+                 GL_STATUS_INVALID_ARGUMENT, "batch (-1) must be between 0 and 2147483647");
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, NULL, 6,
+                                                  24, NULL, 5, 30, NULL, 5, 10, 3, &p),
+                 GL_STATUS_INVALID_ARGUMENT, "the products' C overlap: C_0 and C_1");
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, NULL, 6,
+                                                  24, NULL, 5, 30, NULL, 5, 20, 3, NULL),
+                 GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_strided_batched_plan: the gl_plan pointer");
+}
+
 int main(void)
 {
     test_no_device();
@@ -499,6 +564,7 @@ int main(void)
         test_pointer_checks(h);
         test_query_and_pins(h);
         test_strided_batch(h);
+        test_batched_plan(h);
         gl_handle_destroy(h);
     }
     return harness_finish("test_dispatch");

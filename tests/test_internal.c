@@ -1203,6 +1203,45 @@ static void test_engine_memo(void)
     }
 }
 
+/* Auto's plan for a batch (gl_engine_plan_batch): each product on its own
+ * plan where it is matrix-vector or fills a round alone; else one grid of
+ * every product's tiles, on the tiles the one model finds quickest; pinned
+ * tiles on one grid as they are. */
+static void test_engine_batch(void)
+{
+    static const struct {
+        int m, n, k;
+        int64_t count;
+        const gl_tile_params *t;
+        bool pinned, each, call_tiles;
+        const char *what;
+    } cases[] = {
+        {1, 4096, 4096, 64, &w128, false, true, true, "a batch of matrix-vector products"},
+        {4096, 1, 4096, 64, &w128, false, true, true, "matrix-vector, C one column"},
+        {4096, 4096, 4096, 4, &w128, false, true, true, "products of 1024 tiles each"},
+        {2176, 2048, 512, 8, &w128, false, true, true, "products of a round of tiles (272 of 264)"},
+        {1024, 1024, 1024, 16, &w128, false, false, true, "products of 64 tiles"},
+        {64, 64, 64, 4096, &w64_32, false, false, false, "a product a tile: rung 6's kernel"},
+        {4096, 64, 4096, 8, &w128, false, false, false, "64 columns: half of 128 x 128 empty"},
+        {1, 4096, 4096, 64, &w128, true, false, true, "pinned tiles, matrix-vector"},
+        {4096, 4096, 4096, 4, &w128, true, false, true, "pinned tiles, big products"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const gl_problem p = problem(cases[i].m, cases[i].n, cases[i].k, cases[i].k, cases[i].n, 0);
+        gl_engine_batch_plan plan;
+        gl_engine_plan_batch(&p, cases[i].count, cases[i].t, cases[i].pinned, 132, &plan);
+        const bool same = gl_tile_params_equal(&plan.tiles, cases[i].t);
+        CHECK(plan.each == cases[i].each && (plan.each || same == cases[i].call_tiles) &&
+                  plan.why && *plan.why,
+              "%s (%d x %d x %d x %lld): each %d, tiles %dx%d on variant %d (%s)", cases[i].what,
+              cases[i].m, cases[i].n, cases[i].k, (long long)cases[i].count, plan.each,
+              plan.tiles.bm, plan.tiles.bn, (int)plan.kernel, plan.why);
+        CHECK(plan.kernel == GL_VARIANT_WARPTILE ||
+                  (plan.kernel == GL_VARIANT_VECTORIZED && plan.tiles.bm == 64 && plan.tiles.bn == 64),
+              "%s: variant %d's kernel", cases[i].what, (int)plan.kernel);
+    }
+}
+
 int main(void)
 {
     test_arch_coverage();
@@ -1217,5 +1256,6 @@ int main(void)
     test_engine_short_last_part();
     test_engine_stream_k();
     test_engine_memo();
+    test_engine_batch();
     return harness_finish("test_internal");
 }

@@ -161,13 +161,17 @@ static void print_plan(gl_handle_t h, gl_variant_t v, br_shape s)
 {
     gl_plan p = {.size = sizeof p};
     const call_form f = form_of(s);
-    /* A batch: the plan of one of its products (the engine queues them one
-     * by one, each as gl_sgemm_ex would; docs/api.md). */
-    char name[64];
-    snprintf(name, sizeof name, "%s%s", gl_variant_name(v), s.batch > 0 ? ", each product" : "");
-    if (gl_sgemm_plan(h, v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, NULL, f.lda, NULL,
-                      f.ldb, NULL, f.ldc, &p) != GL_STATUS_SUCCESS)
+    /* A batch: the plan of the batched call, as the timed one makes it. */
+    const gl_status_t st =
+        s.batch > 0
+            ? gl_sgemm_strided_batched_plan(h, v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k,
+                                            NULL, f.lda, s.broadcast_a ? 0 : s.m * s.k, NULL,
+                                            f.ldb, s.k * s.n, NULL, f.ldc, s.m * s.n, s.batch, &p)
+            : gl_sgemm_plan(h, v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, NULL, f.lda,
+                            NULL, f.ldb, NULL, f.ldc, &p);
+    if (st != GL_STATUS_SUCCESS)
         return;
+    const char *name = gl_variant_name(v);
     static const char *const origins[] = {"fixed", "built-in", "override", "pinned", "default",
                                           "fill",  "thin"};
     const int known =

@@ -135,15 +135,10 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
     return rc;
 }
 
-} // namespace
-
-extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_tiles,
-                              const gl_exec *x)
+/* One product on its plan, made with the call's tiles (its rows above the
+ * grid's last round, then that round's rows, where the plan cuts them). */
+int run_call(const gl_problem *p, const gl_tile_params *call_tiles, const gl_exec *x)
 {
-    /* A batch: the tiled rung's own launch, its batch grid on the call's
-     * tiles (no plan of copies, splits or windows per product yet). */
-    if (x->batch && x->batch->count > 1)
-        return tiled_rung()->launch(p, call_tiles, x);
     gl_engine_plan plan, tail_plan;
     const gl_engine_context *e = x->engine;
     const gl_tile_params *t =
@@ -158,6 +153,31 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
     if (const int rc = run_product(&top, t, &plan, x))
         return rc;
     return run_product(&tail, gl_engine_tail_tiles(), &tail_plan, x);
+}
+
+} // namespace
+
+extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_tiles,
+                              const gl_exec *x)
+{
+    const gl_batch *b = x->batch;
+    if (!b || b->count < 2)
+        return run_call(p, call_tiles, x);
+    /* A batch (plan.c, gl_engine_plan_batch): one grid of every product's
+     * tiles, on a rung's own batched launch, or each product on its plan. */
+    gl_engine_batch_plan plan;
+    gl_engine_plan_batch(p, b->count, call_tiles, x->engine->tiles_pinned, x->sm_count, &plan);
+    if (!plan.each) /* the grid's rung, whose own launch runs batches */
+        return gl_variant_find(plan.kernel)->launch(p, &plan.tiles, x);
+    gl_exec one = *x;
+    one.batch = NULL;
+    for (int64_t i = 0; i < b->count; ++i) {
+        gl_problem q = *p;
+        q.a += i * b->a, q.b += i * b->b, q.c += i * b->c;
+        if (const int rc = run_call(&q, call_tiles, &one))
+            return rc;
+    }
+    return 0;
 }
 
 /* auto runs the tiled rung's kernels (and rung 6's, prepared by its row):

@@ -332,6 +332,21 @@ gl_engine_plan_within(gl_plan_memo *memo, const gl_problem *p, const gl_tile_par
     return u;
 }
 
+/* How auto runs a batch of products of one shape (gl_sgemm_strided_batched,
+ * gl_exec.batch): each product on its own plan, one after another, or all
+ * of them in one grid (GL_SCHEDULE_BATCH) on `tiles`, `kernel`'s. */
+typedef struct gl_engine_batch_plan {
+    bool each;            /* each product on its own plan (gl_engine_plan_within) */
+    gl_variant_t kernel;  /* the grid's: the tiled rung, or rung 6 on its tiles */
+    gl_tile_params tiles; /* the grid's tiles */
+    const char *why;      /* one sentence, static */
+} gl_engine_batch_plan;
+
+/* The plan for `count` (> 1) products of p made with tiles t (pinned: set
+ * with gl_set_tiles) on a GPU of `sms` SMs (plan.c says which and why). */
+void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
+                          bool pinned, int sms, gl_engine_batch_plan *plan);
+
 /* Problem p cut at C's row `rows`: *top, the rows above it, and *bottom,
  * the rest, each with its own A and C. */
 static inline void gl_engine_cut_rows(const gl_problem *p, int rows, gl_problem *top,

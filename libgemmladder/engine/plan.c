@@ -1155,3 +1155,58 @@ bool gl_engine_thin_tiles(const gl_tile_params *t)
 {
     return listed(t, warptile_thin, sizeof warptile_thin / sizeof warptile_thin[0]);
 }
+
+/* A rival's grid must promise 8% less time than the call's tiles', as the
+ * fill tiles' must (tile_rules.c, GL_FILL_MARGIN). */
+#define GL_BATCH_MARGIN 0.92
+
+/*
+ * A batch of products of one shape. Where a product alone is
+ * matrix-vector, or its grid of the call's tiles fills a round of the GPU
+ * or more, each product runs on its own plan, one after another: a single
+ * call's paths (the matrix-vector kernel, split-K, the edge windows) are
+ * then the batch's too, and the batch is as fast as its products. Else the
+ * products' tiles share one grid (GL_SCHEDULE_BATCH), which fills the GPU
+ * where one product would not: on the call's tiles, or where the one model
+ * of a grid (gl_grid_time) promises 8% less time for the batch's blocks,
+ * the half tiles or rung 6's kernel on its 64 x 64 tiles. Pinned tiles run
+ * as they are, on one grid.
+ */
+void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
+                          bool pinned, int sms, gl_engine_batch_plan *plan)
+{
+    *plan = (gl_engine_batch_plan){false, GL_VARIANT_WARPTILE, *t,
+                                   "tiles pinned on the handle: the batch's tiles in one grid"};
+    if (pinned)
+        return;
+    plan->why = "a product's tiles leave the GPU short of a round: the batch's tiles in one grid";
+    if (gemv_fits(p, true) || gemv_fits(p, false)) {
+        plan->each = true;
+        plan->why = "each product is matrix-vector: each on its own plan, one after another";
+        return;
+    }
+    if (tile_count(p, t->bm, t->bn) >= (int64_t)sms * resident(t)) {
+        plan->each = true;
+        plan->why = "a product fills a round of the GPU: each on its own plan, one after another";
+        return;
+    }
+    double best = GL_BATCH_MARGIN * gl_grid_time(t, tile_count(p, t->bm, t->bn) * count,
+                                                 resident(t), sms, p->k);
+    for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i) {
+        const gl_tile_params *h = &warptile_half[i];
+        const double time =
+            gl_grid_time(h, tile_count(p, h->bm, h->bn) * count, resident(h), sms, p->k);
+        if (time < best) {
+            best = time, plan->tiles = *h;
+            plan->why = "the batch's tiles in one grid, on half tiles, which fill its "
+                        "rounds better";
+        }
+    }
+    const gl_tile_params *r6 = &rung6_tiles[0];
+    if (gl_grid_time(r6, tile_count(p, r6->bm, r6->bn) * count, rung6_resident(), sms, p->k) <
+        best) {
+        plan->kernel = GL_VARIANT_VECTORIZED, plan->tiles = *r6;
+        plan->why = "the batch's tiles in one grid, on rung 6's kernel and 64 x 64 tiles, "
+                    "which fill its rounds better";
+    }
+}

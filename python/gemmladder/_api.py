@@ -47,6 +47,7 @@ class Path(enum.IntEnum):
     GEMV = 6
     SPLIT_K = 7
     STREAM_K = 8
+    BATCH = 9
 
 
 # What a call runs when it names no variant: the engine, the fastest exact-FP32

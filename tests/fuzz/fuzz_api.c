@@ -888,6 +888,13 @@ static void op_strided_batched_device(input *in)
     if (st != GL_STATUS_SUCCESS)
         REQUIRE(strcmp(gl_last_error(handle), single_message) == 0);
 
+    /* Its plan first: the same checks (alpha 1 stands for any other than 0). */
+    gl_plan plan = {.size = sizeof plan};
+    const gl_status_t planned = gl_sgemm_strided_batched_plan(
+        handle, (gl_variant_t)variant, (gl_layout_t)layout, (gl_transpose_t)ta,
+        (gl_transpose_t)tb, M, N, K, A, lda, sa, B, ldb, sb, C, ldc, sc, batch, &plan);
+    REQUIRE((int)planned >= 0 && (int)planned <= 8);
+
     /* Any batch. */
     fake_gpu_clear_launches();
     poison_message();
@@ -895,6 +902,9 @@ static void op_strided_batched_device(input *in)
                                   (gl_transpose_t)ta, (gl_transpose_t)tb, M, N, K, alpha, A, lda,
                                   sa, B, ldb, sb, beta, C, ldc, sc, batch);
     REQUIRE((int)st >= 0 && (int)st <= 8);
+    if (st == GL_STATUS_SUCCESS && alpha != 0.0f)
+        REQUIRE(planned == GL_STATUS_SUCCESS && plan.launches >= 0 && plan.path >= 0 &&
+                plan.path <= GL_PATH_BATCH && memchr(plan.why, '\0', sizeof plan.why));
     if (st != GL_STATUS_SUCCESS) {
         REQUIRE(fake_gpu_launch_count() == 0);
         const char *m = gl_last_error(handle);
