@@ -5,8 +5,10 @@
  * Each case is a batch of one shape: row- and column-major, both
  * transposes, alpha and beta, padded leading dimensions, A broadcast to
  * every product (strideA 0), products' C side by side in one matrix (C_i
- * columns [i * N, (i + 1) * N) of one wide C), gaps between products, and
- * a batch of one. Inputs are fresh random values (the seed is printed;
+ * columns [i * N, (i + 1) * N) of one wide C), gaps between products, a
+ * batch of one, shapes that take each of auto's batch plans, and twelve
+ * random batches (extents 1 .. 96, 1 .. 300 products, any form, A or B now
+ * and then broadcast). Inputs are fresh random values (the seed is printed;
  * GL_TEST_SEED repeats a run); every float of C's allocation that belongs
  * to no product holds a NaN that must come back untouched, and C is
  * poisoned before each call where beta == 0. Pass: each product within
@@ -34,15 +36,52 @@ static int64_t batch_floats(const batch_case *b, char which)
     return (b->count - 1) * stride + case_extent(&b->g, which);
 }
 
-/* Whether float e of C's batch belongs to a product. */
+/* Whether float e of C's batch belongs to a product: of those products i
+ * with 0 <= e - i * strideC < C's extent (strideC > 0 in every batch the
+ * call takes). */
 static int in_some_product(const batch_case *b, int64_t e)
 {
-    for (int64_t i = 0; i < b->count; ++i) {
-        const int64_t x = e - i * b->stride_c;
-        if (x >= 0 && x < case_extent(&b->g, 'C') && case_is_element(&b->g, 'C', x))
+    const int64_t extent = case_extent(&b->g, 'C'), s = b->stride_c;
+    int64_t i = e >= extent ? (e - extent) / s + 1 : 0;
+    for (; i < b->count && i * s <= e; ++i)
+        if (case_is_element(&b->g, 'C', e - i * s))
             return 1;
-    }
     return 0;
+}
+
+/* A random batch: extents 1 .. 96 (now and then 1, a matrix-vector
+ * product), 1 .. 300 products, any layout and transposes, padded leading
+ * dimensions and strides, now and then A or B broadcast, alpha and beta. */
+static batch_case random_case(void)
+{
+    batch_case b;
+    gemm_case *g = &b.g;
+    const int64_t ext[3] = {1 + (int64_t)(rng_next(&r) % 96), 1 + (int64_t)(rng_next(&r) % 96),
+                            1 + (int64_t)(rng_next(&r) % 96)};
+    g->m = rng_next(&r) % 5 == 0 ? 1 : ext[0];
+    g->n = g->m > 1 && rng_next(&r) % 4 == 0 ? 1 : ext[1];
+    g->k = ext[2];
+    g->layout = rng_next(&r) & 1 ? GL_COL_MAJOR : GL_ROW_MAJOR;
+    g->trans_a = rng_next(&r) & 1 ? GL_OP_T : GL_OP_N;
+    g->trans_b = rng_next(&r) & 1 ? GL_OP_T : GL_OP_N;
+    const int row = g->layout == GL_ROW_MAJOR;
+    /* the stored matrices' row (row-major) or column (col-major) lengths */
+    const int64_t a_len = row ? (g->trans_a ? g->m : g->k) : (g->trans_a ? g->k : g->m);
+    const int64_t b_len = row ? (g->trans_b ? g->k : g->n) : (g->trans_b ? g->n : g->k);
+    const int64_t c_len = row ? g->n : g->m;
+    g->lda = a_len + (int64_t)(rng_next(&r) % 4);
+    g->ldb = b_len + (int64_t)(rng_next(&r) % 4);
+    g->ldc = c_len + (int64_t)(rng_next(&r) % 4);
+    g->alpha = rng_next(&r) & 1 ? 1.0f : -1.5f;
+    g->beta = rng_next(&r) & 1 ? 0.0f : 0.75f;
+    b.count = 1 + (int64_t)(rng_next(&r) % 300);
+    while (b.count > 1 && b.count * g->m * g->n * g->k > (int64_t)1 << 22)
+        b.count /= 2; /* the FP64 reference's time */
+    const int pick = (int)(rng_next(&r) % 6);
+    b.stride_a = pick == 0 ? 0 : case_extent(g, 'A') + (int64_t)(rng_next(&r) % 6);
+    b.stride_b = pick == 1 ? 0 : case_extent(g, 'B') + (int64_t)(rng_next(&r) % 6);
+    b.stride_c = case_extent(g, 'C') + (int64_t)(rng_next(&r) % 6);
+    return b;
 }
 
 static float *upload(const float *h, int64_t n)
@@ -130,7 +169,19 @@ int main(void)
         {{R, N, N, 1000, 1000, 1000, 1.0f, 0.0f, 1000, 1000, 1000}, 0, 0, 1000 * 1000, 1},
         {{R, N, N, 1025, 771, 513, 1.0f, 0.0f, 513, 771, 771}, 1025 * 513, 513 * 771,
          1025 * 771, 2},
+        /* auto's other batch plans: matrix-vector products one by one, products
+         * that fill a round of the GPU one by one, 64 columns on a grid of
+         * smaller tiles */
+        {{R, N, N, 1, 3000, 700, 1.0f, 0.0f, 700, 3000, 3000}, 700, 700 * 3000, 3000, 9},
+        {{Cm, N, T, 2100, 1, 900, 0.5f, 1.0f, 2100, 1, 2100}, 2100 * 900, 900, 2100, 7},
+        {{R, N, N, 2176, 2048, 24, 1.0f, 0.0f, 24, 2048, 2048}, 2176 * 24, 24 * 2048,
+         2176 * 2048, 2},
+        {{R, N, N, 1500, 64, 500, 1.0f, 0.0f, 500, 64, 64}, 1500 * 500, 500 * 64, 1500 * 64, 5},
     };
+    enum { RANDOM = 12 };
+    batch_case random[RANDOM];
+    for (int i = 0; i < RANDOM; ++i)
+        random[i] = random_case();
     for (int v = 0; v < gl_variant_count(); ++v) {
         if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
             continue;
@@ -140,6 +191,8 @@ int main(void)
                 continue;
             run_batch(h, v, &cases[i]);
         }
+        for (int i = 0; i < RANDOM; ++i)
+            run_batch(h, v, &random[i]);
     }
     gl_handle_destroy(h);
     return harness_finish("test_gpu_batched");
