@@ -684,21 +684,25 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
         gl_tiles described = {.size = sizeof described};
         const gl_tile_params tiles = gl_resolve_tiles(h, c->d, c->p.m, c->p.n, &described);
         gl_engine_batch_plan plan;
-        gl_engine_plan_batch(&first, b->count, &tiles, h->pinned[c->d->id], h->sm_count, &plan);
-        if (plan.each) {
+        gl_engine_plan_batch(&first, b->count, &tiles, h->pinned[c->d->id], h->sm_count,
+                             h->code_cc, &plan);
+        const int32_t row_slices = (int32_t)((c->p.m - 1) / MAX_ROWS_PER_LAUNCH + 1);
+        if (plan.mode == GL_BATCH_EACH) {
             out->launches = launches_each;
+        } else if (plan.mode == GL_BATCH_GEMV) { /* the single plan's kernel, no scratch */
+            out->launches = batch_launches(row_slices, b->count);
+            out->splits = plan.splits, out->scratch_bytes = 0;
+            out->aligned = plan.gemv.vec && (plan.gemv.mat_is_a ? b->a : b->b) % 4 == 0 &&
+                           (!plan.gemv.along_k || (plan.gemv.mat_is_a ? b->b : b->a) % 4 == 0);
         } else {
             out->tiles = described;
-            if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* the engine's own choice */
-                gl_describe_tiles(&out->tiles, &plan.tiles,
-                                  (int)plan.kernel != c->d->rows_of ? GL_TILES_FIXED
-                                                                    : GL_TILES_FILL);
+            if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* another rung's kernel and tiles */
+                gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
             out->path = out->last_slice_path = GL_PATH_BATCH;
             out->kernel = (int32_t)plan.kernel;
             out->aligned = gl_a_vec4_ok(&first) && gl_b_vec4_ok(&first) && strides_vec4;
             out->copies = 0, out->splits = 1, out->scratch_bytes = 0, out->last_slice_rows = 0;
-            out->launches = batch_launches((int32_t)((c->p.m - 1) / MAX_ROWS_PER_LAUNCH + 1),
-                                           b->count);
+            out->launches = batch_launches(row_slices, b->count);
         }
         snprintf(out->why, sizeof out->why, "%s", plan.why);
     } else if (c->d->batches) {

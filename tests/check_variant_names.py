@@ -40,7 +40,7 @@ ALLOWED = [
     ('libgemmladder/variants.c', '*',
      'the descriptor rows: every fact of every variant'),
     ('tests/check_variant_names.py', '*', 'this check: its allowances name variants'),
-    ('libgemmladder/engine/', {'vectorized', 'warptile', 'auto'},
+    ('libgemmladder/engine/', {'vectorized', 'warptile', 'pipelined', 'auto'},
      "the engine's plan names the rungs whose kernels it runs, and auto's own"),
     ('tools/gemmladder-bench.c', {'naive', 'coalesced'},
      '--ncu measures one step of the ladder, rung 1 to rung 2 (memory coalescing)'),
@@ -51,7 +51,7 @@ ALLOWED = [
     ('examples/', '*',
      "user programs: each picks the rung it shows and cuBLAS to compare with"),
     # Tests of one variant's own behaviour.
-    ('tests/test_internal.c', {'vectorized', 'warptile', 'auto'},
+    ('tests/test_internal.c', {'vectorized', 'warptile', 'pipelined', 'auto'},
      "the engine's plans: which rung's kernel auto runs for a shape"),
     ('tests/test_dispatch.c', {'naive', 'warptile', 'auto'},
      "dispatch on the fake GPU: auto's plans and slices, pinning warptile's tiles, "

@@ -81,6 +81,7 @@ typedef struct gl_gemv {
     int rows, k, vectors;
     int slice;    /* across k: the depth of K's slices (the last may be shorter) */
     float alpha, beta;
+    bool mat_is_a; /* the matrix is op(A) (C's few columns are the y's), else op(B) */
     bool along_k; /* ks == 1: the matrix's rows run along k (one vector only) */
     bool vec;     /* 16-byte loads of the matrix (and of x, along k) */
 } gl_gemv;
@@ -333,19 +334,31 @@ gl_engine_plan_within(gl_plan_memo *memo, const gl_problem *p, const gl_tile_par
 }
 
 /* How auto runs a batch of products of one shape (gl_sgemm_strided_batched,
- * gl_exec.batch): each product on its own plan, one after another, or all
- * of them in one grid (GL_SCHEDULE_BATCH) on `tiles`, `kernel`'s. */
+ * gl_exec.batch): all of them in one grid (GL_SCHEDULE_BATCH) on `kernel`'s
+ * kernel and `tiles`, the matrix-vector kernel over all of them, or each
+ * product on its own plan, one after another. */
+typedef enum gl_batch_mode { GL_BATCH_GRID, GL_BATCH_GEMV, GL_BATCH_EACH } gl_batch_mode;
+
 typedef struct gl_engine_batch_plan {
-    bool each;            /* each product on its own plan (gl_engine_plan_within) */
-    gl_variant_t kernel;  /* the grid's: the tiled rung, or rung 6 on its tiles */
-    gl_tile_params tiles; /* the grid's tiles */
+    gl_batch_mode mode;
+    gl_variant_t kernel;  /* GL_BATCH_GRID: the rung whose batched launch runs it */
+    gl_tile_params tiles; /* GL_BATCH_GRID: its tiles */
+    gl_gemv gemv;         /* GL_BATCH_GEMV: the first product as a matrix times vectors */
+    int splits;           /* GL_BATCH_GEMV: K's slices, each block summing them in turn */
     const char *why;      /* one sentence, static */
 } gl_engine_batch_plan;
 
 /* The plan for `count` (> 1) products of p made with tiles t (pinned: set
- * with gl_set_tiles) on a GPU of `sms` SMs (plan.c says which and why). */
+ * with gl_set_tiles) on a GPU of `sms` SMs whose code was compiled for
+ * capability cc (plan.c says which and why). */
 void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
-                          bool pinned, int sms, gl_engine_batch_plan *plan);
+                          bool pinned, int sms, int cc, gl_engine_batch_plan *plan);
+
+/* The matrix-vector kernel over `count` products, product z's matrix, x and
+ * y `steps` floats on from the first's (g: the first's); each block sums
+ * K's `splits` slices in turn, without scratch. */
+int gl_engine_gemv_batch(const gl_gemv *g, int splits, int64_t count, const gl_batch_strides *steps,
+                         const gl_exec *x);
 
 /* Problem p cut at C's row `rows`: *top, the rows above it, and *bottom,
  * the rest, each with its own A and C. */

@@ -229,6 +229,7 @@ static gl_gemv gemv_view(const gl_problem *p, bool by_rows)
         g.rs = p->trans_b ? p->ldb : 1, g.ks = p->trans_b ? 1 : p->ldb;
         g.sx = p->trans_a ? p->lda : 1, g.sxv = p->trans_a ? 1 : p->lda;
     }
+    g.mat_is_a = !by_rows;
     g.along_k = g.ks == 1 && g.vectors == 1;
     const bool mat_ok = ((uintptr_t)g.mat & 15) == 0;
     g.vec = g.along_k ? mat_ok && (g.rows == 1 || g.rs % 4 == 0) && g.sx == 1 &&
@@ -1156,57 +1157,56 @@ bool gl_engine_thin_tiles(const gl_tile_params *t)
     return listed(t, warptile_thin, sizeof warptile_thin / sizeof warptile_thin[0]);
 }
 
-/* A rival's grid must promise 8% less time than the call's tiles', as the
- * fill tiles' must (tile_rules.c, GL_FILL_MARGIN). */
-#define GL_BATCH_MARGIN 0.92
-
 /*
- * A batch of products of one shape. Where a product alone is
- * matrix-vector, or its grid of the call's tiles fills a round of the GPU
- * or more, each product runs on its own plan, one after another: a single
- * call's paths (the matrix-vector kernel, split-K, the edge windows) are
- * then the batch's too, and the batch is as fast as its products. Else the
- * products' tiles share one grid (GL_SCHEDULE_BATCH), which fills the GPU
- * where one product would not: on the call's tiles, or where the one model
- * of a grid (gl_grid_time) promises 8% less time for the batch's blocks,
- * the half tiles or rung 6's kernel on its 64 x 64 tiles. Pinned tiles run
- * as they are, on one grid.
+ * A batch of products of one shape (measured in docs/engine.md, Batches):
+ *   tiles pinned on the handle: one grid of every product's tiles, on them;
+ *   matrix-vector products: the matrix-vector kernel of a product's plan,
+ *     the grid's z the product, each block summing its K's slices in turn
+ *     (no scratch: the bits of the single call's plan without it); a
+ *     kernel a product would be a launch's gap on each product's
+ *     microseconds of reading;
+ *   products whose grid of the call's tiles fills a round of the GPU or
+ *     more: each on its own plan, one after another, with every path of a
+ *     single call;
+ *   else one grid of every product's tiles (GL_SCHEDULE_BATCH), which fills
+ *     the GPU where one product would not: on rung 12's kernel and its
+ *     default tiles where K is 256 or more and M and N 128 or more (its ring
+ *     of slices covers the first loads that short-lived blocks otherwise
+ *     wait for: 10% faster than rung 8's at 256^3 x 256 and 1024^3 x 16),
+ *     else on the call's tiles. (The one model of a grid, gl_grid_time,
+ *     preferred the half tiles or rung 6's kernel on most of the bench's
+ *     batched shapes, which ran 2-10% slower there: it is not asked.)
  */
 void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
-                          bool pinned, int sms, gl_engine_batch_plan *plan)
+                          bool pinned, int sms, int cc, gl_engine_batch_plan *plan)
 {
-    *plan = (gl_engine_batch_plan){false, GL_VARIANT_WARPTILE, *t,
-                                   "tiles pinned on the handle: the batch's tiles in one grid"};
+    (void)count;
+    *plan = (gl_engine_batch_plan){.mode = GL_BATCH_GRID, .kernel = GL_VARIANT_WARPTILE, .tiles = *t};
+    plan->why = "tiles pinned on the handle: the batch's tiles in one grid";
     if (pinned)
         return;
-    plan->why = "a product's tiles leave the GPU short of a round: the batch's tiles in one grid";
     if (gemv_fits(p, true) || gemv_fits(p, false)) {
-        plan->each = true;
-        plan->why = "each product is matrix-vector: each on its own plan, one after another";
-        return;
+        gl_engine_plan single;
+        gl_engine_plan_for(p, t, false, sms, false, &single);
+        if (single.path == GL_PATH_GEMV) {
+            plan->mode = GL_BATCH_GEMV, plan->gemv = single.gemv, plan->splits = single.splits;
+            plan->tiles = (gl_tile_params){0};
+            plan->kernel = GL_VARIANT_AUTO;
+            plan->why = "matrix-vector products: the matrix-vector kernel, the grid's z the product";
+            return;
+        }
     }
     if (tile_count(p, t->bm, t->bn) >= (int64_t)sms * resident(t)) {
-        plan->each = true;
+        plan->mode = GL_BATCH_EACH;
         plan->why = "a product fills a round of the GPU: each on its own plan, one after another";
         return;
     }
-    double best = GL_BATCH_MARGIN * gl_grid_time(t, tile_count(p, t->bm, t->bn) * count,
-                                                 resident(t), sms, p->k);
-    for (size_t i = 0; i < sizeof warptile_half / sizeof warptile_half[0]; ++i) {
-        const gl_tile_params *h = &warptile_half[i];
-        const double time =
-            gl_grid_time(h, tile_count(p, h->bm, h->bn) * count, resident(h), sms, p->k);
-        if (time < best) {
-            best = time, plan->tiles = *h;
-            plan->why = "the batch's tiles in one grid, on half tiles, which fill its "
-                        "rounds better";
-        }
+    const gl_variant_desc *ring = gl_variant_find(GL_VARIANT_PIPELINED);
+    if (p->k >= 256 && p->m >= 128 && p->n >= 128 && cc >= ring->min_cc) {
+        plan->kernel = ring->id, plan->tiles = ring->configs[0];
+        plan->why = "the batch's tiles in one grid, on rung 12's kernel, whose ring of slices "
+                    "hides the first loads of short-lived blocks";
+        return;
     }
-    const gl_tile_params *r6 = &rung6_tiles[0];
-    if (gl_grid_time(r6, tile_count(p, r6->bm, r6->bn) * count, rung6_resident(), sms, p->k) <
-        best) {
-        plan->kernel = GL_VARIANT_VECTORIZED, plan->tiles = *r6;
-        plan->why = "the batch's tiles in one grid, on rung 6's kernel and 64 x 64 tiles, "
-                    "which fill its rounds better";
-    }
+    plan->why = "a product leaves the GPU short of a round: the batch's tiles in one grid";
 }
