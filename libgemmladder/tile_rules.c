@@ -356,8 +356,25 @@ const gl_tile_schema gl_schema_pipelined = {
 };
 
 /* Rung 10 (tf32): each warp a WM x WN tile of the block's, as 16 x 8
- * mma.sync products; two slices in flight, rounded to TF32 on the way in,
- * copied 4 floats at a time directly or transposed (10_tf32.cu). */
+ * mma.sync products; GL_TF32_STAGES slices in flight, copied by cp.async
+ * and rounded to TF32 as the fragments are read (10_tf32.cu). A slice is
+ * copied by one of six plans (tf32_copy::plan there): the matrix's rows
+ * `rows` of `len` floats, copies `width` floats wide, a warp's lanes `run`
+ * neighbouring copies of a row; the block's threads must cover a run of
+ * every row in whole rounds, or several runs of every row in one. */
+static int mma_copy_ok(const char *what, int64_t rows, int64_t len, int64_t width, int64_t run,
+                       int64_t threads, char *why, size_t size)
+{
+    const int64_t block = run * rows, rounds = block > threads ? block / threads : 1;
+    if (len % (run * width) || threads % run || (block % threads && threads % block) ||
+        (rows * len) % (width * threads) || (rows * len / (width * threads)) % rounds)
+        return fail(why, size, "%lld threads do not copy the %s slice (%lld rows of %lld floats, "
+                               "%lld at a time in runs of %lld) in whole rounds",
+                    (long long)threads, what, (long long)rows, (long long)len, (long long)width,
+                    (long long)run);
+    return 1;
+}
+
 static int mma_rule(const gl_tile_params *t, char *why, size_t size)
 {
     const int64_t bm = t->bm, bn = t->bn, bk = t->bk, wm = t->wm, wn = t->wn;
@@ -374,13 +391,14 @@ static int mma_rule(const gl_tile_params *t, char *why, size_t size)
     if (bm % 32 || bn % 32 || bk % 8)
         return fail(why, size, "bm and bn must be multiples of 32 and bk of 8 (%d, %d, %d)",
                     t->bm, t->bn, t->bk);
-    if ((bm * bk) % (4 * threads) || (bn * bk) % (4 * threads))
-        return fail(why, size, "%d threads cannot copy the %d x %d and %d x %d slices in whole "
-                               "rounds of 4 floats", t->threads, t->bm, t->bk, t->bk, t->bn);
-    if (threads % bm || threads % bn || threads % bk)
-        return fail(why, size, "%d threads must be a multiple of bm, bn and bk (%d, %d, %d) to "
-                               "copy transposed slices", t->threads, t->bm, t->bn, t->bk);
-    return 1;
+    /* A's slice: rows of k (as stored) or of x (transposed); B's: rows of
+     * x (as stored) or of k (transposed) */
+    return mma_copy_ok("A", bm, bk, 4, bk / 4 < 8 ? bk / 4 : 8, threads, why, size) &&
+           mma_copy_ok("A", bm, bk, 1, 4, threads, why, size) &&
+           mma_copy_ok("transposed A", bk, bm, 1, 8, threads, why, size) &&
+           mma_copy_ok("B", bk, bn, 4, bn / 4 < 32 ? bn / 4 : 32, threads, why, size) &&
+           mma_copy_ok("B", bk, bn, 1, 32, threads, why, size) &&
+           mma_copy_ok("transposed B", bn, bk, 1, 4, threads, why, size);
 }
 
 static size_t mma_smem(const gl_tile_params *t)

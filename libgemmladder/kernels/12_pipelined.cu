@@ -65,57 +65,10 @@
  * whole slice from one thread's instruction, and could transpose nothing
  * either: the next step is a TMA variant with A m-major in shared memory.
  */
+#include "async_copy.cuh"
 #include "compose.cuh"
 
 namespace {
-
-/* ---- asynchronous copies (PTX, compute capability 8.0 and up) ------------- */
-
-__device__ __forceinline__ unsigned gl_smem_address(const void *p)
-{
-    return (unsigned)__cvta_generic_to_shared(p);
-}
-
-/* 16 bytes, cached in L2 only (the slice is read once per block). */
-__device__ __forceinline__ void gl_cp_async16(unsigned dst, const float *src)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
-}
-
-/* 4 bytes: cp.async.cg takes 16 only. */
-__device__ __forceinline__ void gl_cp_async4(unsigned dst, const float *src)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
-}
-
-/* The same, or zeros without a read where `in` is false (src-size 0); src
- * then points at `safe`, an address inside the operand, so that no address
- * past the matrix is ever formed into a copy. */
-__device__ __forceinline__ void gl_cp_async16_fill(unsigned dst, const float *src,
-                                                   const float *safe, bool in)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
-                 "l"(in ? src : safe), "r"(in ? 16 : 0));
-}
-
-__device__ __forceinline__ void gl_cp_async4_fill(unsigned dst, const float *src,
-                                                  const float *safe, bool in)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst),
-                 "l"(in ? src : safe), "r"(in ? 4 : 0));
-}
-
-__device__ __forceinline__ void gl_cp_async_commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-
-/* Until at most N of this thread's commit groups are still in flight. */
-template <int N>
-__device__ __forceinline__ void gl_cp_async_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
 
 /*
  * The asynchronous copy of a BK x BX slice of op(A) (x = rows of C) or

@@ -103,17 +103,24 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 /* The tensor-core rung's configurations (rung 10, tf32), default first:
  * X(BM, BN, BK, WM, WN, THREADS). Each warp owns a WM x WN tile of the
  * block's BM x BN, computed as (WM / 16) x (WN / 8) mma.sync products of
- * 16 x 8 per 8 deep step of K. Shared memory holds two slices, A's rows
- * along K padded to BK + 4 floats and B's rows across K padded to BN + 8
- * (10_tf32.cu says why). Warp tiles of 64 x 64 read 128 bytes of shared
+ * 16 x 8 per 8 deep step of K. Shared memory holds a ring of
+ * GL_TF32_STAGES slices, A's rows along K padded to BK + 4 floats and B's
+ * rows across K padded to BN + 8 (10_tf32.cu says why): 57 KB for
+ * 128 x 128 x 16, so three blocks an SM on sm_90 (and two on sm_80, one
+ * where an SM has 100 KB). Warp tiles of 64 x 64 read 128 bytes of shared
  * memory per product, against 192 for 64 x 32: on an H200 the 128 x 128
  * blocks of 4 such warps ran 13% faster at 4096^3 than 8 warps of 64 x 32,
- * and 128 x 256 of 8 warps 4% faster again at 8192^3 (docs/ladder.md). */
+ * and 128 x 256 of 8 warps 4% faster again at 8192^3 (docs/ladder.md;
+ * timed with the earlier mainloop, whose copies went through registers). */
 #define GL_TF32_CONFIGS(X)           \
     X(128, 128, 16, 64, 64, 128)     \
     X(128, 256, 16, 64, 64, 256)     \
     X(64, 64, 32, 32, 32, 128)
-#define GL_TF32_SMEM(BM, BN, BK) (2 * 4 * ((BM) * ((BK) + 4) + (BK) * ((BN) + 8)))
+/* Slices in flight: with 3, a slice's copies have two slices' products
+ * to arrive in; 4 would still fit three 128 x 128 x 16 blocks in an
+ * sm_90 SM, but not 128 x 256 x 16 into an SM of 100 KB. */
+#define GL_TF32_STAGES 3
+#define GL_TF32_SMEM(BM, BN, BK) (GL_TF32_STAGES * 4 * ((BM) * ((BK) + 4) + (BK) * ((BN) + 8)))
 
 /* Registers one thread of a tiled kernel needs, roughly: its accumulators,
  * its fragments of A and B, the float4s it stages per K slice, and about 32
@@ -125,12 +132,11 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
     GL_REGISTER_ESTIMATE_((outputs) + (fragments) + 4 * (staged_float4s) + 32)
 
 /* The tensor-core rung's estimate: a warp's accumulators shared by its 32
- * lanes, one step's fragments (4 registers of A per 16 rows, 2 of B per 8
- * columns) and the float4s of the next slice, and 24 more for the copies'
- * and fragments' addresses: at 4 blocks an SM (128 registers) the 64 x 64
- * tiles' kernel for unaligned operands spilled on sm_80. */
-#define GL_TF32_REGISTERS(BM, BN, BK, WM, WN, THREADS)                        \
-    (GL_REGISTER_ESTIMATE((WM) * (WN) / 32, (WM) / 16 * 4 + (WN) / 8 * 2,    \
-                          ((BM) + (BN)) * (BK) / (4 * (THREADS))) + 24)
+ * lanes, one step's fragments of B (2 registers per 8 columns) and of one
+ * 16-row product of A at a time, twice (4 registers each), and 16 for the
+ * copies' and fragments' addresses; no staged floats (the copies are
+ * asynchronous). For 4 warps of 64 x 64 that is 168, three blocks an SM. */
+#define GL_TF32_REGISTERS(BM, BN, BK, WM, WN, THREADS) \
+    GL_REGISTER_ESTIMATE_((WM) * (WN) / 32 + (WN) / 8 * 2 + 8 + 16)
 
 #endif
