@@ -142,7 +142,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
 {
     /* A batch: the tiled rung's own launch, its batch grid on the call's
      * tiles (no plan of copies, splits or windows per product yet). */
-    if (x->batch && x->batch->count > 1)
+    if (gl_exec_batch(x))
         return tiled_rung()->launch(p, call_tiles, x);
     gl_engine_plan plan, tail_plan;
     const gl_engine_context *e = x->engine;
