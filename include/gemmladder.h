@@ -393,6 +393,67 @@ GL_API gl_status_t gl_sgemm_strided_batched(gl_handle_t handle, gl_variant_t var
                                             float *C, int64_t ldc, int64_t strideC,
                                             int64_t batch);
 
+/* A batch of products of one shape given as arrays of pointers
+ * (cublasSgemmBatched's form): for i = 0 .. batch - 1,
+ *   C[i] = alpha * op(A[i]) * op(B[i]) + beta * C[i].
+ * A, B and C are device arrays of `batch` device pointers each (memory the
+ * handle's device can read, holding pointers to its memory), for products
+ * whose matrices lie anywhere, in any order: an entry may repeat (one A
+ * against many B, say). Each product is what gl_sgemm_ex(handle, variant,
+ * layout, transA, transB, M, N, K, alpha, A[i], lda, B[i], ldb, beta,
+ * C[i], ldc) computes, with the same results, and the arguments mean what
+ * they mean there.
+ *   batch             0 .. 2147483647; 0 does nothing and succeeds, and A, B
+ *                     and C may then be NULL (so may A and B where K == 0 or
+ *                     alpha == 0, and all three where M or N is 0).
+ * What is checked on the host: gl_sgemm_ex's checks of the shape (layout,
+ * transposes, sizes, leading dimensions), the handle, batch, and the arrays
+ * themselves: not NULL, aligned to 8 bytes (a pointer's size), device-
+ * accessible memory of the handle's device that holds `batch` pointers
+ * where the pointer query can tell (as for gl_sgemm_ex's matrices). The
+ * library never reads the entries on the host but where said below.
+ * What is checked on the device, cheaply: an entry that is NULL (in A, B or
+ * C) skips its product, whose C is left as it is. Every other entry is
+ * used as it is, with the copies its own alignment allows (a pointer that
+ * is not 16-byte aligned is read a float per load; every alignment of a
+ * float is right).
+ * What is not checked: that each entry points to memory holding its
+ * matrix, that it is 4-byte aligned, that one product's C shares no
+ * element with another's or with an A or B (overlapping C entries race: an
+ * undefined result; a repeated A or B entry is fine). An entry that is
+ * not a valid device pointer faults as any bad device pointer does: the
+ * CUDA context is lost, and that call or a later one returns
+ * GL_STATUS_CUDA_ERROR.
+ * Asynchronous on the handle's stream, as gl_sgemm_ex, but: rungs 1-5
+ * (naive .. blocktile_2d), which run the products one by one, read the
+ * arrays back to the host first, in copies on the handle's stream that
+ * they wait for (a synchronisation, also in the way of graph capture); the
+ * others never read them on the host. Rungs 6-8, 10 and 12 and auto run
+ * up to 65535 products a launch, each block its tile of one product (auto
+ * without its per-product plans, as for the strided call), in two
+ * launches where lda and ldb allow 16-byte copies: the products whose
+ * entries are 16-byte aligned, then the others. The cuBLAS variants hand
+ * the arrays to cuBLAS as they are, in one call (cublasSgemmBatched;
+ * cublasGemmBatchedEx for GL_VARIANT_CUBLAS_TF32): cuBLAS does not skip
+ * NULL entries, which it reads as bad device pointers, and takes no C of
+ * more than 2^30 columns in this form (CUBLAS_STATUS_NOT_SUPPORTED). With
+ * K == 0 or alpha == 0, every variant scales each C[i] by beta on the
+ * device (NULL entries skipped).
+ * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
+ * batch outside 0 .. 2147483647, a matrix of the shape and leading
+ * dimension given that spans more bytes than an address space, and an
+ * array that is NULL, not aligned to 8 bytes, not device-accessible, on
+ * another device, or whose allocation holds fewer than `batch` pointers
+ * from it. The checks run in that order: gl_sgemm_ex's of the shape and
+ * the handle, then batch, then the matrices' spans (A's, B's, C's), then
+ * A, B and C for NULL and alignment, then their memory. */
+GL_API gl_status_t gl_sgemm_batched(gl_handle_t handle, gl_variant_t variant, gl_layout_t layout,
+                                    gl_transpose_t transA, gl_transpose_t transB, int64_t M,
+                                    int64_t N, int64_t K, float alpha,
+                                    const float *const A[], int64_t lda,
+                                    const float *const B[], int64_t ldb, float beta,
+                                    float *const C[], int64_t ldc, int64_t batch);
+
 /* ------------------------------------------------------------------------ */
 /* Tile parameters and tuning tables.
  *

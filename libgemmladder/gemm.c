@@ -73,30 +73,17 @@ static bool batch_bytes(const operand *x, gl_layout_t layout, int64_t count, int
            !__builtin_add_overflow(one, last, bytes);
 }
 
-/* The GPU must be able to reach every byte of the operand from the handle's
- * device: of its one matrix, or of a batch of `count` of them `stride`
- * floats apart. One driver query gives the memory type, the owning device
- * and the allocation's range. */
-static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t layout,
-                                 int64_t count, int64_t stride)
+/* Whether the GPU can reach memory at ptr (the operand or array `name`,
+ * a `what`: "matrix", "array of pointers")
+ * from the handle's device. One driver query gives the memory type, the
+ * owning device and the allocation's range: *room is set to the bytes
+ * from ptr to the end of its allocation, or UINT64_MAX where the query
+ * gives none (pageable memory). */
+static gl_status_t check_reach(gl_handle_t h, const char *name, const char *what,
+                               const void *ptr, uint64_t *room)
 {
-    uint64_t bytes = 0;
-    if (!batch_bytes(x, layout, count, stride, &bytes)) {
-        if (count > 1)
-            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                           "%s: a batch of %lld matrices of %lld x %lld with %s = %lld, "
-                           "stride%s = %lld floats apart, spans more bytes than any address "
-                           "space",
-                           x->name, (long long)count, (long long)x->rows, (long long)x->cols,
-                           x->ld_name, (long long)x->ld, x->name, (long long)stride);
-        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                       "%s: %lld x %lld with %s = %lld spans more bytes than any address space",
-                       x->name, (long long)x->rows, (long long)x->cols, x->ld_name,
-                       (long long)x->ld);
-    }
-
     gl_pointer_info info;
-    const CUresult r = gl_query_pointer(h, x->ptr, &info);
+    const CUresult r = gl_query_pointer(h, ptr, &info);
     const unsigned int type = info.type, managed = info.managed;
     const int ordinal = info.ordinal;
     const void *device_ptr = info.device_ptr;
@@ -104,63 +91,132 @@ static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t la
     const size_t size = info.size;
     if (r != CUDA_SUCCESS)
         return gl_fail(h, GL_STATUS_CUDA_ERROR,
-                       "%s (%p): cuPointerGetAttributes failed with driver error %d", x->name,
-                       x->ptr, (int)r);
-
+                       "%s (%p): cuPointerGetAttributes failed with driver error %d", name, ptr,
+                       (int)r);
+    *room = UINT64_MAX;
     switch (type) {
     case 0: /* not known to CUDA: ordinary host memory */
         if (h->pageable_access)
             return GL_STATUS_SUCCESS; /* the GPU reads pageable memory (HMM/ATS) */
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                        "%s (%p) is not device-accessible memory: it looks like an ordinary host "
-                       "pointer; copy the matrix to the GPU (cudaMalloc + cudaMemcpy) first",
-                       x->name, x->ptr);
+                       "pointer; copy the %s to the GPU (cudaMalloc + cudaMemcpy) first",
+                       name, ptr, what);
     case CU_MEMORYTYPE_DEVICE:
         if (!managed && ordinal != h->device) /* managed memory migrates to any device */
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                            "%s (%p) is memory of device %d, but the handle runs on device %d",
-                           x->name, x->ptr, ordinal, h->device);
+                           name, ptr, ordinal, h->device);
         break;
     case CU_MEMORYTYPE_HOST: /* pinned host memory: usable where mapped at the same address */
-        if (device_ptr != x->ptr)
+        if (device_ptr != ptr)
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
                            "%s (%p) is pinned host memory that is not mapped at the same "
                            "address on the device; pass the pointer from "
                            "cudaHostGetDevicePointer",
-                           x->name, x->ptr);
+                           name, ptr);
         break;
     default:
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                       "%s (%p) is not linear device memory (CUDA memory type %u)", x->name,
-                       x->ptr, type);
+                       "%s (%p) is not linear device memory (CUDA memory type %u)", name, ptr,
+                       type);
     }
-
     if (size > 0) {
-        const uint64_t offset = (uint64_t)(uintptr_t)x->ptr - (uint64_t)start;
-        if ((offset > size || bytes > size - offset) && count > 1)
-            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                           "%s (%p): a batch of %lld matrices of %lld x %lld with %s = %lld, "
-                           "stride%s = %lld floats apart, needs %llu bytes, but its allocation "
-                           "has only %llu bytes from that address",
-                           x->name, x->ptr, (long long)count, (long long)x->rows,
-                           (long long)x->cols, x->ld_name, (long long)x->ld, x->name,
-                           (long long)stride, (unsigned long long)bytes,
-                           (unsigned long long)(offset > size ? 0 : size - offset));
-        if (offset > size || bytes > size - offset)
-            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
-                           "%s (%p): a %lld x %lld matrix with %s = %lld needs %llu bytes, but "
-                           "its allocation has only %llu bytes from that address",
-                           x->name, x->ptr, (long long)x->rows, (long long)x->cols, x->ld_name,
-                           (long long)x->ld, (unsigned long long)bytes,
-                           (unsigned long long)(offset > size ? 0 : size - offset));
+        const uint64_t offset = (uint64_t)(uintptr_t)ptr - (uint64_t)start;
+        *room = offset > size ? 0 : size - offset;
     }
+    return GL_STATUS_SUCCESS;
+}
+
+/* The bytes from the first element of the operand to its last, *bytes: of
+ * its one matrix, or of a batch of `count` of them `stride` floats apart;
+ * refused where they pass any address space. */
+static gl_status_t check_span(gl_handle_t h, const operand *x, gl_layout_t layout, int64_t count,
+                              int64_t stride, uint64_t *bytes)
+{
+    if (batch_bytes(x, layout, count, stride, bytes))
+        return GL_STATUS_SUCCESS;
+    if (count > 1)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "%s: a batch of %lld matrices of %lld x %lld with %s = %lld, "
+                       "stride%s = %lld floats apart, spans more bytes than any address space",
+                       x->name, (long long)count, (long long)x->rows, (long long)x->cols,
+                       x->ld_name, (long long)x->ld, x->name, (long long)stride);
+    return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                   "%s: %lld x %lld with %s = %lld spans more bytes than any address space",
+                   x->name, (long long)x->rows, (long long)x->cols, x->ld_name, (long long)x->ld);
+}
+
+/* The GPU must be able to reach every byte of the operand from the handle's
+ * device: of its one matrix, or of a batch of `count` of them `stride`
+ * floats apart. */
+static gl_status_t check_pointer(gl_handle_t h, const operand *x, gl_layout_t layout,
+                                 int64_t count, int64_t stride)
+{
+    uint64_t bytes = 0, room = 0;
+    gl_status_t st = check_span(h, x, layout, count, stride, &bytes);
+    if (st != GL_STATUS_SUCCESS || (st = check_reach(h, x->name, "matrix", x->ptr, &room)) ||
+        bytes <= room)
+        return st;
+    if (count > 1)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                       "%s (%p): a batch of %lld matrices of %lld x %lld with %s = %lld, "
+                       "stride%s = %lld floats apart, needs %llu bytes, but its allocation "
+                       "has only %llu bytes from that address",
+                       x->name, x->ptr, (long long)count, (long long)x->rows, (long long)x->cols,
+                       x->ld_name, (long long)x->ld, x->name, (long long)stride,
+                       (unsigned long long)bytes, (unsigned long long)room);
+    return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                   "%s (%p): a %lld x %lld matrix with %s = %lld needs %llu bytes, but "
+                   "its allocation has only %llu bytes from that address",
+                   x->name, x->ptr, (long long)x->rows, (long long)x->cols, x->ld_name,
+                   (long long)x->ld, (unsigned long long)bytes, (unsigned long long)room);
+}
+
+/* A pointer array of gl_sgemm_batched (`name`: "A", "B" or "C"): `count`
+ * pointers the GPU reads from the handle's device. */
+static gl_status_t check_array(gl_handle_t h, const char *name, const void *array, int64_t count)
+{
+    const uint64_t bytes = (uint64_t)count * sizeof(float *); /* count < 2^31 */
+    uint64_t room;
+    const gl_status_t st = check_reach(h, name, "array of pointers", array, &room);
+    if (st != GL_STATUS_SUCCESS || bytes <= room)
+        return st;
+    return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                   "%s (%p): an array of %lld pointers needs %llu bytes, but its allocation "
+                   "has only %llu bytes from that address",
+                   name, array, (long long)count, (unsigned long long)bytes,
+                   (unsigned long long)room);
+}
+
+/* Entries of each pointer array read back to the host at a time, for the
+ * rungs that run a batch's products one by one. */
+#define ENTRIES_PER_READ 256
+
+/* Entries [first, first + n) of a pointer-array batch's arrays, read into
+ * the host's a, b and c: copies on the handle's stream, waited for (the
+ * host needs them now). */
+static gl_status_t read_entries(gl_handle_t h, const gl_batch *batch, int64_t first, int64_t n,
+                                const float **a, const float **b, float **c)
+{
+    const size_t bytes = (size_t)n * sizeof(float *);
+    cudaError_t err;
+    if ((err = cudaMemcpyAsync(a, batch->a_ptrs + first, bytes, cudaMemcpyDeviceToHost,
+                               h->stream)) ||
+        (err = cudaMemcpyAsync(b, batch->b_ptrs + first, bytes, cudaMemcpyDeviceToHost,
+                               h->stream)) ||
+        (err = cudaMemcpyAsync(c, batch->c_ptrs + first, bytes, cudaMemcpyDeviceToHost,
+                               h->stream)) ||
+        (err = cudaStreamSynchronize(h->stream)))
+        return gl_fail_cuda(h, "reading the pointer arrays back to the host", err);
     return GL_STATUS_SUCCESS;
 }
 
 /* Runs the variant on the products of `batch` (row-major terms; a single
  * call is a batch of one): all at once where its launcher runs batches,
- * else one by one; each in slices of at most MAX_ROWS_PER_LAUNCH rows of
- * C. The launch context and the tiles are worked out once for them all. */
+ * else one by one (a pointer array's entries read back to the host for
+ * that); each in slices of at most MAX_ROWS_PER_LAUNCH rows of C. The
+ * launch context and the tiles are worked out once for them all. */
 static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl_problem *p,
                                const gl_batch *batch)
 {
@@ -168,8 +224,10 @@ static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl
     const size_t budget = gl_scratch_budget(h, &workspace);
     const gl_engine_context engine = {h->scratch, h->pinned[d->id], &h->plan_memo, workspace,
                                       budget};
-    const bool at_once = d->batches && batch->count > 1;
-    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine, at_once ? batch : NULL};
+    const bool pointers = batch->c_ptrs != NULL;
+    const bool at_once = d->batches && (batch->count > 1 || pointers);
+    gl_batch rows = *batch; /* at once: with the slice's first row, for pointer arrays */
+    gl_exec x = {h->stream, NULL, h->code_cc, h->sm_count, &engine, at_once ? &rows : NULL};
     if (d->uses_cublas) {
         const gl_status_t st = gl_handle_cublas(h);
         if (st != GL_STATUS_SUCCESS)
@@ -177,15 +235,40 @@ static gl_status_t run_variant(gl_handle_t h, const gl_variant_desc *d, const gl
         x.cublas = h->cublas;
     }
     const gl_tile_params tiles = gl_resolve_tiles(h, d, p->m, p->n, NULL);
+    /* Pointer arrays run at once leave the problem without operands: the
+     * kernels move each product's to the slice's first row (rows.row0).
+     * cuBLAS cannot, and takes every row in one call instead. */
+    const bool entries_on_device = pointers && at_once;
+    const int64_t slice_rows = entries_on_device && d->uses_cublas ? p->m : MAX_ROWS_PER_LAUNCH;
     const int64_t launches = at_once ? 1 : batch->count;
+    const float *entry_a[ENTRIES_PER_READ], *entry_b[ENTRIES_PER_READ];
+    float *entry_c[ENTRIES_PER_READ];
     for (int64_t i = 0; i < launches; ++i) {
+        /* Product i's operands: moved on by the strides, or its entries
+         * (a NULL one: skipped, as the kernels skip it). */
+        const float *a = NULL, *b = NULL;
+        float *c = NULL;
+        if (!pointers) {
+            a = p->a + i * batch->a, b = p->b + i * batch->b, c = p->c + i * batch->c;
+        } else if (!at_once) {
+            const int64_t j = i % ENTRIES_PER_READ, left = launches - i;
+            gl_status_t st;
+            if (j == 0 && (st = read_entries(h, batch, i,
+                                             left < ENTRIES_PER_READ ? left : ENTRIES_PER_READ,
+                                             entry_a, entry_b, entry_c)))
+                return st;
+            if (!entry_a[j] || !entry_b[j] || !entry_c[j])
+                continue;
+            a = entry_a[j], b = entry_b[j], c = entry_c[j];
+        }
         /* 64-bit: m0 + MAX_ROWS_PER_LAUNCH passes INT_MAX for m near it. */
-        for (int64_t m0 = 0; m0 < p->m; m0 += MAX_ROWS_PER_LAUNCH) {
+        for (int64_t m0 = 0; m0 < p->m; m0 += slice_rows) {
             gl_problem slice = *p;
-            slice.m = (int)(p->m - m0 < MAX_ROWS_PER_LAUNCH ? p->m - m0 : MAX_ROWS_PER_LAUNCH);
-            slice.a = (p->trans_a ? p->a + m0 : p->a + m0 * p->lda) + i * batch->a;
-            slice.b = p->b + i * batch->b;
-            slice.c = p->c + m0 * p->ldc + i * batch->c;
+            slice.m = (int)(p->m - m0 < slice_rows ? p->m - m0 : slice_rows);
+            if (entries_on_device)
+                rows.row0 = m0;
+            else
+                gl_move_to_row(&slice, a, b, c, m0);
             const int rc = d->launch(&slice, &tiles, &x);
             if (rc != 0) {
                 char what[96];
@@ -373,31 +456,45 @@ static gl_status_t check_call(gl_handle_t h, gl_variant_t variant, gl_layout_t l
 }
 
 /* Checks and dispatch; the device is already the handle's. b: the call's
- * products, in the caller's terms (a, b and c: the strides of A, B and C;
- * a single call is a batch of one). */
+ * products, in the caller's terms (a, b and c: the strides of A, B and C,
+ * or their pointer arrays; a single call is a batch of one). */
 static gl_status_t sgemm_on_device(gl_handle_t h, const call *c, const gl_batch *b)
 {
     gl_status_t st;
-    if (c->reads_ab && ((st = check_pointer(h, &c->a, c->layout, b->count, b->a)) ||
-                        (st = check_pointer(h, &c->b, c->layout, b->count, b->b))))
-        return st;
-    if ((st = check_pointer(h, &c->c, c->layout, b->count, b->c)))
-        return st;
+    if (b->c_ptrs) { /* pointer arrays: the arrays themselves, the entries unseen */
+        if ((c->reads_ab && ((st = check_array(h, "A", b->a_ptrs, b->count)) ||
+                             (st = check_array(h, "B", b->b_ptrs, b->count)))) ||
+            (st = check_array(h, "C", b->c_ptrs, b->count)))
+            return st;
+    } else {
+        if (c->reads_ab && ((st = check_pointer(h, &c->a, c->layout, b->count, b->a)) ||
+                            (st = check_pointer(h, &c->b, c->layout, b->count, b->b))))
+            return st;
+        if ((st = check_pointer(h, &c->c, c->layout, b->count, b->c)))
+            return st;
+    }
     if (h->available[c->d->id] != GL_STATUS_SUCCESS)
         return gl_variant_available(h, c->d->id); /* records why */
 
     if (!c->reads_ab) { /* C = beta * C, product by product */
-        for (int64_t i = 0; c->p.beta != 1.0f && i < b->count; ++i) {
-            const cudaError_t err = gl_launch_scale_c(c->p.m, c->p.n, c->p.beta,
-                                                      c->p.c + i * b->c, c->p.ldc, h->stream);
-            if (err != cudaSuccess)
-                return gl_fail_cuda(h, "scaling C by beta", err);
-        }
-        return GL_STATUS_SUCCESS;
+        cudaError_t err = cudaSuccess;
+        if (c->p.beta != 1.0f && b->c_ptrs)
+            err = gl_launch_scale_c_pointers(c->p.m, c->p.n, c->p.beta, b->c_ptrs, b->count,
+                                             c->p.ldc, h->stream);
+        for (int64_t i = 0; c->p.beta != 1.0f && !b->c_ptrs && !err && i < b->count; ++i)
+            err = gl_launch_scale_c(c->p.m, c->p.n, c->p.beta, c->p.c + i * b->c, c->p.ldc,
+                                    h->stream);
+        return err == cudaSuccess ? GL_STATUS_SUCCESS : gl_fail_cuda(h, "scaling C by beta", err);
     }
     /* The row-major problem swapped the operands of a column-major call. */
     const bool swapped = c->layout == GL_COL_MAJOR;
-    const gl_batch rows = {b->count, swapped ? b->b : b->a, swapped ? b->a : b->b, b->c};
+    const gl_batch rows = {.count = b->count,
+                           .a = swapped ? b->b : b->a,
+                           .b = swapped ? b->a : b->b,
+                           .c = b->c,
+                           .a_ptrs = swapped ? b->b_ptrs : b->a_ptrs,
+                           .b_ptrs = swapped ? b->a_ptrs : b->b_ptrs,
+                           .c_ptrs = b->c_ptrs};
     return run_variant(h, c->d, &c->p, &rows);
 }
 
@@ -427,7 +524,7 @@ gl_status_t gl_sgemm_ex(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
                                       B, ldb, beta, C, ldc, false, &c);
     if (st != GL_STATUS_SUCCESS || c.empty)
         return st;
-    return sgemm_on_handle_device(h, &c, &(gl_batch){1, 0, 0, 0});
+    return sgemm_on_handle_device(h, &c, &(gl_batch){.count = 1});
 }
 
 /* ---- batches of one shape --------------------------------------------------- */
@@ -442,20 +539,29 @@ static bool ranges_meet(const void *p, uint64_t n, const void *q, uint64_t m)
     return x <= y ? y - x < n : x - y < m;
 }
 
+/* A batch's count of products. */
+static gl_status_t check_count(gl_handle_t h, int64_t count)
+{
+    if (count < 0 || count > GL_MAX_DIM)
+        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "batch (%lld) must be between 0 and %lld",
+                       (long long)count, (long long)GL_MAX_DIM);
+    return GL_STATUS_SUCCESS;
+}
+
 /* The batch's own arguments, after check_call has checked the first
  * product's: strides and count; their spans in memory; C's products apart
  * from each other, and C's batch apart from A's and B's. */
 static gl_status_t check_batch(gl_handle_t h, const call *k, const gl_batch *b)
 {
+    gl_status_t st;
     const struct { const char *name; int64_t value; } strides[] = {
         {"strideA", b->a}, {"strideB", b->b}, {"strideC", b->c}};
     for (int i = 0; i < 3; ++i)
         if (strides[i].value < 0)
             return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "%s (%lld) must be >= 0",
                            strides[i].name, (long long)strides[i].value);
-    if (b->count < 0 || b->count > GL_MAX_DIM)
-        return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "batch (%lld) must be between 0 and %lld",
-                       (long long)b->count, (long long)GL_MAX_DIM);
+    if ((st = check_count(h, b->count)))
+        return st;
     if (b->count < 2 || k->empty)
         return GL_STATUS_SUCCESS; /* one product: gl_sgemm_ex's rules, already checked */
 
@@ -522,7 +628,7 @@ gl_status_t gl_sgemm_strided_batched(gl_handle_t h, gl_variant_t variant, gl_lay
                                      int64_t strideB, float beta, float *C, int64_t ldc,
                                      int64_t strideC, int64_t batch_count)
 {
-    const gl_batch b = {batch_count, strideA, strideB, strideC};
+    const gl_batch b = {.count = batch_count, .a = strideA, .b = strideB, .c = strideC};
     call c;
     /* With no products the pointers are not looked at (as check_call's plan). */
     gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, alpha, A, lda, B,
@@ -530,6 +636,50 @@ gl_status_t gl_sgemm_strided_batched(gl_handle_t h, gl_variant_t variant, gl_lay
     if (st != GL_STATUS_SUCCESS || (st = check_batch(h, &c, &b)) != GL_STATUS_SUCCESS ||
         c.empty || batch_count == 0)
         return st;
+    return sgemm_on_handle_device(h, &c, &b);
+}
+
+/* ---- batches of pointer arrays ---------------------------------------------- */
+
+gl_status_t gl_sgemm_batched(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
+                             gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
+                             int64_t K, float alpha, const float *const A[], int64_t lda,
+                             const float *const B[], int64_t ldb, float beta, float *const C[],
+                             int64_t ldc, int64_t batch_count)
+{
+    /* The shape's checks (the entries are not the call's to look at: no
+     * pointer is handed to check_call), then the batch's and the arrays'. */
+    call c;
+    gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, alpha, NULL, lda,
+                                NULL, ldb, beta, NULL, ldc, true, &c);
+    if (st != GL_STATUS_SUCCESS || (st = check_count(h, batch_count)) != GL_STATUS_SUCCESS ||
+        c.empty || batch_count == 0)
+        return st;
+    /* No entry's matrix may pass an address space (the kernels move entries
+     * to a slice's first row). */
+    const operand *const ops[3] = {&c.a, &c.b, &c.c};
+    uint64_t bytes;
+    for (int i = c.reads_ab ? 0 : 2; i < 3; ++i)
+        if ((st = check_span(h, ops[i], layout, 1, 0, &bytes)))
+            return st;
+    const struct { const char *name; const void *array; bool used; } arrays[] = {
+        {"A", A, c.reads_ab}, {"B", B, c.reads_ab}, {"C", C, true}};
+    for (int i = 0; i < 3; ++i) {
+        if (arrays[i].used && !arrays[i].array)
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s is NULL (batch = %lld): pass a device array of the products' %s "
+                           "pointers",
+                           arrays[i].name, (long long)batch_count, arrays[i].name);
+        /* A pointer the GPU loads must sit on its own size's boundary. */
+        if (arrays[i].used && (uintptr_t)arrays[i].array % sizeof(float *))
+            return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
+                           "%s (%p) is not aligned to %zu bytes, the size of a pointer",
+                           arrays[i].name, arrays[i].array, sizeof(float *));
+    }
+    const gl_batch b = {.count = batch_count,
+                        .a_ptrs = c.reads_ab ? A : NULL,
+                        .b_ptrs = c.reads_ab ? B : NULL,
+                        .c_ptrs = C};
     return sgemm_on_handle_device(h, &c, &b);
 }
 
@@ -723,7 +873,7 @@ gl_status_t gl_sgemm_strided_batched_plan(gl_handle_t h, gl_variant_t variant, g
                                           int64_t strideB, const float *C, int64_t ldc,
                                           int64_t strideC, int64_t batch_count, gl_plan *out)
 {
-    const gl_batch b = {batch_count, strideA, strideB, strideC};
+    const gl_batch b = {.count = batch_count, .a = strideA, .b = strideB, .c = strideC};
     call c;
     gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
                                 ldb, 0.0f, (float *)C, ldc, true, &c);

@@ -11,10 +11,14 @@ constexpr int THREADS = 256;
 
 /* One block per row chunk; the grid strides over rows, threads over columns.
  * Both counters are 64-bit: a 32-bit one stepping by THREADS would pass
- * INT_MAX and wrap when n is within THREADS of it, and never end. */
+ * INT_MAX and wrap when n is within THREADS of it, and never end. With a
+ * pointer array (cs), the grid's z is the product, whose C is cs[z] (NULL:
+ * skipped). */
 __global__ __launch_bounds__(THREADS) void scale_c_kernel(int m, int n, float beta, float *c,
-                                                          int64_t ldc)
+                                                          float *const *cs, int64_t ldc)
 {
+    if (cs && !(c = cs[blockIdx.z]))
+        return;
     for (int64_t i = blockIdx.x; i < m; i += gridDim.x) {
         float *row = c + i * ldc;
         for (int64_t j = threadIdx.x; j < n; j += THREADS)
@@ -28,6 +32,19 @@ extern "C" cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int
                                          cudaStream_t stream)
 {
     const unsigned blocks = m < 65535 ? (unsigned)m : 65535u;
-    scale_c_kernel<<<blocks, THREADS, 0, stream>>>(m, n, beta, c, ldc);
+    scale_c_kernel<<<blocks, THREADS, 0, stream>>>(m, n, beta, c, nullptr, ldc);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t gl_launch_scale_c_pointers(int m, int n, float beta, float *const *c,
+                                                  int64_t count, int64_t ldc, cudaStream_t stream)
+{
+    const unsigned blocks = m < 65535 ? (unsigned)m : 65535u;
+    for (int64_t first = 0; first < count; first += 65535) { /* up to 65535 products a launch */
+        const dim3 grid(blocks, 1, (unsigned)(count - first < 65535 ? count - first : 65535));
+        scale_c_kernel<<<grid, THREADS, 0, stream>>>(m, n, beta, nullptr, c + first, ldc);
+        if (const cudaError_t err = cudaGetLastError())
+            return err;
+    }
+    return cudaSuccess;
 }

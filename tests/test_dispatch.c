@@ -4,7 +4,7 @@
  * (pointers, allocation sizes, query and set-tiles), and what reaches the
  * kernels: the row-major problem a layout becomes, and the slices of at most
  * 2^20 rows a tall product is cut into, up to M = 2^31 - 1 (where a 32-bit
- * row counter overflowed). Built only with the fake (tests/meson.build),
+ * row counter overflowed), and the batched calls' products. Built only with the fake (tests/meson.build),
  * under the sanitizers.
  */
 #include "fake_gpu.h"
@@ -546,6 +546,170 @@ static void test_batched_plan(gl_handle_t h)
                  GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_strided_batched_plan: the gl_plan pointer");
 }
 
+/* A device array of pointers (fake memory that holds values). */
+static void *device_array(const void *const *entries, int count)
+{
+    void *d = fake_gpu_alloc(sizeof(void *) * (uint64_t)count);
+    CHECK(fake_gpu_write(d, entries, sizeof(void *) * (size_t)count), "array written");
+    return d;
+}
+
+/* Whether launch i is the product of rows [row0, row0 + m) of a 4 x 5 x 6
+ * product (row-major, N N, tight) on operands a, b, c, by variant v. */
+static bool is_product(int i, int v, int m, int64_t row0, const float *a, const float *b,
+                       const float *c, int64_t lda, int64_t ldc, bool batched)
+{
+    const fake_launch *l = fake_gpu_launch(i);
+    /* (cuBLAS records a NULL entry as it is: no arithmetic on it) */
+    return l && l->variant == v && l->m == m && l->n == 5 && l->k == 6 &&
+           l->a == (row0 ? a + row0 * lda : a) && l->b == b &&
+           l->c == (row0 ? c + row0 * ldc : c) && l->batched == batched;
+}
+
+/* gl_sgemm_batched: each product from its entries, in any order, repeated
+ * ones too; a NULL entry skips its product (but on cuBLAS, which takes the
+ * arrays as they are); rungs 1-5 read the arrays back and run each product;
+ * tall products in slices whose A and C move after the entries are read;
+ * and the call's own checks, each with its status and message. */
+static void test_pointer_batch(gl_handle_t h)
+{
+    enum { FLOATS = 1024 };
+    float *a = fake_gpu_alloc(4 * FLOATS), *b = fake_gpu_alloc(4 * FLOATS);
+    float *c = fake_gpu_alloc(4 * FLOATS);
+    /* Product 0: A_2 B_0 C_1; product 1: A_0 B_0 C_0 (B repeated, and A + 1 float:
+     * misaligned); product 2: NULL C; product 3: A_2 B_1 C_2. */
+    const float *ea[] = {a + 48, a + 1, a, a + 48};
+    const float *eb[] = {b, b, b + 30, b + 30};
+    float *ec[] = {c + 20, c, NULL, c + 40};
+    const float *const *A = device_array((const void *const *)ea, 4);
+    const float *const *B = device_array((const void *const *)eb, 4);
+    float *const *C = device_array((const void *const *)ec, 4);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        fake_gpu_clear_launches();
+        CHECK_STATUS(h, gl_sgemm_batched(h, (gl_variant_t)v, R, N, N, 4, 5, 6, 1.0f, A, 6, B, 5,
+                                         0.0f, C, 5, 4),
+                     GL_STATUS_SUCCESS, NULL);
+        /* cuBLAS records every entry, the others skip product 2. */
+        const int want[] = {0, 1, 3}, all[] = {0, 1, 2, 3};
+        const int *products = d->uses_cublas ? all : want, count = d->uses_cublas ? 4 : 3;
+        int ok = fake_gpu_launch_count() == count;
+        for (int i = 0; ok && i < count; ++i) {
+            const int j = products[i];
+            ok = is_product(i, v, 4, 0, ea[j], eb[j], ec[j], 6, 5, d->batches);
+        }
+        CHECK(ok, "variant %d: each product from its entries (%d launches)", v,
+              fake_gpu_launch_count());
+    }
+    /* Column-major: the kernels see C^T = op(B)^T op(A)^T, the arrays swapped. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_batched(h, GL_VARIANT_WARPTILE, Cm, N, N, 5, 4, 6, 1.0f, B, 5, A, 6,
+                                     0.0f, C, 5, 4),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 3 && is_product(2, GL_VARIANT_WARPTILE, 4, 0, ea[3], eb[3],
+                                                     ec[3], 6, 5, true),
+          "column-major: the arrays swapped");
+    /* More products than one read back holds (256): rung 1, every other C NULL. */
+    enum { MANY = 300 };
+    const float *ma[MANY], *mb[MANY];
+    float *mc[MANY];
+    for (int i = 0; i < MANY; ++i)
+        ma[i] = a + i % 7, mb[i] = b + i % 5, mc[i] = i % 2 ? NULL : c + i;
+    const float *const *MA = device_array((const void *const *)ma, MANY);
+    const float *const *MB = device_array((const void *const *)mb, MANY);
+    float *const *MC = device_array((const void *const *)mc, MANY);
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_batched(h, GL_VARIANT_NAIVE, R, N, N, 4, 5, 6, 1.0f, MA, 6, MB, 5,
+                                     0.0f, MC, 5, MANY),
+                 GL_STATUS_SUCCESS, NULL);
+    int ok = fake_gpu_launch_count() == MANY / 2;
+    for (int i = 0; ok && i < MANY / 2; ++i)
+        ok = is_product(i, GL_VARIANT_NAIVE, 4, 0, ma[2 * i], mb[2 * i], mc[2 * i], 6, 5, false);
+    CHECK(ok, "rung 1: %d products read back in pieces (%d launches)", MANY / 2,
+          fake_gpu_launch_count());
+    /* alpha 0: each C scaled, NULL entries skipped; A and B may be NULL. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_batched(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, 0.0f, NULL, 6, NULL, 5,
+                                     2.0f, C, 5, 4),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 3 && fake_gpu_launch(2)->variant == -1 &&
+              fake_gpu_launch(2)->c == ec[3],
+          "alpha 0 scales each product's C");
+    /* No products, or none of C's elements: nothing runs, NULL arrays allowed. */
+    fake_gpu_clear_launches();
+    CHECK_STATUS(h, gl_sgemm_batched(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, 1.0f, NULL, 6, NULL, 5,
+                                     0.0f, NULL, 5, 0),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(h, gl_sgemm_batched(h, GL_VARIANT_AUTO, R, N, N, 0, 5, 6, 1.0f, NULL, 6, NULL, 5,
+                                     0.0f, NULL, 5, 3),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(fake_gpu_launch_count() == 0, "batch 0 and M 0 do nothing");
+
+    /* Tall products: slices of 2^20 rows, A and C moved to each slice's first
+     * row once the entries are read; cuBLAS takes every row in one call. */
+    const int64_t rows = SLICE_ROWS + 5;
+    float *ta = fake_gpu_alloc((uint64_t)rows * 6 * 4), *tc = fake_gpu_alloc((uint64_t)rows * 5 * 4);
+    const float *tea[] = {ta};
+    float *tec[] = {tc};
+    const float *const *TA = device_array((const void *const *)tea, 1);
+    const float *const *TB = device_array((const void *const *)eb, 1);
+    float *const *TC = device_array((const void *const *)tec, 1);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        const gl_variant_desc *d = gl_variant_find((gl_variant_t)v);
+        fake_gpu_clear_launches();
+        CHECK_STATUS(h, gl_sgemm_batched(h, (gl_variant_t)v, R, N, N, rows, 5, 6, 1.0f, TA, 6, TB,
+                                         5, 0.0f, TC, 5, 1),
+                     GL_STATUS_SUCCESS, NULL);
+        const bool batched = d->batches;
+        ok = d->uses_cublas
+                 ? fake_gpu_launch_count() == 1 &&
+                       fake_gpu_launch(0)->m == rows && fake_gpu_launch(0)->a == ta
+                 : fake_gpu_launch_count() == 2 &&
+                       is_product(0, v, SLICE_ROWS, 0, ta, eb[0], tc, 6, 5, batched) &&
+                       is_product(1, v, 5, SLICE_ROWS, ta, eb[0], tc, 6, 5, batched);
+        CHECK(ok, "variant %d: a tall product of pointer arrays in slices (%d launches)", v,
+              fake_gpu_launch_count());
+    }
+
+    /* The call's own checks. */
+    const float *host[4] = {0};
+    const struct {
+        int64_t ldb, count;
+        const float *const *aa;
+        const float *const *bb;
+        float *const *cc;
+        const char *message;
+    } bad[] = {
+        {5, -1, A, B, C, "batch (-1) must be between 0 and 2147483647"},
+        {4, 4, A, B, C, "ldb (4) must be >= max(1, N) = 5 for a row-major B with transB = N"},
+        {INT64_MAX / 2, 4, A, B, C, "B: 6 x 5 with ldb = 4611686018427387903 spans more bytes "
+                                    "than any address space"},
+        {5, 4, NULL, B, C, "A is NULL (batch = 4): pass a device array of the products' A "
+                           "pointers"},
+        {5, 4, A, B, NULL, "C is NULL (batch = 4)"},
+        {5, 4, A, (const float *const *)((const char *)B + 4), C,
+         "is not aligned to 8 bytes, the size of a pointer"},
+        {5, 4, host, B, C, "is not device-accessible memory: it looks like an ordinary host "
+                           "pointer; copy the array of pointers to the GPU"},
+        {5, 5, A, B, C, "an array of 5 pointers needs 40 bytes, but its allocation has only 32 "
+                        "bytes from that address"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        fake_gpu_clear_launches();
+        CHECK_STATUS(h, gl_sgemm_batched(h, GL_VARIANT_WARPTILE, R, N, N, 4, 5, 6, 1.0f, bad[i].aa,
+                                         6, bad[i].bb, bad[i].ldb, 0.0f, bad[i].cc, 5,
+                                         bad[i].count),
+                     GL_STATUS_INVALID_ARGUMENT, bad[i].message);
+        CHECK(fake_gpu_launch_count() == 0, "case %zu: nothing launched", i);
+    }
+    CHECK_STATUS(NULL, gl_sgemm_batched(NULL, GL_VARIANT_WARPTILE, R, N, N, 4, 5, 6, 1.0f, A, 6, B,
+                                        5, 0.0f, C, 5, 4),
+                 GL_STATUS_INVALID_ARGUMENT, "handle is NULL");
+    const void *arrays[] = {A, B, C, MA, MB, MC, TA, TB, TC, a, b, c, ta, tc};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; ++i)
+        fake_gpu_free((void *)arrays[i]);
+}
+
 int main(void)
 {
     test_no_device();
@@ -565,6 +729,7 @@ int main(void)
         test_query_and_pins(h);
         test_strided_batch(h);
         test_batched_plan(h);
+        test_pointer_batch(h);
         gl_handle_destroy(h);
     }
     return harness_finish("test_dispatch");

@@ -1,6 +1,6 @@
 /*
- * test_gpu_batched.c - gl_sgemm_strided_batched on every variant against a
- * float64 reference, product by product.
+ * test_gpu_batched.c - gl_sgemm_strided_batched and gl_sgemm_batched on
+ * every variant against a float64 reference, product by product.
  *
  * Each case is a batch of one shape: row- and column-major, both
  * transposes, alpha and beta, padded leading dimensions, A broadcast to
@@ -12,7 +12,17 @@
  * GL_TEST_SEED repeats a run); every float of C's allocation that belongs
  * to no product holds a NaN that must come back untouched, and C is
  * poisoned before each call where beta == 0. Pass: each product within
- * its variant's tolerance (harness.h). Exits 77 where there is no GPU.
+ * its variant's tolerance (harness.h).
+ *
+ * The pointer arrays: random shapes (half of them with every extent and
+ * leading dimension a multiple of 4, where the kernels of 16-byte copies
+ * run), layouts, transposes, alpha and beta, batches of 1 to 300 products
+ * (past 256, what rungs 1-5 read back at once), entries in random order
+ * from pools of fewer A and B matrices than products (repeated entries:
+ * broadcast), a random half of the matrices one float past an aligned
+ * start, and one product with a NULL entry whose C must come back as it
+ * was (but on cuBLAS, which does not skip them). Each C lies in a slot of
+ * its own between NaNs that must stay. Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -52,7 +62,7 @@ static int in_some_product(const batch_case *b, int64_t e)
 /* A random batch: extents 1 .. 96 (now and then 1, a matrix-vector
  * product), 1 .. 300 products, any layout and transposes, padded leading
  * dimensions and strides, now and then A or B broadcast, alpha and beta. */
-static batch_case random_case(void)
+static batch_case random_batch(void)
 {
     batch_case b;
     gemm_case *g = &b.g;
@@ -141,6 +151,157 @@ static void run_batch(gl_handle_t h, int v, const batch_case *b)
     cudaFree(A), cudaFree(B), cudaFree(C);
 }
 
+/* ---- pointer arrays ----------------------------------------------------------- */
+
+/* A number in [lo, hi]. */
+static int64_t between(int64_t lo, int64_t hi) { return lo + (int64_t)(rng_next(&r) % (uint64_t)(hi - lo + 1)); }
+
+/* A random case: sizes up to `most`, half of them with every extent and
+ * leading dimension a multiple of 4 (16-byte copies where the entries are
+ * aligned). */
+static gemm_case random_case(int64_t most)
+{
+    const int by4 = (int)between(0, 1);
+    gemm_case g;
+    g.layout = between(0, 1) ? GL_ROW_MAJOR : GL_COL_MAJOR;
+    g.trans_a = between(0, 1) ? GL_OP_T : GL_OP_N, g.trans_b = between(0, 1) ? GL_OP_T : GL_OP_N;
+    g.m = by4 ? 4 * between(1, most / 4) : between(1, most);
+    g.n = by4 ? 4 * between(1, most / 4) : between(1, most);
+    g.k = by4 ? 4 * between(1, most / 4) : between(1, most);
+    g.alpha = between(0, 3) ? 1.0f : -1.25f;
+    g.beta = between(0, 1) ? 0.0f : 0.5f;
+    const char ops[3] = {'A', 'B', 'C'};
+    int64_t *const lds[3] = {&g.lda, &g.ldb, &g.ldc};
+    for (int i = 0; i < 3; ++i) { /* the least ld, padded or not */
+        int64_t rows, cols;
+        case_stored_shape(&g, ops[i], &rows, &cols);
+        const int64_t need = g.layout == GL_ROW_MAJOR ? cols : rows;
+        *lds[i] = by4 ? need + 4 * between(0, 1) : need + between(0, 2);
+    }
+    return g;
+}
+
+/* Floats of each matrix's slot: its extent, a float in front for the
+ * misaligned ones, rounded up to keep every slot 16-byte aligned. */
+static int64_t slot_floats(const gemm_case *g, char which)
+{
+    return (case_extent(g, which) + 1 + 3) / 4 * 4;
+}
+
+static void run_pointer_batch(gl_handle_t h, int v, const gemm_case *g, int64_t count)
+{
+    const int64_t pool_a = between(1, count), pool_b = between(1, count);
+    const int64_t sa = slot_floats(g, 'A'), sb = slot_floats(g, 'B'), sc = slot_floats(g, 'C');
+    const int64_t na = pool_a * sa, nb = pool_b * sb, nc = count * sc;
+    float *hA = malloc(sizeof(float) * (size_t)na), *hB = malloc(sizeof(float) * (size_t)nb);
+    float *hC = malloc(sizeof(float) * (size_t)nc), *got = malloc(sizeof(float) * (size_t)nc);
+    for (int64_t i = 0; i < na; ++i)
+        hA[i] = rng_uniform(&r);
+    for (int64_t i = 0; i < nb; ++i)
+        hB[i] = rng_uniform(&r);
+    /* Each pool matrix at its slot's start or one float on (misaligned). */
+    int64_t *off_a = malloc(sizeof(int64_t) * (size_t)pool_a);
+    int64_t *off_b = malloc(sizeof(int64_t) * (size_t)pool_b);
+    for (int64_t i = 0; i < pool_a; ++i)
+        off_a[i] = i * sa + between(0, 1);
+    for (int64_t i = 0; i < pool_b; ++i)
+        off_b[i] = i * sb + between(0, 1);
+    /* Product i: pool matrices in random order, C in slot perm[i] (another
+     * order), at its start or a float on. */
+    int64_t *ia = malloc(sizeof(int64_t) * (size_t)count), *ib = malloc(sizeof(int64_t) * (size_t)count);
+    int64_t *oc = malloc(sizeof(int64_t) * (size_t)count);
+    for (int64_t i = 0; i < count; ++i)
+        ia[i] = between(0, pool_a - 1), ib[i] = between(0, pool_b - 1), oc[i] = i * sc;
+    for (int64_t i = count - 1; i > 0; --i) { /* shuffle the C slots */
+        const int64_t j = between(0, i), t = oc[i];
+        oc[i] = oc[j], oc[j] = t;
+    }
+    for (int64_t i = 0; i < count; ++i)
+        oc[i] += between(0, 1);
+    for (int64_t i = 0; i < nc; ++i)
+        hC[i] = poison_value();
+    for (int64_t i = 0; i < count; ++i)
+        for (int64_t e = 0; e < case_extent(g, 'C'); ++e)
+            if (case_is_element(g, 'C', e) && g->beta != 0.0f)
+                hC[oc[i] + e] = rng_uniform(&r);
+    float *A = upload(hA, na), *B = upload(hB, nb), *C = upload(hC, nc);
+
+    /* The arrays; one product (not on cuBLAS) with a NULL entry in A, B or C. */
+    gl_plan plan = {.size = sizeof plan};
+    CHECK(gl_sgemm_plan(h, (gl_variant_t)v, g->layout, g->trans_a, g->trans_b, g->m, g->n, g->k,
+                        NULL, g->lda, NULL, g->ldb, NULL, g->ldc, &plan) == GL_STATUS_SUCCESS,
+          "%s: plan: %s", gl_variant_name(v), gl_last_error(h));
+    const int64_t skipped = plan.path == GL_PATH_CUBLAS ? -1 : between(0, count - 1);
+    const int null_in = (int)between(0, 2);
+    const float **ea = malloc(sizeof(float *) * (size_t)count);
+    const float **eb = malloc(sizeof(float *) * (size_t)count);
+    float **ec = malloc(sizeof(float *) * (size_t)count);
+    for (int64_t i = 0; i < count; ++i) {
+        ea[i] = i == skipped && null_in == 0 ? NULL : A + off_a[ia[i]];
+        eb[i] = i == skipped && null_in == 1 ? NULL : B + off_b[ib[i]];
+        ec[i] = i == skipped && null_in == 2 ? NULL : C + oc[i];
+    }
+    void *dA = NULL, *dB = NULL, *dC = NULL;
+    const size_t bytes = sizeof(float *) * (size_t)count;
+    CHECK_CUDA(cudaMalloc(&dA, bytes));
+    CHECK_CUDA(cudaMalloc(&dB, bytes));
+    CHECK_CUDA(cudaMalloc(&dC, bytes));
+    CHECK_CUDA(cudaMemcpy(dA, ea, bytes, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dB, eb, bytes, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dC, ec, bytes, cudaMemcpyHostToDevice));
+
+    const gl_status_t st = gl_sgemm_batched(h, (gl_variant_t)v, g->layout, g->trans_a, g->trans_b,
+                                            g->m, g->n, g->k, g->alpha, dA, g->lda, dB, g->ldb,
+                                            g->beta, dC, g->ldc, count);
+    CHECK(st == GL_STATUS_SUCCESS, "%s: %s", gl_variant_name(v), gl_last_error(h));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(got, C, sizeof(float) * (size_t)nc, cudaMemcpyDeviceToHost));
+
+    double *ref = malloc(sizeof(double) * (size_t)(g->m * g->n));
+    const char *form = g->layout == GL_ROW_MAJOR ? "row" : "col";
+    int64_t failures = 0;
+    for (int64_t i = 0; i < count && failures < 3; ++i) {
+        const float *a = hA + off_a[ia[i]], *bb = hB + off_b[ib[i]], *c0 = hC + oc[i];
+        if (i == skipped) { /* its C as it was, bit for bit */
+            const int same = memcmp(got + oc[i], c0, sizeof(float) * (size_t)case_extent(g, 'C')) == 0;
+            CHECK(same, "%s: product %lld of %lld has a NULL %c entry, but its C changed",
+                  gl_variant_name(v), (long long)i, (long long)count, "ABC"[null_in]);
+            failures += !same;
+            continue;
+        }
+        reference_gemm(g, a, bb, c0, ref);
+        double norm = 0.0;
+        for (int64_t e = 0; e < g->m * g->n; ++e)
+            norm += ref[e] * ref[e];
+        const double e = relative_error(g, got + oc[i], ref);
+        const double tol = harness_tolerance(v, g->k) * cancellation(g, a, bb, c0, sqrt(norm));
+        CHECK(e <= tol,
+              "%s, pointer arrays, product %lld of %lld: %lldx%lldx%lld %s %c%c ld %lld %lld %lld "
+              "A%s B%s C%s: relative error %.3g > %.3g",
+              gl_variant_name(v), (long long)i, (long long)count, (long long)g->m,
+              (long long)g->n, (long long)g->k, form, g->trans_a ? 'T' : 'N',
+              g->trans_b ? 'T' : 'N', (long long)g->lda, (long long)g->ldb, (long long)g->ldc,
+              off_a[ia[i]] % 4 ? "+1" : "", off_b[ib[i]] % 4 ? "+1" : "", oc[i] % 4 ? "+1" : "", e,
+              tol);
+        failures += !(e <= tol);
+    }
+    int64_t *owner = malloc(sizeof(int64_t) * (size_t)count); /* the product of each C slot */
+    for (int64_t j = 0; j < count; ++j)
+        owner[oc[j] / sc] = j;
+    int64_t touched = 0; /* floats of C that belong to no product */
+    for (int64_t i = 0; i < nc; ++i) {
+        const int64_t e = i - oc[owner[i / sc]];
+        const int inside = e >= 0 && e < case_extent(g, 'C') && case_is_element(g, 'C', e);
+        touched += !inside && !is_poison(got[i]);
+    }
+    CHECK(touched == 0, "%s: %lld floats of C outside the products changed", gl_variant_name(v),
+          (long long)touched);
+    free(owner);
+    free(ref), free(hA), free(hB), free(hC), free(got), free(off_a), free(off_b);
+    free(ia), free(ib), free(oc), free(ea), free(eb), free(ec);
+    cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(dA), cudaFree(dB), cudaFree(dC);
+}
+
 int main(void)
 {
     gl_handle_t h = NULL;
@@ -181,7 +342,7 @@ int main(void)
     enum { RANDOM = 12 };
     batch_case random[RANDOM];
     for (int i = 0; i < RANDOM; ++i)
-        random[i] = random_case();
+        random[i] = random_batch();
     for (int v = 0; v < gl_variant_count(); ++v) {
         if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
             continue;
@@ -193,6 +354,20 @@ int main(void)
         }
         for (int i = 0; i < RANDOM; ++i)
             run_batch(h, v, &random[i]);
+    }
+    /* Pointer arrays: random cases, the same for every variant (a seed of
+     * their own), and a long batch of small products. */
+    const uint64_t pointer_seed = rng_next(&r);
+    for (int v = 0; v < gl_variant_count(); ++v) {
+        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+            continue;
+        r.state = pointer_seed;
+        for (int i = 0; i < 12; ++i) {
+            const gemm_case g = random_case(harness_variant(v).slow ? 64 : 160);
+            run_pointer_batch(h, v, &g, between(1, 40));
+        }
+        const gemm_case g = random_case(24);
+        run_pointer_batch(h, v, &g, between(257, 300));
     }
     gl_handle_destroy(h);
     return harness_finish("test_gpu_batched");

@@ -160,9 +160,13 @@ int run_call(const gl_problem *p, const gl_tile_params *call_tiles, const gl_exe
 extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_tiles,
                               const gl_exec *x)
 {
-    const gl_batch *b = x->batch;
-    if (!b || b->count < 2)
+    const gl_batch *b = gl_exec_batch(x);
+    if (!b)
         return run_call(p, call_tiles, x);
+    /* Pointer arrays (gl_sgemm_batched): the tiled rung's batch grid on the
+     * call's tiles; the host cannot see the products to plan them. */
+    if (b->c_ptrs)
+        return tiled_rung()->launch(p, call_tiles, x);
     /* A batch (plan.c, gl_engine_plan_batch): one grid of every product's
      * tiles on a rung's batched launch, the matrix-vector kernel over every
      * product, or each product on its own plan. */

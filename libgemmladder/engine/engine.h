@@ -178,12 +178,21 @@ typedef enum gl_schedule_kind {
                              the tiles' K slices */
     GL_SCHEDULE_BATCH,    /* a batch of products of one shape along the grid's z
                              (gl_exec.batch): block (x, y, z) its tile of product z */
+    GL_SCHEDULE_POINTERS, /* the same, each product's operands read from arrays
+                             of pointers (gl_sgemm_batched) */
 } gl_schedule_kind;
 
 /* GL_SCHEDULE_BATCH: from one product's operands to the next's, in floats. */
 typedef struct gl_batch_strides {
     int64_t a, b, c;
 } gl_batch_strides;
+
+/* GL_SCHEDULE_POINTERS: the arrays of the products' operands (device memory). */
+typedef struct gl_batch_pointers {
+    const float *const *a;
+    const float *const *b;
+    float *const *c;
+} gl_batch_pointers;
 
 /* How the mainloop copies the operands' slices: aligned operands of whole
  * tiles and slices without a test, aligned ones with tests at the edges,
@@ -199,9 +208,13 @@ typedef struct gl_schedule {
     bool dependent;       /* launched behind the kernel before it (gl_launch_dependent) */
     bool banded;          /* C stored in bands through shared memory, where the
                              rung has them (compose.cuh, gl_store_in_bands) */
+    int first_row;        /* GL_SCHEDULE_POINTERS: the launch's first row of C, to
+                             which each product's A and C move (gl_move_to_row);
+                             in the padding before the union (compose.cuh) */
     union { /* no larger than the shares: the kernels' parameters keep their size */
-        gl_stream_k stream_k;   /* GL_SCHEDULE_STREAM_K: the shares */
-        gl_batch_strides batch; /* GL_SCHEDULE_BATCH: the products' strides */
+        gl_stream_k stream_k;       /* GL_SCHEDULE_STREAM_K: the shares */
+        gl_batch_strides batch;     /* GL_SCHEDULE_BATCH: the products' strides */
+        gl_batch_pointers pointers; /* GL_SCHEDULE_POINTERS: the products' arrays */
     };
     float *scratch;       /* GL_SCHEDULE_STREAM_K: where the parts of shared tiles go */
 } gl_schedule;

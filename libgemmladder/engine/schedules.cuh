@@ -87,6 +87,42 @@ struct gl_batch_schedule : gl_tile_schedule<TESTED> {
 };
 
 /*
+ * A batch given as arrays of pointers (gl_sgemm_batched): the grid's z is
+ * the product, whose operands block (x, y, z) reads from the arrays
+ * (compose.cuh moves the arrays on for each launch of a longer batch),
+ * then moves A and C to the launch's first row. The host sees none of the
+ * entries, so the blocks check their product's, cheaply: a NULL entry
+ * gives no product, and its C is left as it is. Nor can the host choose
+ * the copies by the entries' alignment without reading them back (a
+ * synchronisation), so the launcher runs the batch twice where the leading
+ * dimensions allow 16-byte copies: a kernel of 16-byte copies (ALIGNED)
+ * doing the products whose entries allow them, then one of a float per
+ * load doing the others; each kernel's blocks for the other kernel's
+ * products return at once. Every product runs exactly once, with the
+ * copies its alignment allows. A block with no product gets a problem of
+ * no rows (MAY_IDLE: gl_tile_kernel returns at once).
+ */
+template <bool TESTED, bool ALIGNED>
+struct gl_pointers_schedule : gl_tile_schedule<TESTED> {
+    static constexpr bool MAY_IDLE = true;
+    __device__ static gl_problem part(const gl_problem &p, const gl_schedule &s)
+    {
+        const int64_t z = blockIdx.z;
+        const float *const a = s.pointers.a[z], *const b = s.pointers.b[z];
+        float *const c = s.pointers.c[z];
+        gl_problem q = p;
+        if (!a || !b || !c) {
+            q.m = 0;
+            return q;
+        }
+        gl_move_to_row(&q, a, b, c, s.first_row);
+        if ((gl_a_vec4_ok(&q) && gl_b_vec4_ok(&q)) != ALIGNED)
+            q.m = 0; /* the other kernel's product */
+        return q;
+    }
+};
+
+/*
  * Edge windows, for aligned operands whose extents are multiples of 4 and
  * at least a tile. A block at the far edge of C computes the window that
  * ends at the edge instead of its own tile: it overlaps its neighbour's

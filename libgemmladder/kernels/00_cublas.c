@@ -11,9 +11,14 @@
  * column-major product C^T = op(B)^T op(A)^T: swap the operands and the
  * sizes m and n, keep each operand's own transpose flag and leading dimension.
  *
- * A batch (gl_exec.batch, gl_sgemm_strided_batched) goes to cuBLAS's own
- * batched calls, cublasSgemmStridedBatched and cublasGemmStridedBatchedEx,
- * in one call: the reference for batches is what a cuBLAS user would run.
+ * A batch (gl_exec.batch) goes to cuBLAS's own batched calls in one call,
+ * the reference for batches being what a cuBLAS user would run:
+ * cublasSgemmStridedBatched and cublasGemmStridedBatchedEx for
+ * gl_sgemm_strided_batched, cublasSgemmBatched and cublasGemmBatchedEx for
+ * gl_sgemm_batched's pointer arrays (their 64-bit forms, as cuBLAS 13's
+ * headers declare them), which cuBLAS reads as they are: the dispatcher
+ * hands it every row at once (gemm.c), since no slice of rows can move
+ * the arrays' entries.
  */
 #include "launch.h"
 
@@ -38,13 +43,26 @@ static int launch(const gl_problem *p, const gl_exec *x, bool tf32)
         return CUBLAS_STATUS_NOT_SUPPORTED;
     const cublasOperation_t op_a = p->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
     const cublasOperation_t op_b = p->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const gl_batch *g = gl_exec_batch(x);
+    if (g && g->c_ptrs) { /* pointer arrays: C's columns cannot go in pieces */
+        if (p->n > MAX_COLUMNS_PER_CALL)
+            return CUBLAS_STATUS_NOT_SUPPORTED;
+        return (int)(tf32 ? cublasGemmBatchedEx_64(
+                                x->cublas, op_b, op_a, p->n, p->m, p->k, &p->alpha,
+                                (const void *const *)g->b_ptrs, CUDA_R_32F, p->ldb,
+                                (const void *const *)g->a_ptrs, CUDA_R_32F, p->lda, &p->beta,
+                                (void *const *)g->c_ptrs, CUDA_R_32F, p->ldc, g->count,
+                                CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT)
+                          : cublasSgemmBatched_64(x->cublas, op_b, op_a, p->n, p->m, p->k,
+                                                  &p->alpha, g->b_ptrs, p->ldb, g->a_ptrs,
+                                                  p->lda, &p->beta, g->c_ptrs, p->ldc, g->count));
+    }
     for (int64_t n0 = 0; n0 < p->n; n0 += MAX_COLUMNS_PER_CALL) {
         const int64_t n = p->n - n0 < MAX_COLUMNS_PER_CALL ? p->n - n0 : MAX_COLUMNS_PER_CALL;
         /* op(B)'s column n0: B's column n0 as stored, or its row n0 transposed */
         const float *b = p->b + (p->trans_b ? n0 * p->ldb : n0);
-        const gl_batch *g = x->batch;
         cublasStatus_t st;
-        if (g && g->count > 1)
+        if (g)
             st = tf32 ? cublasGemmStridedBatchedEx_64(
                             x->cublas, op_b, op_a, n, p->m, p->k, &p->alpha, b, CUDA_R_32F,
                             p->ldb, g->b, p->a, CUDA_R_32F, p->lda, g->a, &p->beta, p->c + n0,

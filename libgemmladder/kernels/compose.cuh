@@ -33,6 +33,8 @@
 #ifndef GL_COMPOSE_CUH
 #define GL_COMPOSE_CUH
 
+#include <cstddef>
+
 #include "epilogue.cuh"
 #include "engine/schedules.cuh"
 
@@ -46,6 +48,17 @@ struct gl_kernel_args {
     gl_schedule s;
 };
 
+/* Whether a schedule may give a block nothing to do (Schedule::MAY_IDLE,
+ * else not): a part of no rows. */
+template <class S, class = void>
+struct gl_may_idle {
+    static constexpr bool value = false;
+};
+template <class S>
+struct gl_may_idle<S, decltype(void(S::MAY_IDLE))> {
+    static constexpr bool value = S::MAY_IDLE;
+};
+
 /* The grid of tiles: block (x, y, z) owns columns [x*BN, +BN) and rows
  * [y*BM, +BM) of C, on part z of K: its part of the product, its window,
  * the mainloop, the epilogue. */
@@ -55,6 +68,9 @@ void gl_tile_kernel(const gl_kernel_args args)
 {
     extern __shared__ float4 smem[];
     const gl_problem p = Schedule::part(args.p, args.s);
+    if constexpr (gl_may_idle<Schedule>::value)
+        if (p.m == 0) /* the whole block alike: no barrier is left waiting */
+            return;
     const int row0 = blockIdx.y * R::BM, col0 = blockIdx.x * R::BN;
     const int wr0 = Schedule::window(row0, p.m, R::BM), wc0 = Schedule::window(col0, p.n, R::BN);
     static_assert(BANDS == 0 || 4 * (R::BM / (BANDS > 0 ? BANDS : 1)) * (R::BN + 16) <= R::SMEM,
@@ -149,6 +165,11 @@ gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies, bool banded)
         return copies == GL_COPIES_WHOLE    ? gl_tile_kernel<R, true, gl_batch_schedule<false>>
                : copies == GL_COPIES_TESTED ? gl_tile_kernel<R, true, gl_batch_schedule<true>>
                                             : gl_tile_kernel<R, false, gl_batch_schedule<true>>;
+    case GL_SCHEDULE_POINTERS: /* the 16-byte kernels, and the one of a float per load */
+        return copies == GL_COPIES_WHOLE ? gl_tile_kernel<R, true, gl_pointers_schedule<false, true>>
+               : copies == GL_COPIES_TESTED
+                   ? gl_tile_kernel<R, true, gl_pointers_schedule<true, true>>
+                   : gl_tile_kernel<R, false, gl_pointers_schedule<true, false>>;
     case GL_SCHEDULE_STREAM_K:
         if constexpr (gl_runs_stream_k<R>())
             return copies == GL_COPIES_WHOLE    ? gl_stream_k_kernel<R, false>
@@ -166,12 +187,18 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
     if (!kernel)
         return cudaErrorInvalidConfiguration; /* the plan only asks for compiled kernels */
     dim3 grid = gl_tile_grid(p, R::BM, R::BN);
-    if (s->kind == GL_SCHEDULE_BATCH) { /* up to 65535 products a launch */
+    if (s->kind == GL_SCHEDULE_BATCH || s->kind == GL_SCHEDULE_POINTERS) {
+        /* up to 65535 products a launch */
         const int64_t count = x->batch ? x->batch->count : 1;
         for (int64_t first = 0; first < count; first += 65535) {
             gl_kernel_args args = {*p, *s};
-            args.p.a += first * s->batch.a, args.p.b += first * s->batch.b;
-            args.p.c += first * s->batch.c;
+            if (s->kind == GL_SCHEDULE_POINTERS) {
+                args.s.pointers.a += first, args.s.pointers.b += first;
+                args.s.pointers.c += first;
+            } else {
+                args.p.a += first * s->batch.a, args.p.b += first * s->batch.b;
+                args.p.c += first * s->batch.c;
+            }
             grid.z = (unsigned)(count - first < 65535 ? count - first : 65535);
             kernel<<<grid, R::THREADS, R::SMEM, x->stream>>>(args);
             if (const cudaError_t err = cudaGetLastError())
@@ -194,7 +221,8 @@ template <class R>
 cudaError_t gl_prepare_scheduled()
 {
     for (const gl_schedule_kind kind :
-         {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K, GL_SCHEDULE_BATCH})
+         {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K, GL_SCHEDULE_BATCH,
+          GL_SCHEDULE_POINTERS})
         for (const gl_copies copies : {GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES})
             for (const bool banded : {false, true})
                 if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, banded))
@@ -222,26 +250,46 @@ static inline bool gl_store_in_bands(const gl_problem *p, const gl_tile_params *
 
 /* A rung's own launch: the plain grid, with the copies its operands allow;
  * for a batch (gl_exec.batch), the batch's grid, 16-byte copies where every
- * product's operands allow them. */
+ * product's operands allow them; for pointer arrays, whose entries only the
+ * blocks see, the 16-byte kernel where the leading dimensions and extents
+ * allow it, then the kernel of a float per load for the products whose
+ * entries are not aligned (schedules.cuh, gl_pointers_schedule). */
 static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem *p,
                                   const gl_tile_params *t, const gl_exec *x)
 {
-    static_assert(sizeof(gl_batch_strides) <= sizeof(gl_stream_k),
-                  "the batch's strides share the stream-K shares' place in gl_schedule");
+    static_assert(sizeof(gl_batch_strides) <= sizeof(gl_stream_k) &&
+                      sizeof(gl_batch_pointers) <= sizeof(gl_stream_k),
+                  "the batch's strides and arrays share the stream-K shares' place in "
+                  "gl_schedule");
+    static_assert(offsetof(gl_schedule, first_row) + sizeof(int) <= offsetof(gl_schedule, stream_k),
+                  "first_row sits in the padding before the union: gl_schedule keeps its size");
     const gl_tile_kernels *k = gl_kernels_for(table, t);
     if (!k)
         return cudaErrorInvalidConfiguration; /* the dispatcher only passes compiled tiles */
-    const gl_batch *b = x->batch && x->batch->count > 1 ? x->batch : nullptr;
+    const gl_batch *b = gl_exec_batch(x);
+    const bool pointers = b && b->c_ptrs;
+    /* Pointer arrays: p has no operands (NULL, which gl_vec4_ok takes as
+     * aligned), so this asks only whether lda, ldb and the extents allow
+     * 16-byte copies; the blocks ask the entries. */
     const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p) &&
                          (!b || (b->a % 4 == 0 && b->b % 4 == 0));
     const bool whole = p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0;
     gl_schedule s = {};
-    s.kind = b ? GL_SCHEDULE_BATCH : GL_SCHEDULE_PARTS;
+    s.kind = !b ? GL_SCHEDULE_PARTS : pointers ? GL_SCHEDULE_POINTERS : GL_SCHEDULE_BATCH;
     s.copies = !aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
     s.parts = 1;
     s.banded = !b && !aligned && gl_store_in_bands(p, t, x);
-    if (b)
+    if (pointers) {
+        s.pointers = gl_batch_pointers{b->a_ptrs, b->b_ptrs, b->c_ptrs};
+        s.first_row = (int)b->row0;
+        if (aligned) { /* the products whose entries allow 16-byte copies, then the rest */
+            if (const int rc = k->launch(p, &s, x))
+                return rc;
+            s.copies = GL_COPIES_SINGLES;
+        }
+    } else if (b) {
         s.batch = gl_batch_strides{b->a, b->b, b->c};
+    }
     return k->launch(p, &s, x);
 }
 

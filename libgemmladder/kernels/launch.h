@@ -45,11 +45,24 @@ typedef struct gl_problem {
     int64_t ldc;
 } gl_problem;
 
-/* A batch of products of one shape (gl_sgemm_strided_batched), in the
- * row-major problem's terms: product i is the problem with a, b and c moved
- * on by i * a, i * b and i * c floats. */
+/* A batch of products of one shape, in the row-major problem's terms, in
+ * one of two forms:
+ *  - strided (gl_sgemm_strided_batched): product i is the problem with a, b
+ *    and c moved on by i * a, i * b and i * c floats;
+ *  - pointer arrays (gl_sgemm_batched; c_ptrs set, the strides 0): product
+ *    i's operands are a_ptrs[i], b_ptrs[i] and c_ptrs[i], device arrays the
+ *    host never reads, so the problem handed to a launcher has no operands
+ *    (a, b and c NULL) and the launch's slice of rows starts at row0, to
+ *    which the kernels move each product's A and C once they have read
+ *    them (gl_move_to_row). A product with a NULL entry is skipped: its C
+ *    is left as it is. */
 typedef struct gl_batch {
     int64_t count, a, b, c;
+    const float *const *a_ptrs;
+    const float *const *b_ptrs;
+    float *const *c_ptrs; /* set for pointer arrays (C's is always read; A's and
+                             B's only where A and B are) */
+    int64_t row0;
 } gl_batch;
 
 /* Where and with what a launcher runs. */
@@ -65,6 +78,14 @@ typedef struct gl_exec {
     const gl_batch *batch; /* the products to run, for a launcher whose row says
                               `batches`; NULL (and for every other launcher): one */
 } gl_exec;
+
+/* The batch a launcher runs at once: x->batch, where it holds more than one
+ * product or pointer arrays (whose one product the problem does not hold);
+ * else NULL, the problem alone. */
+static inline const gl_batch *gl_exec_batch(const gl_exec *x)
+{
+    return x->batch && (x->batch->count > 1 || x->batch->c_ptrs) ? x->batch : NULL;
+}
 
 #ifdef __CUDACC__
 #define GL_HOST_DEVICE __host__ __device__
@@ -92,6 +113,17 @@ static inline GL_HOST_DEVICE bool gl_a_vec4_ok(const gl_problem *p)
 static inline GL_HOST_DEVICE bool gl_b_vec4_ok(const gl_problem *p)
 {
     return gl_vec4_ok(p->b, p->ldb) && (p->trans_b ? p->k : p->n) % 4 == 0;
+}
+
+/* A product's operands a, b, c (one entry of each pointer array, say) moved
+ * to row r0 of C, the first of a launch's slice of rows: A's row r0 (its
+ * column, transposed) and C's; B as it is. */
+static inline GL_HOST_DEVICE void gl_move_to_row(gl_problem *q, const float *a, const float *b,
+                                                 float *c, int64_t r0)
+{
+    q->a = q->trans_a ? a + r0 : a + r0 * q->lda;
+    q->b = b;
+    q->c = c + r0 * q->ldc;
 }
 
 /* The one launcher signature. Queues the product on x->stream and returns 0,
@@ -133,6 +165,11 @@ static inline const gl_tile_kernels *gl_kernels_for(const gl_kernel_table *table
 /* Not a variant: C = beta * C, for K == 0 or alpha == 0 (scale_c.cu). */
 cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
                               cudaStream_t stream);
+
+/* The same for the `count` products of a pointer array's C (device memory,
+ * read on the device; a NULL entry's product is skipped). */
+cudaError_t gl_launch_scale_c_pointers(int m, int n, float beta, float *const *c, int64_t count,
+                                       int64_t ldc, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

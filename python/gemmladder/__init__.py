@@ -6,6 +6,7 @@
     C = gemmladder.sgemm(A, B, variant='warptile')           # numpy in, numpy out
     C = gemmladder.gemm(A, B.T, trans_b=True, alpha=2.0)
     D = gemmladder.matmul(np.stack([A, A]), B)               # numpy.matmul's shapes: 2 x 512 x 128
+    Cs = gemmladder.gemm_batched([A, A], [B, B])             # lists of matrices: pointer arrays
 
     with gemmladder.Handle() as h:                           # on the current GPU
         C = h.sgemm(cupy_a, cupy_b, variant=gemmladder.Variant.VECTORIZED)
@@ -22,7 +23,7 @@ see _library.py for where it is looked for.
 from ._library import Error, LibraryNotFoundError, Status, ABI_VERSION
 from ._library import _location
 from ._api import (DEFAULT_VARIANT, Handle, Path, Precision, SgemmPlan, TileField, Tiles,
-                   TilesOrigin, Variant, VariantInfo, default_handle, gemm,
+                   TilesOrigin, Variant, VariantInfo, default_handle, gemm, gemm_batched,
                    library_path, library_version, matmul, sgemm, tuning_check, tuning_load,
                    tuning_supported, variant, variant_configs, variant_info, variant_name,
                    variants)
@@ -34,7 +35,8 @@ __version__ = _location.VERSION if _location else '0+unconfigured'
 __all__ = [
     'ABI_VERSION', 'DEFAULT_VARIANT', 'Error', 'Handle', 'LibraryNotFoundError', 'Path',
     'Precision', 'SgemmPlan', 'Status', 'TileField', 'Tiles',
-    'TilesOrigin', 'Variant', 'VariantInfo', 'default_handle', 'gemm', 'library_path',
+    'TilesOrigin', 'Variant', 'VariantInfo', 'default_handle', 'gemm', 'gemm_batched',
+    'library_path',
     'library_version', 'matmul', 'sgemm', 'tuning_check', 'tuning_load', 'tuning_supported', 'variant',
     'variant_configs', 'variant_info', 'variant_name', 'variants',
 ]

@@ -6,7 +6,7 @@ import dataclasses
 import enum
 import os
 import threading
-from typing import Any, Callable, List, Mapping, Optional, Tuple, TypeVar, Union
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import _arguments, _cudart, _library
 from ._arguments import INT32, POINTER
@@ -127,6 +127,36 @@ Returns:
 Raises:
     TypeError, ValueError: arguments the call cannot express, before
         anything reaches the GPU (as gemm() says).
+    Error: the library or the CUDA runtime failed (status and message){no_device}.
+"""
+
+_GEMM_BATCHED_DOC = """C[i] = alpha * op(As[i]) @ op(Bs[i]) + beta * C[i] for every i in float32,
+one call of the library (gl_sgemm_batched: arrays of pointers), {on}.
+
+Args:
+    As, Bs: lists or tuples of as many 2-D float32 matrices, all numpy
+        arrays (each distinct one copied to the GPU once, and each C back;
+        the call returns when the results are in host memory) or all CUDA
+        arrays (used in place; the call returns once the arrays of
+        pointers have been read), every product of one shape, layout and
+        transposes (CUDA arrays: and leading dimensions). A matrix may
+        appear more than once (one A against many B, say).
+    alpha, beta, trans_a, trans_b: as gemm() takes them.
+    out: a list or tuple of the products' M x N results (needed when
+        beta != 0); None: new arrays like As[i]'s. Each must not share an
+        element with its product's A or B; the products' results must not
+        share one either (not checked between products: a race).
+    variant: a name ('warptile'), an id or a Variant.
+    stream: CUDA arrays: the stream to run on (an int cudaStream_t or a
+        stream object); None: the handle's.
+Returns:
+    out, or the list of new result arrays.
+Raises:
+    TypeError: as gemm() (the message names the product), or As, Bs or
+        out not a list or tuple.
+    ValueError: as gemm() (the message names the product), As, Bs and out
+        of different lengths, or products of different shapes, layouts,
+        transposes or leading dimensions.
     Error: the library or the CUDA runtime failed (status and message){no_device}.
 """
 
@@ -754,6 +784,106 @@ class Handle:
         _check_devices(plan, self.device)
         return self._run(plan, number, stream)
 
+    @_documented(_GEMM_BATCHED_DOC, _ON_HANDLE)
+    def gemm_batched(self, As: Sequence[Array], Bs: Sequence[Array], *, alpha: float = 1.0,
+                     beta: float = 0.0, trans_a: Union[bool, str] = False,
+                     trans_b: Union[bool, str] = False, out: Optional[Sequence[Array]] = None,
+                     variant: VariantLike = DEFAULT_VARIANT,
+                     stream: StreamLike = None) -> List[Array]:
+        stream = _stream_value(stream)
+        plans = _matrix.pointer_plans(As, Bs, out, alpha, beta, trans_a, trans_b,
+                                      self.stream if stream is None else stream)
+        number = _to_variant(variant)
+        for plan in plans:
+            _check_devices(plan, self.device)
+        self._require_available(number)
+        if plans and plans[0].kind == 'host':
+            self._run_host_pointers(plans, number, stream)
+        else:
+            self._run_device_pointers(plans, number, stream)
+        return [plan.c.matrix.obj for plan in plans]
+
+    def _call_pointers(self, plan, number, a_array, b_array, c_array, lds, count, stream):
+        """gl_sgemm_batched on the products' pointers, which go to the GPU in
+        one buffer of three arrays, freed once the call is done with it."""
+        addresses = [a_array, b_array, c_array]
+        entries = (ctypes.c_void_p * (3 * count))(*(a or None for x in addresses for a in x))
+        size = ctypes.sizeof(ctypes.c_void_p) * count
+        arrays = _cudart.DeviceBuffer(3 * size)
+        try:
+            _cudart.copy_2d(arrays.address, 3 * size, ctypes.addressof(entries), 3 * size, 3 * size, 1,
+                            _cudart.MEMCPY_HOST_TO_DEVICE, stream or None)
+            function = _library.optional('gl_sgemm_batched')
+            with self._on_stream(stream):
+                self._check(function(
+                    self._ptr, number, 0 if plan.layout == ROW else 1, int(plan.a.transpose),
+                    int(plan.b.transpose), plan.M, plan.N, plan.K, plan.alpha, arrays.address,
+                    lds[0], arrays.address + size, lds[1], plan.beta, arrays.address + 2 * size,
+                    lds[2], count), 'gl_sgemm_batched')
+            _cudart.synchronize(stream or None)  # the arrays are read on the GPU
+        finally:
+            arrays.free(report_errors=False)
+
+    def _run_device_pointers(self, plans, number, stream):
+        for plan in plans:
+            if plan.c is None:
+                plan.set_output(_allocate_like(plan, self._device))
+        first = plans[0] if plans else None
+        if first is None or not (first.M and first.N):
+            return  # no element of C to write
+        run = stream if stream is not None else self.stream
+        self._call_pointers(first, number, [p.a.matrix.address for p in plans],
+                            [p.b.matrix.address for p in plans],
+                            [p.c.matrix.address for p in plans],
+                            [first.a.ld, first.b.ld, first.c.ld], len(plans), run)
+
+    def _run_host_pointers(self, plans, number, stream):
+        """Host arrays: each distinct matrix packed once on the GPU (ld = its
+        stored rows' length), one call, and each C copied back."""
+        for plan in plans:
+            if plan.c is None:
+                plan.set_output(_allocate_like(plan, self._device))
+        first = plans[0]
+        if not (first.M and first.N):
+            return
+        run = stream if stream is not None else self.stream
+        roles = [[p.a for p in plans], [p.b for p in plans], [p.c for p in plans]]
+        buffers, addresses = [], []
+        with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
+            try:
+                for role, operands in enumerate(roles):
+                    # One place for each distinct matrix (the same array, met again).
+                    places, offsets, nbytes = {}, [], 0
+                    for operand in operands:
+                        key = (operand.matrix.address, operand.matrix.rows, operand.matrix.cols,
+                               operand.ld)
+                        if key not in places or role == 2:
+                            places[key], nbytes = nbytes, nbytes + operand.outer * operand.inner * 4
+                        offsets.append(places[key])
+                    buffer = _cudart.DeviceBuffer(nbytes)
+                    buffers.append(buffer)
+                    addresses.append([buffer.address + o for o in offsets])
+                    copied = set()
+                    for operand, address in zip(operands, addresses[-1]):
+                        if (role < 2 or plans[0].beta != 0.0) and address not in copied:
+                            _copy(operand, address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
+                            copied.add(address)
+                lds = [max(operand.inner, 1) for operand in first.operands()]
+                self._call_pointers(first, number, addresses[0], addresses[1], addresses[2], lds,
+                                    len(plans), run)
+                for plan, address in zip(plans, addresses[2]):
+                    _copy(plan.c, address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
+                _cudart.synchronize(run or None)
+            except BaseException:
+                for buffer in buffers:  # the first error is the one to report
+                    buffer.free(report_errors=False)
+                raise
+            for buffer in buffers:
+                buffer.free()
+        for plan in plans:
+            if plan.c.matrix.copy is not None:
+                plan.c.matrix.write_back()
+
     def _run(self, plan, number, stream):
         self._require_available(number)
         if plan.kind == 'host':
@@ -1209,6 +1339,21 @@ def gemm(A: Array, B: Array, *, alpha: float = 1.0, beta: float = 0.0,
 def sgemm(A: Array, B: Array, variant: VariantLike = DEFAULT_VARIANT,
           out: Optional[Array] = None, stream: StreamLike = None) -> Array:
     return gemm(A, B, out=out, variant=variant, stream=stream)
+
+
+@_documented(_GEMM_BATCHED_DOC, _ON_DEFAULT_HANDLE)
+def gemm_batched(As: Sequence[Array], Bs: Sequence[Array], *, alpha: float = 1.0,
+                 beta: float = 0.0, trans_a: Union[bool, str] = False,
+                 trans_b: Union[bool, str] = False, out: Optional[Sequence[Array]] = None,
+                 variant: VariantLike = DEFAULT_VARIANT, stream: StreamLike = None) -> List[Array]:
+    stream = _stream_value(stream)
+    plans = _matrix.pointer_plans(As, Bs, out, alpha, beta, trans_a, trans_b, stream)
+    devices = {_check_devices(plan) for plan in plans} - {None}
+    if len(devices) > 1:
+        raise ValueError('the products are on different GPUs: %s' % sorted(devices))
+    handle = default_handle(next(iter(devices), None))
+    return handle.gemm_batched(As, Bs, alpha=alpha, beta=beta, trans_a=trans_a, trans_b=trans_b,
+                               out=out, variant=variant, stream=stream)
 
 
 def matmul(a: Array, b: Array, *, variant: VariantLike = DEFAULT_VARIANT,

@@ -213,6 +213,11 @@ _OPTIONAL = {
                                              ctypes.c_int, _i64, _i64, _i64, ctypes.c_float,
                                              _fptr, _i64, _i64, _fptr, _i64, _i64,
                                              ctypes.c_float, _fptr, _i64, _i64, _i64]),
+    # the pointer arrays: device addresses of arrays of device pointers
+    'gl_sgemm_batched': (_status_t, [_handle_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                     ctypes.c_int, _i64, _i64, _i64, ctypes.c_float,
+                                     ctypes.c_void_p, _i64, ctypes.c_void_p, _i64,
+                                     ctypes.c_float, ctypes.c_void_p, _i64, _i64]),
 }
 
 # gl_set_workspace_limit's "no cap" (GL_WORKSPACE_NO_LIMIT, INT64_MAX).

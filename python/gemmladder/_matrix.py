@@ -313,6 +313,50 @@ def _check_beta(beta, c):
         raise ValueError('beta = %g reads C: pass it as out=' % beta)
 
 
+def pointer_plans(As, Bs, outs, alpha, beta, trans_a, trans_b, stream=None) -> List[Plan]:
+    """One Plan per product of a pointer-array batch (gl_sgemm_batched): As,
+    Bs (and outs, if given) sequences of as many 2-D arrays, product i
+    op(As[i]) op(Bs[i]). The call takes one shape, layout, pair of
+    transposes and (CUDA arrays) leading dimension per operand for all
+    products: every product must agree with the first on them (host arrays
+    are packed, so their leading dimensions need not)."""
+    sequences = [('As', As), ('Bs', Bs)] + ([('out', outs)] if outs is not None else [])
+    for name, sequence in sequences:
+        if isinstance(sequence, (str, bytes)) or not isinstance(sequence, (list, tuple)):
+            raise TypeError('%s must be a list or tuple of 2-D arrays, got %s'
+                            % (name, _arguments.type_name(sequence)))
+    if any(len(sequence) != len(As) for _, sequence in sequences):
+        raise ValueError('%s: one matrix of each for every product'
+                         % ', '.join('%s holds %d' % (name, len(sequence)) for name, sequence in sequences))
+    plans = []
+    for i in range(len(As)):
+        try:
+            plans.append(Plan(As[i], Bs[i], outs[i] if outs is not None else None, alpha, beta,
+                              trans_a, trans_b, stream))
+        except (TypeError, ValueError) as e:
+            raise type(e)('product %d: %s' % (i, e)) from None
+
+    def terms(p):
+        ops = [p.a, p.b] + ([p.c] if p.c is not None else [])
+        lds = tuple(x.ld for x in ops) if p.kind == 'device' else ()
+        return (p.kind, p.M, p.N, p.K, p.layout, p.a.transpose, p.b.transpose) + lds
+
+    for i, p in enumerate(plans[1:], 1):
+        if terms(p) != terms(plans[0]):
+            raise ValueError('product %d is not stored as product 0 is: every product of a '
+                             'pointer-array batch has the same kind of array, M, N and K, layout '
+                             '(row- or column-major), transposes and, for CUDA arrays, leading '
+                             'dimensions (product 0: %s; product %d: %s)'
+                             % (i, _terms_text(plans[0]), i, _terms_text(p)))
+    return plans
+
+
+def _terms_text(p):
+    return '%s arrays, %d x %d x %d, %s-major, %s%s, ld %s' % (
+        p.kind, p.M, p.N, p.K, 'row' if p.layout == ROW else 'column', 'T' if p.a.transpose else 'N',
+        'T' if p.b.transpose else 'N', '/'.join(str(x.ld) for x in p.operands()))
+
+
 def plan(A, B, out, alpha, beta, trans_a, trans_b, stream=None, matmul=False):
     """A Plan for 2-D arrays (exactly what Plan makes of them), or a BatchPlan
     where one of them is a 3-D batch. Each array's interface is read once.

@@ -17,6 +17,7 @@ import math
 import os
 import pathlib
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -1606,6 +1607,103 @@ class _SimulatedBatchHandle(_SimulatedHandle):
     def _call(self, *arguments):
         super()._call(*arguments)
         self.products[-1]['batch'] = None
+
+
+class _SimulatedPointerHandle(_SimulatedHandle):
+    """_SimulatedHandle with gl_sgemm_batched emulated: the arrays of
+    pointers read from the (simulated) device buffer they were copied to,
+    each product as gl_sgemm_ex, after every argument is checked to reach C
+    unchanged."""
+
+    def _call_pointers(self, plan, number, a_array, b_array, c_array, lds, count, stream):
+        arguments = (self._ptr, number, 0 if plan.layout == _matrix.ROW else 1, int(plan.a.transpose),
+                     int(plan.b.transpose), plan.M, plan.N, plan.K, plan.alpha, 8, lds[0], 16, lds[1],
+                     plan.beta, 24, lds[2], count)
+        argtypes = _library._OPTIONAL['gl_sgemm_batched'][1]
+        assert len(argtypes) == len(arguments)
+        for ctype, value in zip(argtypes, arguments):
+            c_value(ctype, value)
+        self.calls.append(self._stream if stream is None else stream)
+        self.products.append({'count': count, 'lds': tuple(lds), 'entries': (list(a_array), list(b_array),
+                                                                            list(c_array))})
+        for a, b, c in zip(a_array, b_array, c_array):
+            emulate_sgemm_ex(0 if plan.layout == _matrix.ROW else 1, plan.a.transpose, plan.b.transpose,
+                             plan.M, plan.N, plan.K, plan.alpha, a, lds[0], b, lds[1], plan.beta, c, lds[2])
+
+
+@unittest.skipIf(numpy is None, 'numpy is not installed')
+class PointerBatches(unittest.TestCase):
+    """gemm_batched (gl_sgemm_batched) with the GPU emulated: lists of host or
+    CUDA arrays, repeated matrices, and the arguments it refuses."""
+
+    def setUp(self):
+        self.rng = numpy.random.default_rng(451)
+
+    def uniform(self, *shape):
+        return self.rng.uniform(-1, 1, shape).astype(numpy.float32)
+
+    def test_host_lists_against_numpy(self):
+        w = self.uniform(5, 7)
+        xs = [self.uniform(7, 3) for _ in range(4)]
+        for trans_a, a_list in ((False, [w, self.uniform(5, 7), w, w]),
+                                (True, [w.T.copy(), self.uniform(7, 5), w.T.copy(), w.T.copy()])):
+            with self.subTest(trans_a=trans_a), _SimulatedRuntime():
+                h = _SimulatedPointerHandle(stream=0x55)
+                outs = h.gemm_batched(a_list, xs, alpha=0.5, trans_a=trans_a)
+                self.assertEqual(len(outs), 4)
+                for a, x, c in zip(a_list, xs, outs):
+                    want = 0.5 * (a.T if trans_a else a).astype(numpy.float64) @ x.astype(numpy.float64)
+                    self.assertIsInstance(c, numpy.ndarray)
+                    self.assertLess(numpy.abs(c - want).max(), 1e-5)
+                self.assertEqual(h.calls, [0x55])
+                entries = h.products[0]['entries']
+                if not trans_a:  # w, met three times, is on the GPU once (w.T.copy() are new arrays)
+                    self.assertEqual(entries[0][0], entries[0][2])
+                    self.assertEqual(entries[0][0], entries[0][3])
+                self.assertEqual(len(set(entries[2])), 4)  # each C its own
+
+    def test_host_beta_and_out(self):
+        a, b = [self.uniform(3, 2) for _ in range(2)], [self.uniform(2, 4) for _ in range(2)]
+        outs = [self.uniform(3, 4) for _ in range(2)]
+        before = [c.astype(numpy.float64) for c in outs]
+        with _SimulatedRuntime():
+            got = _SimulatedPointerHandle().gemm_batched(a, b, beta=2.0, out=outs)
+        self.assertIs(got[0], outs[0])
+        for x, y, c0, c in zip(a, b, before, outs):
+            self.assertLess(numpy.abs(c - (x.astype(numpy.float64) @ y + 2.0 * c0)).max(), 1e-5)
+
+    def test_device_arrays_in_place(self):
+        a = [FakeArray(2, 3, values=[[1, 2, 3], [4, 5, 6]]), FakeArray(2, 3, values=[[0, 1, 0], [1, 0, 0]])]
+        b = FakeArray(3, 2, values=[[1, 0], [0, 1], [1, 1]])
+        c = [FakeArray(2, 2), FakeArray(2, 2)]
+        with _SimulatedRuntime():
+            h = _SimulatedPointerHandle()
+            got = h.gemm_batched(a, [b, b], out=c)
+        self.assertEqual(got, c)
+        self.assertEqual(c[0].tolist(), [[4, 5], [10, 11]])
+        self.assertEqual(c[1].tolist(), [[0, 1], [1, 0]])
+        self.assertEqual(h.products[0]['entries'], ([x.address for x in a], [b.address] * 2,
+                                                    [x.address for x in c]))
+        self.assertEqual(h.products[0]['lds'], (3, 2, 2))
+
+    def test_refused_before_the_library(self):
+        h = _SimulatedPointerHandle()
+        a, b = self.uniform(2, 3), self.uniform(3, 4)
+        cases = [
+            ((a, [b]), TypeError, 'As must be a list or tuple of 2-D arrays, got numpy.ndarray'),
+            (([a, a], [b]), ValueError, 'As holds 2, Bs holds 1: one matrix of each for every product'),
+            (([a, a], [b, self.uniform(4, 4)]), ValueError, 'product 1: shapes do not match'),
+            (([a, self.uniform(2, 5)], [b, self.uniform(5, 4)]), ValueError,
+             'product 1 is not stored as product 0 is'),
+            (([a, FakeArray(2, 3)], [b, b]), TypeError, 'product 1: A, B must all be numpy arrays'),
+            # stored the other way: its own transpose to the library, unlike product 0
+            (([a, numpy.asfortranarray(a)], [b, b]), ValueError, 'product 1 is not stored as product 0 is'),
+        ]
+        for args, error, message in cases:
+            with self.subTest(message=message), self.assertRaisesRegex(error, re.escape(message)):
+                h.gemm_batched(*args)
+        with self.assertRaisesRegex(ValueError, re.escape('out holds 1')):
+            h.gemm_batched([a, a], [b, b], out=[self.uniform(2, 4)])
 
 
 def brute_products_share(rows, cols, rs, cs, batch, bs):

@@ -35,7 +35,10 @@ static cudaError_t fail(cudaError_t err) { return last_error = err; }
 
 #define MAX_ALLOCATIONS 4096
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct { uint64_t start, size; } allocations[MAX_ALLOCATIONS];
+static struct {
+    uint64_t start, size;
+    unsigned char *values; /* for allocations of up to FAKE_GPU_VALUE_BYTES, else NULL */
+} allocations[MAX_ALLOCATIONS];
 static int allocation_count;
 static uint64_t next_address = (uint64_t)1 << 44;
 
@@ -46,6 +49,8 @@ void *fake_gpu_alloc(uint64_t bytes)
     if (allocation_count < MAX_ALLOCATIONS && bytes <= ((uint64_t)1 << 50)) {
         allocations[allocation_count].start = next_address;
         allocations[allocation_count].size = bytes;
+        allocations[allocation_count].values =
+            bytes <= FAKE_GPU_VALUE_BYTES ? calloc(1, (size_t)bytes) : NULL;
         ++allocation_count;
         p = (void *)(uintptr_t)next_address;
         next_address += (bytes + 4096 + 255) / 256 * 256; /* a gap between allocations */
@@ -59,9 +64,43 @@ void fake_gpu_free(void *p)
     pthread_mutex_lock(&alloc_lock);
     for (int i = 0; i < allocation_count; ++i)
         if (allocations[i].start == (uint64_t)(uintptr_t)p) {
+            free(allocations[i].values);
             allocations[i] = allocations[--allocation_count];
             break;
         }
+    pthread_mutex_unlock(&alloc_lock);
+}
+
+/* The values of bytes [at, at + bytes) of fake device memory, where they
+ * lie in one allocation that holds values, else NULL. Under alloc_lock. */
+static unsigned char *values_at(uint64_t at, size_t bytes)
+{
+    for (int i = 0; i < allocation_count; ++i)
+        if (at >= allocations[i].start && at - allocations[i].start <= allocations[i].size &&
+            bytes <= allocations[i].size - (at - allocations[i].start))
+            return allocations[i].values ? allocations[i].values + (at - allocations[i].start)
+                                         : NULL;
+    return NULL;
+}
+
+bool fake_gpu_write(void *device, const void *src, size_t bytes)
+{
+    pthread_mutex_lock(&alloc_lock);
+    unsigned char *v = values_at((uint64_t)(uintptr_t)device, bytes);
+    if (v)
+        memcpy(v, src, bytes);
+    pthread_mutex_unlock(&alloc_lock);
+    return v != NULL;
+}
+
+void fake_gpu_read(const void *device, void *dst, size_t bytes)
+{
+    pthread_mutex_lock(&alloc_lock);
+    const unsigned char *v = values_at((uint64_t)(uintptr_t)device, bytes);
+    if (v)
+        memcpy(dst, v, bytes);
+    else
+        memset(dst, 0, bytes);
     pthread_mutex_unlock(&alloc_lock);
 }
 
@@ -232,6 +271,24 @@ const char *cudaGetErrorString(cudaError_t err)
     }
 }
 
+/* Copies from fake device memory to the host (the library reads pointer
+ * arrays back so); done at once, as on a stream that is idle. */
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream)
+{
+    (void)stream;
+    if (kind != cudaMemcpyDeviceToHost)
+        return fail(cudaErrorInvalidValue);
+    fake_gpu_read(src, dst, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    (void)stream;
+    return cudaSuccess;
+}
+
 /* Pools are a byte of host memory each, so LeakSanitizer sees one left behind. */
 cudaError_t cudaMemPoolCreate(cudaMemPool_t *pool, const struct cudaMemPoolProps *props)
 {
@@ -335,6 +392,53 @@ cublasStatus_t cublasSgemmStridedBatched_64(cublasHandle_t handle, cublasOperati
     (void)handle;
     record_batch(0, transa, transb, m, n, k, *alpha, A, lda, strideA, B, ldb, strideB, *beta, C,
                  ldc, strideC, batchCount);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* A pointer-array batched call (00_cublas.c): recorded as its row-major
+ * products, one by one, each marked batched, with the entries as they are
+ * (NULL ones too: cuBLAS does not skip them). */
+static void record_pointers(int variant, cublasOperation_t transa, cublasOperation_t transb,
+                            int64_t m, int64_t n, int64_t k, float alpha,
+                            const float *const A[], int64_t lda, const float *const B[],
+                            int64_t ldb, float beta, float *const C[], int64_t ldc, int64_t count)
+{
+    for (int64_t i = 0; i < count; ++i) {
+        const float *a, *b;
+        float *c;
+        fake_gpu_read(A + i, &a, sizeof a), fake_gpu_read(B + i, &b, sizeof b);
+        fake_gpu_read(C + i, &c, sizeof c);
+        const fake_launch l = {variant, (int)n, (int)m, (int)k, b, a, c, ldb, lda, ldc,
+                               transb != CUBLAS_OP_N, transa != CUBLAS_OP_N, alpha, beta, true};
+        fake_gpu_record(&l);
+    }
+}
+
+cublasStatus_t cublasSgemmBatched_64(cublasHandle_t handle, cublasOperation_t transa,
+                                     cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                     const float *alpha, const float *const Aarray[], int64_t lda,
+                                     const float *const Barray[], int64_t ldb, const float *beta,
+                                     float *const Carray[], int64_t ldc, int64_t batchCount)
+{
+    (void)handle;
+    record_pointers(0, transa, transb, m, n, k, *alpha, Aarray, lda, Barray, ldb, *beta, Carray,
+                    ldc, batchCount);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t cublasGemmBatchedEx_64(cublasHandle_t handle, cublasOperation_t transa,
+                                      cublasOperation_t transb, int64_t m, int64_t n, int64_t k,
+                                      const void *alpha, const void *const Aarray[],
+                                      cudaDataType Atype, int64_t lda, const void *const Barray[],
+                                      cudaDataType Btype, int64_t ldb, const void *beta,
+                                      void *const Carray[], cudaDataType Ctype, int64_t ldc,
+                                      int64_t batchCount, cublasComputeType_t computeType,
+                                      cublasGemmAlgo_t algo)
+{
+    (void)handle, (void)Atype, (void)Btype, (void)Ctype, (void)computeType, (void)algo;
+    record_pointers(cublas_tf32_variant(), transa, transb, m, n, k, *(const float *)alpha,
+                    (const float *const *)Aarray, lda, (const float *const *)Barray, ldb,
+                    *(const float *)beta, (float *const *)Carray, ldc, batchCount);
     return CUBLAS_STATUS_SUCCESS;
 }
 

@@ -8,8 +8,11 @@
  * objects (tests/meson.build), for the sanitizer builds and the API fuzzer.
  *
  * Device memory is bookkeeping only: fake_gpu_alloc returns addresses that
- * the pointer query knows as device memory of some size, and nothing ever
- * reads or writes through them.
+ * the pointer query knows as device memory of some size, and no kernel
+ * reads or writes matrices through them. Small allocations also hold
+ * values, for what the GPU reads besides matrices (pointer arrays): the
+ * test writes them with fake_gpu_write, and the fake kernels and copies
+ * read them with fake_gpu_read.
  */
 #ifndef GL_FAKE_GPU_H
 #define GL_FAKE_GPU_H
@@ -31,6 +34,17 @@ void fake_gpu_set_driver(int version);
 void *fake_gpu_alloc(uint64_t bytes);
 void fake_gpu_free(void *p);
 
+/* Allocations of at most this many bytes hold values, zeros at first;
+ * every other byte of fake device memory reads as zero. */
+#define FAKE_GPU_VALUE_BYTES (64 * 1024)
+
+/* Copies `bytes` bytes from host memory src to fake device memory at
+ * device (false, nothing written, where they do not all lie in one
+ * allocation that holds values), and back: fake_gpu_read fills dst with
+ * the values there (zeros where the memory holds none). Thread-safe. */
+bool fake_gpu_write(void *device, const void *src, size_t bytes);
+void fake_gpu_read(const void *device, void *dst, size_t bytes);
+
 /* One recorded kernel launch (per thread, in order). */
 typedef struct fake_launch {
     int variant;        /* rung id, or -1 for the beta-scaling kernel */
@@ -40,7 +54,9 @@ typedef struct fake_launch {
     int64_t lda, ldb, ldc;
     bool trans_a, trans_b;
     float alpha, beta;
-    bool batched; /* one product of a batched cuBLAS call, recorded one by one */
+    bool batched; /* one product of a batched call, recorded one by one (a
+                     pointer array's: the products of non-NULL entries, but
+                     cuBLAS's, which records every entry as it is) */
 } fake_launch;
 
 /* The launches this thread made since the last fake_gpu_clear_launches: the

@@ -15,14 +15,26 @@ static int record(gl_launch_fn self, const gl_problem *p, const gl_batch *batch)
     for (int v = 0; v < gl_variant_count() && variant < 0; ++v)
         if (gl_variant_find((gl_variant_t)v)->launch == self)
             variant = v;
-    /* A batch (gl_exec.batch) is recorded product by product, marked batched. */
+    /* A batch (gl_exec.batch) is recorded product by product, marked batched;
+     * a pointer array's products as the kernels run them: each entry read,
+     * NULL ones skipped, A and C moved to the slice's first row. */
     const int64_t count = batch ? batch->count : 1;
     for (int64_t i = 0; i < count; ++i) {
-        const int64_t a = batch ? i * batch->a : 0, b = batch ? i * batch->b : 0;
-        const int64_t c = batch ? i * batch->c : 0;
-        const fake_launch l = {variant, p->m, p->n, p->k, p->a + a, p->b + b, p->c + c, p->lda,
-                               p->ldb, p->ldc, p->trans_a, p->trans_b, p->alpha, p->beta,
-                               batch != NULL};
+        gl_problem q = *p;
+        if (batch && batch->c_ptrs) {
+            const float *a, *b;
+            float *c;
+            fake_gpu_read(batch->a_ptrs + i, &a, sizeof a);
+            fake_gpu_read(batch->b_ptrs + i, &b, sizeof b);
+            fake_gpu_read(batch->c_ptrs + i, &c, sizeof c);
+            if (!a || !b || !c)
+                continue;
+            gl_move_to_row(&q, a, b, c, batch->row0);
+        } else if (batch) {
+            q.a += i * batch->a, q.b += i * batch->b, q.c += i * batch->c;
+        }
+        const fake_launch l = {variant, q.m, q.n, q.k, q.a, q.b, q.c, q.lda, q.ldb, q.ldc,
+                               q.trans_a, q.trans_b, q.alpha, q.beta, batch != NULL};
         fake_gpu_record(&l);
     }
     return 0;
@@ -33,7 +45,7 @@ static int record(gl_launch_fn self, const gl_problem *p, const gl_batch *batch)
     int name(const gl_problem *p, const gl_tile_params *t, const gl_exec *x)    \
     {                                                                           \
         (void)t;                                                                \
-        return record(name, p, x->batch);                                       \
+        return record(name, p, gl_exec_batch(x));                               \
     }
 
 FAKE_LAUNCHER(gl_launch_naive)
@@ -60,7 +72,7 @@ int gl_launch_auto(const gl_problem *p, const gl_tile_params *t, const gl_exec *
     last_auto.seen = x->engine != NULL;
     last_auto.workspace = x->engine ? x->engine->workspace : NULL;
     last_auto.budget = x->engine ? x->engine->scratch_budget : 0;
-    return record(gl_launch_auto, p, x->batch);
+    return record(gl_launch_auto, p, gl_exec_batch(x));
 }
 
 bool fake_gpu_last_auto(void **workspace, size_t *budget)
@@ -88,5 +100,17 @@ cudaError_t gl_launch_scale_c(int m, int n, float beta, float *c, int64_t ldc,
     (void)stream;
     const fake_launch l = {-1, m, n, 0, NULL, NULL, c, 0, 0, ldc, false, false, 0.0f, beta, false};
     fake_gpu_record(&l);
+    return cudaSuccess;
+}
+
+cudaError_t gl_launch_scale_c_pointers(int m, int n, float beta, float *const *c, int64_t count,
+                                       int64_t ldc, cudaStream_t stream)
+{
+    for (int64_t i = 0; i < count; ++i) {
+        float *ci;
+        fake_gpu_read(c + i, &ci, sizeof ci);
+        if (ci && gl_launch_scale_c(m, n, beta, ci, ldc, stream) != cudaSuccess)
+            return cudaErrorInvalidValue;
+    }
     return cudaSuccess;
 }

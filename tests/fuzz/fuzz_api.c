@@ -42,6 +42,13 @@
  *    and on success every launch reads and writes only inside the fake
  *    device buffers, as many launches per product, each product's C
  *    strideC floats after the one before (launched one by one);
+ *  - with a handle, gl_sgemm_batched fails exactly as
+ *    gl_sgemm_strided_batched with no products does on a shape that is wrong, then gives the status and message of the
+ *    first failing check of its batch and arrays (a model of them); a
+ *    failure launches nothing; on success it runs one product for each
+ *    entry whose A, B and C are not NULL (cuBLAS: for every entry), each
+ *    on that entry's operands, covering its rows once, or scales each
+ *    non-NULL C by beta when A and B are not read;
  *  - with a handle, gl_set_workspace_limit and gl_set_workspace give the
  *    status and message of the first failing check (a model of them) and
  *    keep the old setting on a refusal, and auto's plan takes all the
@@ -88,6 +95,7 @@ enum op {
     OP_SET_TILES_DEVICE,
     OP_WORKSPACE_DEVICE, /* gl_set_workspace(_limit), gl_sgemm_workspace_size, the plan */
     OP_STRIDED_BATCHED_DEVICE, /* gl_sgemm_strided_batched, on fake device memory */
+    OP_POINTERS_BATCHED_DEVICE, /* gl_sgemm_batched, on fake device memory */
     OP_COUNT
 };
 
@@ -938,6 +946,157 @@ static void op_strided_batched_device(input *in)
     reset_message();
 }
 
+/* Pointer arrays: up to this many entries each. */
+#define MAX_ENTRIES 6
+
+static void op_pointers_batched_device(input *in)
+{
+    make_buffers(in);
+    const int32_t variant = take_enum(in) % 12, layout = take_u8(in) % 3;
+    const int32_t ta = take_u8(in) % 3, tb = take_u8(in) % 3;
+    const int64_t M = take_size(in), N = take_size(in), K = take_size(in);
+    const float alpha = take_float(in), beta = take_float(in);
+    const int64_t lda = take_size(in), ldb = take_size(in), ldc = take_size(in);
+    int64_t batch = take_u8(in) % 8 ? (int64_t)(take_u8(in) % 8) - 1 : take_size(in);
+    if (batch > MAX_ENTRIES && batch <= 2147483647)
+        batch %= MAX_ENTRIES + 1;
+    /* Each array: 1 .. MAX_ENTRIES entries the input chooses (any pointer),
+     * in fake memory that holds them, passed as it is, or NULL, misaligned,
+     * host memory. */
+    const float *entries[3][MAX_ENTRIES] = {{0}};
+    int64_t lengths[3];
+    void *allocations[3];
+    const void *arrays[3];
+    for (int i = 0; i < 3; ++i) {
+        lengths[i] = 1 + take_u8(in) % MAX_ENTRIES;
+        allocations[i] = fake_gpu_alloc(sizeof(float *) * (uint64_t)lengths[i]);
+        for (int64_t j = 0; j < lengths[i]; ++j)
+            entries[i][j] = take_device_ptr(in);
+        REQUIRE(fake_gpu_write(allocations[i], entries[i], sizeof(float *) * (size_t)lengths[i]));
+        switch (take_u8(in) % 8) {
+        case 0: arrays[i] = NULL; break;
+        case 1: arrays[i] = (char *)allocations[i] + 1 + take_u8(in) % 7; break;
+        case 2: arrays[i] = host_buffer; break;
+        default: arrays[i] = allocations[i]; break;
+        }
+    }
+
+    /* The shape's checks are those of a strided batch of no products (its
+     * pointers are not looked at). */
+    poison_message();
+    const gl_status_t shape = gl_sgemm_strided_batched(
+        handle, (gl_variant_t)variant, (gl_layout_t)layout, (gl_transpose_t)ta,
+        (gl_transpose_t)tb, M, N, K, alpha, NULL, lda, 0, NULL, ldb, 0, beta, NULL, ldc, 0, 0);
+    char shape_message[MESSAGE_LIMIT];
+    snprintf(shape_message, sizeof shape_message, "%s", gl_last_error(handle));
+    fake_gpu_clear_launches();
+    poison_message();
+    const gl_status_t st = gl_sgemm_batched(
+        handle, (gl_variant_t)variant, (gl_layout_t)layout, (gl_transpose_t)ta,
+        (gl_transpose_t)tb, M, N, K, alpha, (const float *const *)arrays[0], lda,
+        (const float *const *)arrays[1], ldb, beta, (float *const *)arrays[2], ldc, batch);
+    for (int i = 0; i < 3; ++i)
+        fake_gpu_free(allocations[i]);
+    if (shape != GL_STATUS_SUCCESS) {
+        REQUIRE(st == shape && fake_gpu_launch_count() == 0);
+        REQUIRE(strcmp(gl_last_error(handle), shape_message) == 0);
+        reset_message();
+        return;
+    }
+
+    /* The batch's and the arrays' checks, in the documented order. */
+    const int empty = M == 0 || N == 0, reads_ab = !empty && K > 0 && alpha != 0.0f;
+    expectation e = expect(GL_STATUS_SUCCESS, "");
+    static char needle[64];
+    const char names[3] = {'A', 'B', 'C'};
+    if (batch < 0 || batch > 2147483647) {
+        e = expect(GL_STATUS_INVALID_ARGUMENT, "batch (");
+    } else if (!empty && batch > 0) {
+        /* Each operand's matrix within an address space (its stored shape). */
+        const int rm = layout == GL_ROW_MAJOR;
+        const int64_t rows[3] = {ta == GL_OP_T ? K : M, tb == GL_OP_T ? N : K, M};
+        const int64_t cols[3] = {ta == GL_OP_T ? M : K, tb == GL_OP_T ? K : N, N};
+        const int64_t lds[3] = {lda, ldb, ldc};
+        for (int i = reads_ab ? 0 : 2; i < 3 && e.status == GL_STATUS_SUCCESS; ++i) {
+            int64_t elems;
+            uint64_t bytes;
+            if (__builtin_mul_overflow((rm ? rows[i] : cols[i]) - 1, lds[i], &elems) ||
+                __builtin_add_overflow(elems, rm ? cols[i] : rows[i], &elems) ||
+                __builtin_mul_overflow((uint64_t)elems, (uint64_t)4, &bytes))
+                e = expect(GL_STATUS_INVALID_ARGUMENT, "spans more bytes than any address space");
+        }
+        for (int i = reads_ab ? 0 : 2; i < 3 && e.status == GL_STATUS_SUCCESS; ++i) {
+            if (!arrays[i]) {
+                snprintf(needle, sizeof needle, "%c is NULL (batch = %lld)", names[i],
+                         (long long)batch);
+                e = expect(GL_STATUS_INVALID_ARGUMENT, needle);
+            } else if ((uintptr_t)arrays[i] % 8) {
+                e = expect(GL_STATUS_INVALID_ARGUMENT, "is not aligned to 8 bytes");
+            }
+        }
+        for (int i = reads_ab ? 0 : 2; i < 3 && e.status == GL_STATUS_SUCCESS; ++i) {
+            if (arrays[i] == host_buffer) {
+                e = expect(GL_STATUS_INVALID_ARGUMENT, "is not device-accessible memory");
+            } else if (lengths[i] < batch) {
+                snprintf(needle, sizeof needle, "%c (%p): an array of %lld pointers needs",
+                         names[i], arrays[i], (long long)batch);
+                e = expect(GL_STATUS_INVALID_ARGUMENT, needle);
+            }
+        }
+    }
+    if (e.status != GL_STATUS_SUCCESS) {
+        REQUIRE(fake_gpu_launch_count() == 0);
+        require_expected_on_handle(st, e);
+        reset_message();
+        return;
+    }
+    /* The variants that run cuBLAS: their plans say so, whatever the shape. */
+    gl_plan plan = {.size = sizeof plan};
+    REQUIRE(gl_sgemm_plan(handle, (gl_variant_t)variant, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 1, 1, 1,
+                          NULL, 1, NULL, 1, NULL, 1, &plan) == GL_STATUS_SUCCESS);
+    const int cublas = plan.path == GL_PATH_CUBLAS;
+    if (cublas && reads_ab && st == GL_STATUS_CUBLAS_ERROR) { /* shapes cuBLAS is not given */
+        REQUIRE(fake_gpu_launch_count() == 0);
+        reset_message();
+        return;
+    }
+    REQUIRE(st == GL_STATUS_SUCCESS);
+    const int64_t launches = fake_gpu_launch_count();
+    if (empty || batch == 0) {
+        REQUIRE(launches == 0);
+        reset_message();
+        return;
+    }
+    /* The row-major problem: column-major swaps A's and B's entries, M and N. */
+    const int rm = layout == GL_ROW_MAJOR;
+    const int64_t m = rm ? M : N, n = rm ? N : M;
+    int64_t kept = 0; /* products whose entries are all set */
+    for (int64_t j = 0; j < batch; ++j)
+        kept += (!reads_ab || (entries[0][j] && entries[1][j])) && entries[2][j];
+    if (!reads_ab) {
+        REQUIRE(launches == (beta == 1.0f ? 0 : kept));
+        for (int64_t i = 0; i < launches && i < FAKE_GPU_LOG; ++i)
+            REQUIRE(fake_gpu_launch((int)i)->variant == -1 && fake_gpu_launch((int)i)->m == m);
+        reset_message();
+        return;
+    }
+    const int64_t slices = cublas ? 1 : (m - 1) / (1 << 20) + 1;
+    REQUIRE(launches == (cublas ? batch : kept) * slices);
+    int64_t rows = 0;
+    for (int64_t i = 0; i < launches && i < FAKE_GPU_LOG; ++i) {
+        const fake_launch *l = fake_gpu_launch((int)i);
+        REQUIRE(l->variant == variant && l->n == n && l->k == K);
+        int found = 0; /* B's entry is never moved: it names the product */
+        for (int64_t j = 0; j < batch && !found; ++j)
+            found = l->b == entries[rm ? 1 : 0][j];
+        REQUIRE(found);
+        rows += l->m;
+    }
+    if (launches <= FAKE_GPU_LOG)
+        REQUIRE(rows == m * (cublas ? batch : kept));
+    reset_message();
+}
+
 /* Whether t is one of the configurations gl_variant_config lists. */
 static int compiled(int32_t v, const gl_tiles *t)
 {
@@ -1130,6 +1289,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case OP_SET_TILES_DEVICE: op_set_tiles_device(&in); break;
         case OP_WORKSPACE_DEVICE: op_workspace_device(&in); break;
         case OP_STRIDED_BATCHED_DEVICE: op_strided_batched_device(&in); break;
+        case OP_POINTERS_BATCHED_DEVICE: op_pointers_batched_device(&in); break;
         default: op_handle_calls(&in); break;
         }
     }
