@@ -435,8 +435,12 @@ GL_API gl_status_t gl_sgemm_strided_batched(gl_handle_t handle, gl_variant_t var
  * entries are 16-byte aligned, then the others. The cuBLAS variants hand
  * the arrays to cuBLAS as they are, in one call (cublasSgemmBatched;
  * cublasGemmBatchedEx for GL_VARIANT_CUBLAS_TF32): cuBLAS does not skip
- * NULL entries, which it reads as bad device pointers, and takes no C of
- * more than 2^30 columns in this form (CUBLAS_STATUS_NOT_SUPPORTED). With
+ * NULL entries, which it reads as bad device pointers, chooses its kernel
+ * without seeing the entries and takes them to be 16-byte aligned (cuBLAS
+ * 13.0's TF32 kernel was seen to fault with "misaligned address" on
+ * entries 4 bytes off; give the cuBLAS variants aligned entries), and
+ * takes no C of more than 2^30 columns in this form
+ * (CUBLAS_STATUS_NOT_SUPPORTED). With
  * K == 0 or alpha == 0, every variant scales each C[i] by beta on the
  * device (NULL entries skipped).
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
