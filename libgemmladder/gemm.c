@@ -785,6 +785,20 @@ static void describe_plan(gl_handle_t h, const call *k, size_t budget, gl_plan *
     snprintf(out->why, sizeof out->why, "%s", why);
 }
 
+/* A plan's matrices each within an address space, as a call's pointer
+ * checks (check_pointer) find them: a plan works out where its slices of
+ * rows start in them, pointers given or not. */
+static gl_status_t check_plan_spans(gl_handle_t h, const call *c)
+{
+    uint64_t bytes;
+    gl_status_t st = GL_STATUS_SUCCESS;
+    if ((c->reads_ab && ((st = check_span(h, &c->a, c->layout, 1, 0, &bytes)) ||
+                         (st = check_span(h, &c->b, c->layout, 1, 0, &bytes)))) ||
+        (!c->empty && (st = check_span(h, &c->c, c->layout, 1, 0, &bytes))))
+        return st;
+    return st;
+}
+
 gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
                           gl_transpose_t transA, gl_transpose_t transB, int64_t M, int64_t N,
                           int64_t K, const float *A, int64_t lda, const float *B, int64_t ldb,
@@ -793,7 +807,7 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
     call c;
     gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
                                 ldb, 0.0f, (float *)C, ldc, true, &c);
-    if (st != GL_STATUS_SUCCESS)
+    if (st != GL_STATUS_SUCCESS || (st = check_plan_spans(h, &c)) != GL_STATUS_SUCCESS)
         return st;
     if (!out)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_plan: the gl_plan pointer is NULL");
@@ -877,7 +891,10 @@ gl_status_t gl_sgemm_strided_batched_plan(gl_handle_t h, gl_variant_t variant, g
     call c;
     gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
                                 ldb, 0.0f, (float *)C, ldc, true, &c);
-    if (st != GL_STATUS_SUCCESS || (st = check_batch(h, &c, &b)) != GL_STATUS_SUCCESS)
+    /* With no products, as the call, the matrices are not looked at. */
+    if (st != GL_STATUS_SUCCESS ||
+        (batch_count != 0 && (st = check_plan_spans(h, &c)) != GL_STATUS_SUCCESS) ||
+        (st = check_batch(h, &c, &b)) != GL_STATUS_SUCCESS)
         return st;
     if (!out)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT,
@@ -887,8 +904,11 @@ gl_status_t gl_sgemm_strided_batched_plan(gl_handle_t h, gl_variant_t variant, g
                        "gl_sgemm_strided_batched_plan: gl_plan.size is %u; set it to "
                        "sizeof(gl_plan) (%zu)",
                        (unsigned)out->size, sizeof(gl_plan));
+    c.empty |= batch_count == 0;
     describe_plan(h, &c, gl_scratch_budget(h, NULL), out);
-    if (batch_count > 1)
+    if (batch_count == 0)
+        snprintf(out->why, sizeof out->why, "batch is 0: nothing to do");
+    else if (batch_count > 1)
         describe_batch(h, &c, &b, out);
     return GL_STATUS_SUCCESS;
 }
@@ -902,7 +922,7 @@ gl_status_t gl_sgemm_workspace_size(gl_handle_t h, gl_variant_t variant, gl_layo
     call c;
     gl_status_t st = check_call(h, variant, layout, transA, transB, M, N, K, 1.0f, A, lda, B,
                                 ldb, 0.0f, (float *)C, ldc, true, &c);
-    if (st != GL_STATUS_SUCCESS)
+    if (st != GL_STATUS_SUCCESS || (st = check_plan_spans(h, &c)) != GL_STATUS_SUCCESS)
         return st;
     if (!bytes)
         return gl_fail(h, GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_workspace_size: bytes is NULL");

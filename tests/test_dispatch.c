@@ -544,6 +544,18 @@ static void test_batched_plan(gl_handle_t h)
     CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, NULL, 6,
                                                   24, NULL, 5, 30, NULL, 5, 20, 3, NULL),
                  GL_STATUS_INVALID_ARGUMENT, "gl_sgemm_strided_batched_plan: the gl_plan pointer");
+    /* A plan's matrices within an address space, as a call's: the plan works
+     * out where its slices of 2^20 rows start (found by fuzz_api, UBSan). */
+    CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, R, N, N, (1 << 20) + 5, 4, 4, NULL,
+                                  (int64_t)1 << 61, NULL, 4, NULL, 4, &p),
+                 GL_STATUS_INVALID_ARGUMENT, "A: 1048581 x 4 with lda = 2305843009213693952 spans "
+                                             "more bytes than any address space");
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 4, 5, 6, NULL,
+                                                  (int64_t)1 << 62, 0, NULL, 5, 30, NULL, 5, 20,
+                                                  0, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.launches == 0 && strstr(p.why, "batch is 0"), "batch 0: %d launches, %s", p.launches,
+          p.why);
 }
 
 /* A device array of pointers (fake memory that holds values). */

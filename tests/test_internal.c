@@ -1206,7 +1206,7 @@ static void test_engine_memo(void)
 /* Auto's plan for a batch (gl_engine_plan_batch): the matrix-vector kernel
  * over matrix-vector products, each product on its own plan where it fills
  * a round alone, else one grid of every product's tiles (rung 12's for K of
- * 256 and up on 128 x 128 and up, where the device has it); pinned tiles
+ * 256 and up on whole tiles of its own, where the device has it); pinned tiles
  * on one grid as they are. */
 static void test_engine_batch(void)
 {
@@ -1231,6 +1231,8 @@ static void test_engine_batch(void)
         {1024, 1024, 1024, 16, &w128, false, 75, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
          "the same on sm_75, without cp.async"},
         {256, 256, 255, 256, &w128, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE, "K under 256"},
+        {200, 300, 500, 50, &w64_32, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
+         "ragged products: rung 8's kernel"},
         {64, 64, 64, 4096, &w64_32, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
          "a product a tile"},
         {4096, 64, 4096, 8, &w128, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE, "64 columns"},

@@ -1170,9 +1170,10 @@ bool gl_engine_thin_tiles(const gl_tile_params *t)
  *     single call;
  *   else one grid of every product's tiles (GL_SCHEDULE_BATCH), which fills
  *     the GPU where one product would not: on rung 12's kernel and its
- *     default tiles where K is 256 or more and M and N 128 or more (its ring
- *     of slices covers the first loads that short-lived blocks otherwise
- *     wait for: 10% faster than rung 8's at 256^3 x 256 and 1024^3 x 16),
+ *     default tiles where K is 256 or more and M and N whole tiles of them
+ *     (its ring of slices covers the first loads that short-lived blocks
+ *     otherwise wait for: 2-13% faster than rung 8's on such batches; on
+ *     ragged ones, 200 x 300 x 500 or 333 x 333 x 1000, 5-26% slower),
  *     else on the call's tiles. (The one model of a grid, gl_grid_time,
  *     preferred the half tiles or rung 6's kernel on most of the bench's
  *     batched shapes, which ran 2-10% slower there: it is not asked.)
@@ -1202,8 +1203,9 @@ void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_para
         return;
     }
     const gl_variant_desc *ring = gl_variant_find(GL_VARIANT_PIPELINED);
-    if (p->k >= 256 && p->m >= 128 && p->n >= 128 && cc >= ring->min_cc) {
-        plan->kernel = ring->id, plan->tiles = ring->configs[0];
+    const gl_tile_params *rt = &ring->configs[0];
+    if (p->k >= 256 && p->m % rt->bm == 0 && p->n % rt->bn == 0 && cc >= ring->min_cc) {
+        plan->kernel = ring->id, plan->tiles = *rt;
         plan->why = "the batch's tiles in one grid, on rung 12's kernel, whose ring of slices "
                     "hides the first loads of short-lived blocks";
         return;
