@@ -109,9 +109,11 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
  * 128 x 128 x 16, so three blocks an SM on sm_90 (and two on sm_80, one
  * where an SM has 100 KB). Warp tiles of 64 x 64 read 128 bytes of shared
  * memory per product, against 192 for 64 x 32: on an H200 the 128 x 128
- * blocks of 4 such warps ran 13% faster at 4096^3 than 8 warps of 64 x 32,
- * and 128 x 256 of 8 warps 4% faster again at 8192^3 (docs/ladder.md;
- * timed with the earlier mainloop, whose copies went through registers). */
+ * blocks of 4 such warps ran 13% faster at 4096^3 than 8 warps of 64 x 32
+ * (with the earlier mainloop, whose copies went through registers). On the
+ * ring of cp.async slices they ran 14% faster at 4096^3 and 3% at 8192^3
+ * than 128 x 256 blocks of 8 such warps, which an SM holds one of
+ * (docs/ladder.md). */
 #define GL_TF32_CONFIGS(X)           \
     X(128, 128, 16, 64, 64, 128)     \
     X(128, 256, 16, 64, 64, 256)     \
