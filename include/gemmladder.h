@@ -373,9 +373,10 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * Asynchronous on the handle's stream, as gl_sgemm_ex. The cuBLAS variants
  * run the batch as one call of cuBLAS's own (cublasSgemmStridedBatched;
  * cublasGemmStridedBatchedEx for GL_VARIANT_CUBLAS_TF32). Rungs 6-8, 10
- * and 12 and auto run up to 65535 products a launch, each block its tile
- * of one product (auto without its per-product plans: no copies, splits
- * or edge windows); rungs 1-5 queue the products one after another.
+ * and 12 run up to 65535 products a launch, each block its tile of one
+ * product; rungs 1-5 queue the products one after another. Auto plans the
+ * batch: one such grid, the matrix-vector kernel over every product, or
+ * each product on its own plan (gl_sgemm_strided_batched_plan says which).
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
  * negative stride, a batch outside 0 .. 2147483647, an operand's batch
  * that spans more bytes than an address space, and C's products or
@@ -430,7 +431,7 @@ GL_API gl_status_t gl_sgemm_strided_batched(gl_handle_t handle, gl_variant_t var
  * they wait for (a synchronisation, also in the way of graph capture); the
  * others never read them on the host. Rungs 6-8, 10 and 12 and auto run
  * up to 65535 products a launch, each block its tile of one product (auto
- * without its per-product plans, as for the strided call), in two
+ * on the tiled rung's grid: the host cannot see the products), in two
  * launches where lda and ldb allow 16-byte copies: the products whose
  * entries are 16-byte aligned, then the others. The cuBLAS variants hand
  * the arrays to cuBLAS as they are, in one call (cublasSgemmBatched;

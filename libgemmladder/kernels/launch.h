@@ -117,13 +117,16 @@ static inline GL_HOST_DEVICE bool gl_b_vec4_ok(const gl_problem *p)
 
 /* A product's operands a, b, c (one entry of each pointer array, say) moved
  * to row r0 of C, the first of a launch's slice of rows: A's row r0 (its
- * column, transposed) and C's; B as it is. */
+ * column, transposed) and C's; B as it is. In address arithmetic: an
+ * entry is the caller's, unchecked, and pointer arithmetic past an object
+ * would be undefined where a bad entry is merely a fault to come. */
 static inline GL_HOST_DEVICE void gl_move_to_row(gl_problem *q, const float *a, const float *b,
                                                  float *c, int64_t r0)
 {
-    q->a = q->trans_a ? a + r0 : a + r0 * q->lda;
+    const uint64_t a_floats = (uint64_t)r0 * (uint64_t)(q->trans_a ? 1 : q->lda);
+    q->a = (const float *)((uintptr_t)a + (uintptr_t)(a_floats * sizeof(float)));
     q->b = b;
-    q->c = c + r0 * q->ldc;
+    q->c = (float *)((uintptr_t)c + (uintptr_t)((uint64_t)r0 * (uint64_t)q->ldc * sizeof(float)));
 }
 
 /* The one launcher signature. Queues the product on x->stream and returns 0,
