@@ -94,6 +94,15 @@ static batch_case random_batch(void)
     return b;
 }
 
+/* n fresh random floats, in [-1, 1). */
+static float *random_floats(int64_t n)
+{
+    float *x = malloc(sizeof(float) * (size_t)n);
+    for (int64_t i = 0; i < n; ++i)
+        x[i] = rng_uniform(&r);
+    return x;
+}
+
 static float *upload(const float *h, int64_t n)
 {
     float *d = NULL;
@@ -106,12 +115,8 @@ static void run_batch(gl_handle_t h, int v, const batch_case *b)
 {
     const gemm_case *g = &b->g;
     const int64_t na = batch_floats(b, 'A'), nb = batch_floats(b, 'B'), nc = batch_floats(b, 'C');
-    float *hA = malloc(sizeof(float) * (size_t)na), *hB = malloc(sizeof(float) * (size_t)nb);
+    float *hA = random_floats(na), *hB = random_floats(nb);
     float *hC = malloc(sizeof(float) * (size_t)nc), *got = malloc(sizeof(float) * (size_t)nc);
-    for (int64_t i = 0; i < na; ++i)
-        hA[i] = rng_uniform(&r);
-    for (int64_t i = 0; i < nb; ++i)
-        hB[i] = rng_uniform(&r);
     for (int64_t i = 0; i < nc; ++i) /* C's products; NaN wherever no product is */
         hC[i] = in_some_product(b, i) && g->beta != 0.0f ? rng_uniform(&r) : poison_value();
     float *A = upload(hA, na), *B = upload(hB, nb), *C = upload(hC, nc);
@@ -193,12 +198,8 @@ static void run_pointer_batch(gl_handle_t h, int v, const gemm_case *g, int64_t 
     const int64_t pool_a = between(1, count), pool_b = between(1, count);
     const int64_t sa = slot_floats(g, 'A'), sb = slot_floats(g, 'B'), sc = slot_floats(g, 'C');
     const int64_t na = pool_a * sa, nb = pool_b * sb, nc = count * sc;
-    float *hA = malloc(sizeof(float) * (size_t)na), *hB = malloc(sizeof(float) * (size_t)nb);
+    float *hA = random_floats(na), *hB = random_floats(nb);
     float *hC = malloc(sizeof(float) * (size_t)nc), *got = malloc(sizeof(float) * (size_t)nc);
-    for (int64_t i = 0; i < na; ++i)
-        hA[i] = rng_uniform(&r);
-    for (int64_t i = 0; i < nb; ++i)
-        hB[i] = rng_uniform(&r);
     /* cuBLAS's batched calls choose their kernels without seeing the
      * entries, and take them to be 16-byte aligned (gemmladder.h): on cuBLAS
      * every entry at its slot's start, without NULLs. */
