@@ -606,6 +606,23 @@ def _stream_of(operand):
 
 
 # ---- handles ------------------------------------------------------------------------
+@contextlib.contextmanager
+def _device_buffers(device):
+    """A list for the block's device buffers, allocated on `device` (the
+    handle's GPU): each freed after the block, and on an error freed without
+    reporting theirs, so that the first error is the one raised."""
+    buffers = []
+    with _cudart.on_device(device):
+        try:
+            yield buffers
+        except BaseException:
+            for buffer in buffers:
+                buffer.free(report_errors=False)
+            raise
+        for buffer in buffers:
+            buffer.free()
+
+
 class Handle:
     """A libgemmladder handle: a CUDA device (the current one when created, or
     `device`), a stream, and cuBLAS state created when first needed.
@@ -848,38 +865,31 @@ class Handle:
             return
         run = stream if stream is not None else self.stream
         roles = [[p.a for p in plans], [p.b for p in plans], [p.c for p in plans]]
-        buffers, addresses = [], []
-        with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
-            try:
-                for role, operands in enumerate(roles):
-                    # One place for each distinct matrix (the same array, met again).
-                    places, offsets, nbytes = {}, [], 0
-                    for operand in operands:
-                        key = (operand.matrix.address, operand.matrix.rows, operand.matrix.cols,
-                               operand.ld)
-                        if key not in places or role == 2:
-                            places[key], nbytes = nbytes, nbytes + operand.outer * operand.inner * 4
-                        offsets.append(places[key])
-                    buffer = _cudart.DeviceBuffer(nbytes)
-                    buffers.append(buffer)
-                    addresses.append([buffer.address + o for o in offsets])
-                    copied = set()
-                    for operand, address in zip(operands, addresses[-1]):
-                        if (role < 2 or plans[0].beta != 0.0) and address not in copied:
-                            _copy(operand, address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
-                            copied.add(address)
-                lds = [max(operand.inner, 1) for operand in first.operands()]
-                self._call_pointers(first, number, addresses[0], addresses[1], addresses[2], lds,
-                                    len(plans), run)
-                for plan, address in zip(plans, addresses[2]):
-                    _copy(plan.c, address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
-                _cudart.synchronize(run or None)
-            except BaseException:
-                for buffer in buffers:  # the first error is the one to report
-                    buffer.free(report_errors=False)
-                raise
-            for buffer in buffers:
-                buffer.free()
+        addresses = []
+        with _device_buffers(self._device) as buffers:
+            for role, operands in enumerate(roles):
+                # One place for each distinct matrix (the same array, met again).
+                places, offsets, nbytes = {}, [], 0
+                for operand in operands:
+                    key = (operand.matrix.address, operand.matrix.rows, operand.matrix.cols,
+                           operand.ld)
+                    if key not in places or role == 2:
+                        places[key], nbytes = nbytes, nbytes + operand.outer * operand.inner * 4
+                    offsets.append(places[key])
+                buffer = _cudart.DeviceBuffer(nbytes)
+                buffers.append(buffer)
+                addresses.append([buffer.address + o for o in offsets])
+                copied = set()
+                for operand, address in zip(operands, addresses[-1]):
+                    if (role < 2 or plans[0].beta != 0.0) and address not in copied:
+                        _copy(operand, address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
+                        copied.add(address)
+            lds = [max(operand.inner, 1) for operand in first.operands()]
+            self._call_pointers(first, number, addresses[0], addresses[1], addresses[2], lds,
+                                len(plans), run)
+            for plan, address in zip(plans, addresses[2]):
+                _copy(plan.c, address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
+            _cudart.synchronize(run or None)
         for plan in plans:
             if plan.c.matrix.copy is not None:
                 plan.c.matrix.write_back()
@@ -962,33 +972,25 @@ class Handle:
         run = stream if stream is not None else self.stream
         batched = plan.batch is not None
         copy = _copy_batch if batched else _copy
-        buffers = []
-        with _cudart.on_device(self._device):  # cudaMalloc on the handle's GPU
-            try:
-                for operand in plan.operands():
-                    count = operand.count if batched else 1
-                    buffers.append(_cudart.DeviceBuffer(count * operand.outer * operand.inner * 4))
-                uploads = [plan.a, plan.b] + ([plan.c] if plan.beta != 0.0 else [])
-                for operand, buffer in zip(uploads, buffers):
-                    copy(operand, buffer.address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
-                lds = [max(operand.inner, 1) for operand in plan.operands()]
-                if not batched:
-                    self._call(plan, number, buffers[0].address, lds[0], buffers[1].address,
-                               lds[1], buffers[2].address, lds[2], run)
-                elif plan.batch and plan.M and plan.N:  # else no element of C to write
-                    strides = [operand.outer * operand.inner if operand.count > 1 else 0
-                               for operand in plan.operands()]
-                    self._call_batched(plan, number, buffers[0].address, lds[0], strides[0],
-                                       buffers[1].address, lds[1], strides[1],
-                                       buffers[2].address, lds[2], strides[2], run)
-                copy(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
-                _cudart.synchronize(run or None)
-            except BaseException:
-                for buffer in buffers:  # the first error is the one to report
-                    buffer.free(report_errors=False)
-                raise
-            for buffer in buffers:
-                buffer.free()
+        with _device_buffers(self._device) as buffers:
+            for operand in plan.operands():
+                count = operand.count if batched else 1
+                buffers.append(_cudart.DeviceBuffer(count * operand.outer * operand.inner * 4))
+            uploads = [plan.a, plan.b] + ([plan.c] if plan.beta != 0.0 else [])
+            for operand, buffer in zip(uploads, buffers):
+                copy(operand, buffer.address, _cudart.MEMCPY_HOST_TO_DEVICE, run)
+            lds = [max(operand.inner, 1) for operand in plan.operands()]
+            if not batched:
+                self._call(plan, number, buffers[0].address, lds[0], buffers[1].address,
+                           lds[1], buffers[2].address, lds[2], run)
+            elif plan.batch and plan.M and plan.N:  # else no element of C to write
+                strides = [operand.outer * operand.inner if operand.count > 1 else 0
+                           for operand in plan.operands()]
+                self._call_batched(plan, number, buffers[0].address, lds[0], strides[0],
+                                   buffers[1].address, lds[1], strides[1],
+                                   buffers[2].address, lds[2], strides[2], run)
+            copy(plan.c, buffers[2].address, _cudart.MEMCPY_DEVICE_TO_HOST, run)
+            _cudart.synchronize(run or None)
         if plan.c.matrix.copy is not None:
             plan.c.matrix.write_back()
         return plan.c.matrix.obj
