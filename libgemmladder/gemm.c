@@ -834,6 +834,10 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
     const int64_t each = (int64_t)out->launches * b->count;
     const int32_t launches_each = each > INT32_MAX ? INT32_MAX : (int32_t)each;
     const bool strides_vec4 = b->a % 4 == 0 && b->b % 4 == 0;
+    /* A's and B's strides in the row-major problem's terms (c->p): a
+     * column-major call's operands are swapped there. */
+    const bool swapped = c->layout == GL_COL_MAJOR;
+    const int64_t stride_a = swapped ? b->b : b->a, stride_b = swapped ? b->a : b->b;
     if (out->path == GL_PATH_SCALE) {
         out->launches = out->launches > 0 && c->p.beta != 1.0f ? launches_each : 0;
     } else if (c->d->uses_cublas) {
@@ -856,8 +860,8 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
         } else if (plan.mode == GL_BATCH_GEMV) { /* the single plan's kernel, no scratch */
             out->launches = batch_launches(row_slices, b->count);
             out->splits = plan.splits, out->scratch_bytes = 0;
-            out->aligned = plan.gemv.vec && (plan.gemv.mat_is_a ? b->a : b->b) % 4 == 0 &&
-                           (!plan.gemv.along_k || (plan.gemv.mat_is_a ? b->b : b->a) % 4 == 0);
+            out->aligned = plan.gemv.vec && (plan.gemv.mat_is_a ? stride_a : stride_b) % 4 == 0 &&
+                           (!plan.gemv.along_k || (plan.gemv.mat_is_a ? stride_b : stride_a) % 4 == 0);
         } else {
             out->tiles = described;
             if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* another rung's kernel and tiles */

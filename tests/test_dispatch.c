@@ -498,6 +498,20 @@ static void test_batched_plan(gl_handle_t h)
               p.splits == one.splits && strstr(p.why, "matrix-vector kernel"),
           "auto, 64 matrix-vector products: path %d, %d launches (one: %d), %s", p.path,
           p.launches, one.launches, p.why);
+    /* Column-major: the matrix is the row-major problem's B, the caller's A,
+     * whose stride (2 floats on) reads it a float at a time; B's (x) is 4. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, Cm, N, N, 4096, 1, 4096,
+                                                  NULL, 4096, 4096 * 4096 + 2, NULL, 4096, 4096,
+                                                  NULL, 4096, 4096, 8, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_GEMV && !p.aligned, "column-major matrix-vector batch: aligned %d",
+          p.aligned);
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, Cm, N, N, 4096, 1, 4096,
+                                                  NULL, 4096, 4096 * 4096, NULL, 4096, 4098,
+                                                  NULL, 4096, 4096, 8, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_GEMV && p.aligned, "the same, A's stride 16-byte: aligned %d",
+          p.aligned);
     /* Auto, a product a tile: one grid. */
     CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 64, 64, 64, NULL,
                                                   64, 4096, NULL, 64, 4096, NULL, 64, 4096, 4096,
