@@ -1172,8 +1172,9 @@ bool gl_engine_thin_tiles(const gl_tile_params *t)
  *     the GPU where one product would not: on rung 12's kernel and its
  *     default tiles where K is 256 or more and M and N whole tiles of them
  *     (its ring of slices covers the first loads that short-lived blocks
- *     otherwise wait for: 2-13% faster than rung 8's on such batches; on
- *     ragged ones, 200 x 300 x 500 or 333 x 333 x 1000, 5-26% slower),
+ *     otherwise wait for: even with rung 8's to 13% faster on six such
+ *     batches; on ragged ones, 200 x 300 x 500 or 333 x 333 x 1000, 5-26%
+ *     slower),
  *     else on the call's tiles. (The one model of a grid, gl_grid_time,
  *     preferred the half tiles or rung 6's kernel on most of the bench's
  *     batched shapes, which ran 2-10% slower there: it is not asked.)
