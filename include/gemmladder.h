@@ -375,7 +375,7 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * cublasGemmStridedBatchedEx for GL_VARIANT_CUBLAS_TF32). Rungs 6-8, 10
  * and 12 run up to 65535 products a launch, each block its tile of one
  * product; rungs 1-5 queue the products one after another. Auto plans the
- * batch: one such grid, the matrix-vector kernel over every product, or
+ * batch: one such grid, the matrix-vector kernel on every product, or
  * each product on its own plan (gl_sgemm_strided_batched_plan says which).
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
  * negative stride, a batch outside 0 .. 2147483647, an operand's batch

@@ -858,7 +858,8 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
         if (plan.mode == GL_BATCH_EACH) {
             out->launches = launches_each;
         } else if (plan.mode == GL_BATCH_GEMV) { /* the single plan's kernel, no scratch */
-            out->launches = batch_launches(row_slices, b->count);
+            const int64_t n = (int64_t)row_slices * b->count;
+            out->launches = n > INT32_MAX ? INT32_MAX : (int32_t)n;
             out->splits = plan.splits, out->scratch_bytes = 0;
             out->aligned = plan.gemv.vec && (plan.gemv.mat_is_a ? stride_a : stride_b) % 4 == 0 &&
                            (!plan.gemv.along_k || (plan.gemv.mat_is_a ? stride_b : stride_a) % 4 == 0);

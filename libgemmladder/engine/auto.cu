@@ -168,7 +168,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
     if (b->c_ptrs)
         return tiled_rung()->launch(p, call_tiles, x);
     /* A batch (plan.c, gl_engine_plan_batch): one grid of every product's
-     * tiles on a rung's batched launch, the matrix-vector kernel over every
+     * tiles on a rung's batched launch, the matrix-vector kernel on every
      * product, or each product on its own plan. */
     gl_engine_batch_plan plan;
     gl_engine_plan_batch(p, b->count, call_tiles, x->engine->tiles_pinned, x->sm_count,

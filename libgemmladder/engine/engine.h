@@ -367,9 +367,9 @@ typedef struct gl_engine_batch_plan {
 void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
                           bool pinned, int sms, int cc, gl_engine_batch_plan *plan);
 
-/* The matrix-vector kernel over `count` products, product z's matrix, x and
- * y `steps` floats on from the first's (g: the first's); each block sums
- * K's `splits` slices in turn, without scratch. */
+/* The matrix-vector kernel on `count` products, a launch each, product i's
+ * matrix, x and y i `steps` floats on from the first's (g: the first's);
+ * each block sums K's `splits` slices in turn, without scratch. */
 int gl_engine_gemv_batch(const gl_gemv *g, int splits, int64_t count, const gl_batch_strides *steps,
                          const gl_exec *x);
 

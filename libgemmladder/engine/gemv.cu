@@ -21,8 +21,8 @@
  *             scratch memory, and a third kernel adds them up; without
  *             scratch, each block sums the slices in turn, to the same bits.
  * Every sum is added in one fixed order, so a call gives the same bits each
- * time. A batch of matrix-vector products (gl_engine_gemv_batch) is one
- * grid whose z is the product, each block summing its slices in turn.
+ * time. A batch of matrix-vector products (gl_engine_gemv_batch) is a
+ * launch a product, each block summing its slices in turn.
  */
 #include "engine.h"
 #include "kernels/ladder.cuh"
@@ -36,15 +36,6 @@ constexpr int WARPS = 8, THREADS = 32 * WARPS;
  * slices' sums (docs/engine.md, "Matrix-vector", has the numbers). */
 template <class T> __device__ __forceinline__ T read_once(const T *p) { return __ldcs(p); }
 
-/* Product blockIdx.z's matrix, x and y (gl_engine_gemv_batch; a single
- * product's steps are 0). */
-__device__ __forceinline__ gl_gemv product_of(gl_gemv g, const gl_batch_strides &steps)
-{
-    const int64_t z = blockIdx.z;
-    g.mat += z * steps.a, g.x += z * steps.b, g.y += z * steps.c;
-    return g;
-}
-
 __device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, float sum)
 {
     float *y = g.y + j * g.syv + r * g.sy;
@@ -54,10 +45,9 @@ __device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, floa
 /* One warp a row; VEC: the row and x read 16 bytes at a time (both
  * aligned, x contiguous). */
 template <bool VEC>
-__global__ __launch_bounds__(THREADS) void along_k(const gl_gemv first, gl_batch_strides steps)
+__global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
 {
     gl_wait_for_previous_grid();
-    const gl_gemv g = product_of(first, steps);
     const int64_t r = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
     if (r >= g.rows)
@@ -93,11 +83,9 @@ __global__ __launch_bounds__(THREADS) void along_k(const gl_gemv first, gl_batch
  * power of two. VEC: the matrix's rows start on 16 bytes, so 4 r's are one
  * load. */
 template <int V, bool VEC>
-__global__ __launch_bounds__(THREADS) void across_k(const gl_gemv first, gl_batch_strides steps,
-                                                    int splits, float *partial)
+__global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits, float *partial)
 {
     gl_wait_for_previous_grid();
-    const gl_gemv g = product_of(first, steps);
     __shared__ float4 sums[WARPS][32];
     __shared__ float4 running[V][32]; /* without partial: the slices' sums so far */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -208,8 +196,8 @@ __global__ __launch_bounds__(THREADS) void add_slices(const gl_gemv g, int split
 
 /* across_k for the vectors' count rounded up to a power of two. */
 template <bool VEC>
-cudaError_t launch_across(const gl_gemv &g, const gl_batch_strides &steps, dim3 grid, int splits,
-                          float *partial, const gl_exec *x)
+cudaError_t launch_across(const gl_gemv &g, dim3 grid, int splits, float *partial,
+                          const gl_exec *x)
 {
     static_assert(GL_GEMV_MAX_VECTORS == 8, "across_k is compiled for up to 8 vectors");
     const int v = g.vectors;
@@ -217,7 +205,7 @@ cudaError_t launch_across(const gl_gemv &g, const gl_batch_strides &steps, dim3 
                         : v <= 2 ? across_k<2, VEC>
                         : v <= 4 ? across_k<4, VEC>
                                  : across_k<8, VEC>;
-    return gl_launch_dependent(kernel, grid, THREADS, 0, x, g, steps, splits, partial);
+    return gl_launch_dependent(kernel, grid, THREADS, 0, x, g, splits, partial);
 }
 
 unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1) / per_block + 1); }
@@ -226,16 +214,15 @@ unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1
 
 extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x)
 {
-    const gl_batch_strides none = {0, 0, 0};
     if (g->along_k)
         return gl_launch_dependent(g->vec ? along_k<true> : along_k<false>,
-                                   dim3(blocks(g->rows, WARPS)), THREADS, 0, x, *g, none);
+                                   dim3(blocks(g->rows, WARPS)), THREADS, 0, x, *g);
     /* The slices' sums go to scratch when there is some; else each block
      * runs through the slices itself, to the same bits. */
     float *partial = splits > 1 ? static_cast<float *>(scratch) : nullptr;
     const dim3 grid(blocks(g->rows, 128), partial ? (unsigned)splits : 1u);
-    const cudaError_t err = g->vec ? launch_across<true>(*g, none, grid, splits, partial, x)
-                                   : launch_across<false>(*g, none, grid, splits, partial, x);
+    const cudaError_t err = g->vec ? launch_across<true>(*g, grid, splits, partial, x)
+                                   : launch_across<false>(*g, grid, splits, partial, x);
     if (err || !partial)
         return err;
     return gl_launch_dependent(add_slices, dim3(blocks((int64_t)g->vectors * g->rows, THREADS)),
@@ -245,20 +232,11 @@ extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const
 extern "C" int gl_engine_gemv_batch(const gl_gemv *first, int splits, int64_t count,
                                     const gl_batch_strides *steps, const gl_exec *x)
 {
-    for (int64_t done = 0; done < count; done += 65535) { /* up to 65535 products a launch */
+    for (int64_t i = 0; i < count; ++i) {
         gl_gemv g = *first;
-        g.mat += done * steps->a, g.x += done * steps->b, g.y += done * steps->c;
-        const unsigned z = (unsigned)(count - done < 65535 ? count - done : 65535);
-        const cudaError_t err =
-            g.along_k ? gl_launch_dependent(g.vec ? along_k<true> : along_k<false>,
-                                            dim3(blocks(g.rows, WARPS), 1, z), THREADS, 0, x, g,
-                                            *steps)
-            : g.vec   ? launch_across<true>(g, *steps, dim3(blocks(g.rows, 128), 1, z), splits,
-                                            nullptr, x)
-                      : launch_across<false>(g, *steps, dim3(blocks(g.rows, 128), 1, z), splits,
-                                             nullptr, x);
-        if (err)
-            return err;
+        g.mat += i * steps->a, g.x += i * steps->b, g.y += i * steps->c;
+        if (const int rc = gl_engine_gemv(&g, splits, nullptr, x))
+            return rc;
     }
     return 0;
 }
