@@ -792,11 +792,10 @@ static gl_status_t check_plan_spans(gl_handle_t h, const call *c)
 {
     uint64_t bytes;
     gl_status_t st = GL_STATUS_SUCCESS;
-    if ((c->reads_ab && ((st = check_span(h, &c->a, c->layout, 1, 0, &bytes)) ||
-                         (st = check_span(h, &c->b, c->layout, 1, 0, &bytes)))) ||
-        (!c->empty && (st = check_span(h, &c->c, c->layout, 1, 0, &bytes))))
+    if (c->reads_ab && ((st = check_span(h, &c->a, c->layout, 1, 0, &bytes)) ||
+                        (st = check_span(h, &c->b, c->layout, 1, 0, &bytes))))
         return st;
-    return st;
+    return c->empty ? GL_STATUS_SUCCESS : check_span(h, &c->c, c->layout, 1, 0, &bytes);
 }
 
 gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layout,
@@ -852,8 +851,8 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
         gl_tiles described = {.size = sizeof described};
         const gl_tile_params tiles = gl_resolve_tiles(h, c->d, c->p.m, c->p.n, &described);
         gl_engine_batch_plan plan;
-        gl_engine_plan_batch(&first, b->count, &tiles, h->pinned[c->d->id], h->sm_count,
-                             h->code_cc, &plan);
+        gl_engine_plan_batch(&first, &tiles, h->pinned[c->d->id], h->sm_count, h->code_cc,
+                             &plan);
         const int32_t row_slices = (int32_t)((c->p.m - 1) / MAX_ROWS_PER_LAUNCH + 1);
         if (plan.mode == GL_BATCH_EACH) {
             out->launches = launches_each;
@@ -861,8 +860,8 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
             const int64_t n = (int64_t)row_slices * b->count;
             out->launches = n > INT32_MAX ? INT32_MAX : (int32_t)n;
             out->splits = plan.splits, out->scratch_bytes = 0;
-            out->aligned = plan.gemv.vec && (plan.gemv.mat_is_a ? stride_a : stride_b) % 4 == 0 &&
-                           (!plan.gemv.along_k || (plan.gemv.mat_is_a ? stride_b : stride_a) % 4 == 0);
+            (void)gl_engine_gemv_steps(&plan.gemv, stride_a, stride_b, b->c);
+            out->aligned = plan.gemv.vec;
         } else {
             out->tiles = described;
             if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* another rung's kernel and tiles */

@@ -1244,8 +1244,7 @@ static void test_engine_batch(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const gl_problem p = problem(cases[i].m, cases[i].n, cases[i].k, cases[i].k, cases[i].n, 0);
         gl_engine_batch_plan plan;
-        gl_engine_plan_batch(&p, cases[i].count, cases[i].t, cases[i].pinned, 132, cases[i].cc,
-                             &plan);
+        gl_engine_plan_batch(&p, cases[i].t, cases[i].pinned, 132, cases[i].cc, &plan);
         const bool tiles_ok = plan.mode != GL_BATCH_GRID ||
                               (plan.kernel == GL_VARIANT_WARPTILE
                                    ? gl_tile_params_equal(&plan.tiles, cases[i].t)

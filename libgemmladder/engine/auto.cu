@@ -171,16 +171,13 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
      * tiles on a rung's batched launch, the matrix-vector kernel on every
      * product, or each product on its own plan. */
     gl_engine_batch_plan plan;
-    gl_engine_plan_batch(p, b->count, call_tiles, x->engine->tiles_pinned, x->sm_count,
-                         x->code_cc, &plan);
+    gl_engine_plan_batch(p, call_tiles, x->engine->tiles_pinned, x->sm_count, x->code_cc,
+                         &plan);
     if (plan.mode == GL_BATCH_GRID)
         return gl_variant_find(plan.kernel)->launch(p, &plan.tiles, x);
     if (plan.mode == GL_BATCH_GEMV) {
         gl_gemv g = plan.gemv;
-        const gl_batch_strides steps = {g.mat_is_a ? b->a : b->b, g.mat_is_a ? b->b : b->a, b->c};
-        /* 16-byte loads of every product's matrix (and x, along K) */
-        if (steps.a % 4 != 0 || (g.along_k && steps.b % 4 != 0))
-            g.vec = false;
+        const gl_batch_strides steps = gl_engine_gemv_steps(&g, b->a, b->b, b->c);
         return gl_engine_gemv_batch(&g, plan.splits, b->count, &steps, x);
     }
     gl_exec one = *x;

@@ -361,11 +361,23 @@ typedef struct gl_engine_batch_plan {
     const char *why;      /* one sentence, static */
 } gl_engine_batch_plan;
 
-/* The plan for `count` (> 1) products of p made with tiles t (pinned: set
+/* The plan for a batch of products of p made with tiles t (pinned: set
  * with gl_set_tiles) on a GPU of `sms` SMs whose code was compiled for
  * capability cc (plan.c says which and why). */
-void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
-                          bool pinned, int sms, int cc, gl_engine_batch_plan *plan);
+void gl_engine_plan_batch(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
+                          int cc, gl_engine_batch_plan *plan);
+
+/* A matrix-vector batch's steps from one product's matrix, x and y to the
+ * next's, given the row-major problem's strides of A, B and C; g keeps its
+ * 16-byte loads only where every product's matrix (and x, along K) allows
+ * them. */
+static inline gl_batch_strides gl_engine_gemv_steps(gl_gemv *g, int64_t a, int64_t b, int64_t c)
+{
+    const gl_batch_strides steps = {g->mat_is_a ? a : b, g->mat_is_a ? b : a, c};
+    if (steps.a % 4 != 0 || (g->along_k && steps.b % 4 != 0))
+        g->vec = false;
+    return steps;
+}
 
 /* The matrix-vector kernel on `count` products, a launch each, product i's
  * matrix, x and y i `steps` floats on from the first's (g: the first's);

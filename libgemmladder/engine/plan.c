@@ -1182,10 +1182,9 @@ bool gl_engine_thin_tiles(const gl_tile_params *t)
  *     preferred the half tiles or rung 6's kernel on most of the bench's
  *     batched shapes, which ran 2-10% slower there: it is not asked.)
  */
-void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
-                          bool pinned, int sms, int cc, gl_engine_batch_plan *plan)
+void gl_engine_plan_batch(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
+                          int cc, gl_engine_batch_plan *plan)
 {
-    (void)count;
     *plan = (gl_engine_batch_plan){.mode = GL_BATCH_GRID, .kernel = GL_VARIANT_WARPTILE, .tiles = *t};
     plan->why = "tiles pinned on the handle: the batch's tiles in one grid";
     if (pinned)
