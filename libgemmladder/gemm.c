@@ -857,10 +857,10 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
         if (plan.mode == GL_BATCH_EACH) {
             out->launches = launches_each;
         } else if (plan.mode == GL_BATCH_GEMV) { /* the single plan's kernel, no scratch */
-            const int64_t n = (int64_t)row_slices * b->count;
-            out->launches = n > INT32_MAX ? INT32_MAX : (int32_t)n;
+            out->launches = batch_launches(row_slices, b->count);
             out->splits = plan.splits, out->scratch_bytes = 0;
-            (void)gl_engine_gemv_steps(&plan.gemv, stride_a, stride_b, b->c);
+            const gl_batch strides = {.count = b->count, .a = stride_a, .b = stride_b, .c = b->c};
+            (void)gl_engine_gemv_products(&plan.gemv, &first, &strides);
             out->aligned = plan.gemv.vec;
         } else {
             out->tiles = described;

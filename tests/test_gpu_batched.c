@@ -21,8 +21,10 @@
  * from pools of fewer A and B matrices than products (repeated entries:
  * broadcast), a random half of the matrices one float past an aligned
  * start, and one product with a NULL entry whose C must come back as it
- * was (but on cuBLAS, which does not skip them). Each C lies in a slot of
- * its own between NaNs that must stay. Exits 77 where there is no GPU.
+ * was (but on cuBLAS, which does not skip them); eight of the shapes have
+ * C of one row or column, or a few (auto's matrix-vector kernel). Each C
+ * lies in a slot of its own between NaNs that must stay. GL_TEST_ONLY=NAME
+ * keeps to one variant. Exits 77 where there is no GPU.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -163,8 +165,9 @@ static int64_t between(int64_t lo, int64_t hi) { return lo + (int64_t)(rng_next(
 
 /* A random case: sizes up to `most`, half of them with every extent and
  * leading dimension a multiple of 4 (16-byte copies where the entries are
- * aligned). */
-static gemm_case random_case(int64_t most)
+ * aligned); few > 0: C of 1 .. few rows or columns (auto's matrix-vector
+ * kernel, whose matrix then has up to 8 * most rows). */
+static gemm_case random_case(int64_t most, int64_t few)
 {
     const int by4 = (int)between(0, 1);
     gemm_case g;
@@ -173,6 +176,11 @@ static gemm_case random_case(int64_t most)
     g.m = by4 ? 4 * between(1, most / 4) : between(1, most);
     g.n = by4 ? 4 * between(1, most / 4) : between(1, most);
     g.k = by4 ? 4 * between(1, most / 4) : between(1, most);
+    if (few > 0) {
+        int64_t *const small = between(0, 1) ? &g.m : &g.n, *const big = small == &g.m ? &g.n : &g.m;
+        *small = between(1, few);
+        *big = by4 ? 4 * between(1, 2 * most) : between(1, 8 * most);
+    }
     g.alpha = between(0, 3) ? 1.0f : -1.25f;
     g.beta = between(0, 1) ? 0.0f : 0.5f;
     const char ops[3] = {'A', 'B', 'C'};
@@ -318,6 +326,15 @@ int main(void)
     printf("seed %llu (GL_TEST_SEED=%llu repeats this run)\n", (unsigned long long)seed,
            (unsigned long long)seed);
     r.state = seed;
+    /* GL_TEST_ONLY=NAME: one variant (for a sanitizer's run over auto's or
+     * a rung's batch kernels). */
+    const char *only_name = getenv("GL_TEST_ONLY");
+    gl_variant_t only = (gl_variant_t)-1;
+    if (only_name && *only_name && gl_variant_from_name(only_name, &only) != GL_STATUS_SUCCESS) {
+        CHECK(0, "GL_TEST_ONLY=%s: not a variant", only_name);
+        gl_handle_destroy(h);
+        return harness_finish("test_gpu_batched");
+    }
 
     const gl_layout_t R = GL_ROW_MAJOR, Cm = GL_COL_MAJOR;
     const gl_transpose_t N = GL_OP_N, T = GL_OP_T;
@@ -344,13 +361,17 @@ int main(void)
         {{R, N, N, 2176, 2048, 24, 1.0f, 0.0f, 24, 2048, 2048}, 2176 * 24, 24 * 2048,
          2176 * 2048, 2},
         {{R, N, N, 1500, 64, 500, 1.0f, 0.0f, 500, 64, 64}, 1500 * 500, 500 * 64, 1500 * 64, 5},
+        /* matrix-vector products of a few vectors, 16-byte loads and not */
+        {{R, N, N, 5, 3000, 700, 1.0f, 0.5f, 700, 3000, 3000}, 5 * 700, 700 * 3000, 5 * 3000, 6},
+        {{R, N, T, 1, 1001, 333, -1.0f, 0.0f, 333, 333, 1001}, 335, 1001 * 333 + 1, 1003, 11},
     };
     enum { RANDOM = 12 };
     batch_case random[RANDOM];
     for (int i = 0; i < RANDOM; ++i)
         random[i] = random_batch();
     for (int v = 0; v < gl_variant_count(); ++v) {
-        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS ||
+            (only_name && *only_name && v != (int)only))
             continue;
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
             /* the slow rungs on the small cases only */
@@ -365,14 +386,19 @@ int main(void)
      * their own), and a long batch of small products. */
     const uint64_t pointer_seed = rng_next(&r);
     for (int v = 0; v < gl_variant_count(); ++v) {
-        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS)
+        if (gl_variant_available(h, (gl_variant_t)v) != GL_STATUS_SUCCESS ||
+            (only_name && *only_name && v != (int)only))
             continue;
         r.state = pointer_seed;
         for (int i = 0; i < 12; ++i) {
-            const gemm_case g = random_case(harness_variant(v).slow ? 64 : 160);
+            const gemm_case g = random_case(harness_variant(v).slow ? 64 : 160, 0);
             run_pointer_batch(h, v, &g, between(1, 40));
         }
-        const gemm_case g = random_case(24);
+        for (int i = 0; i < 8; ++i) { /* a row or column of C, or a few */
+            const gemm_case g = random_case(harness_variant(v).slow ? 64 : 200, i < 4 ? 1 : 8);
+            run_pointer_batch(h, v, &g, between(1, 40));
+        }
+        const gemm_case g = random_case(24, 0);
         run_pointer_batch(h, v, &g, between(257, 300));
     }
     gl_handle_destroy(h);

@@ -163,13 +163,12 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
     const gl_batch *b = gl_exec_batch(x);
     if (!b)
         return run_call(p, call_tiles, x);
-    /* Pointer arrays (gl_sgemm_batched): the tiled rung's batch grid on the
-     * call's tiles; the host cannot see the products to plan them. */
-    if (b->c_ptrs)
-        return tiled_rung()->launch(p, call_tiles, x);
     /* A batch (plan.c, gl_engine_plan_batch): one grid of every product's
-     * tiles on a rung's batched launch, the matrix-vector kernel on every
-     * product, or each product on its own plan. */
+     * tiles on a rung's batched launch, the matrix-vector kernel over every
+     * product, or each product on its own plan. Pointer arrays
+     * (gl_sgemm_batched) take the same plan, but where each product would
+     * run on its own: the host cannot see their products, so they run on
+     * one grid of the call's tiles. */
     gl_engine_batch_plan plan;
     gl_engine_plan_batch(p, call_tiles, x->engine->tiles_pinned, x->sm_count, x->code_cc,
                          &plan);
@@ -177,9 +176,11 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
         return gl_variant_find(plan.kernel)->launch(p, &plan.tiles, x);
     if (plan.mode == GL_BATCH_GEMV) {
         gl_gemv g = plan.gemv;
-        const gl_batch_strides steps = gl_engine_gemv_steps(&g, b->a, b->b, b->c);
-        return gl_engine_gemv_batch(&g, plan.splits, b->count, &steps, x);
+        const gl_gemv_products products = gl_engine_gemv_products(&g, p, b);
+        return gl_engine_gemv_batch(&g, plan.splits, b->count, &products, x);
     }
+    if (b->c_ptrs)
+        return tiled_rung()->launch(p, call_tiles, x);
     gl_exec one = *x;
     one.batch = NULL;
     for (int64_t i = 0; i < b->count; ++i) {

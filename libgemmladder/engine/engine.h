@@ -367,22 +367,45 @@ typedef struct gl_engine_batch_plan {
 void gl_engine_plan_batch(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                           int cc, gl_engine_batch_plan *plan);
 
-/* A matrix-vector batch's steps from one product's matrix, x and y to the
- * next's, given the row-major problem's strides of A, B and C; g keeps its
- * 16-byte loads only where every product's matrix (and x, along K) allows
- * them. */
-static inline gl_batch_strides gl_engine_gemv_steps(gl_gemv *g, int64_t a, int64_t b, int64_t c)
+/* Where a matrix-vector batch's products are (gl_engine_gemv_batch):
+ * product i's matrix, x and y i `steps` floats on from the first's; or, for
+ * pointer arrays (y set), entries i of the arrays, moved on by `moves`
+ * floats (to the launch's first row, gl_batch.row0). */
+typedef struct gl_gemv_products {
+    gl_batch_strides steps, moves;
+    const float *const *mat;
+    const float *const *x;
+    float *const *y;
+} gl_gemv_products;
+
+/* Batch b of problem p as products of the matrix-vector view g of the
+ * first: g keeps its 16-byte loads only where every product's steps allow
+ * them (for pointer arrays, the kernels ask each product's entries too). */
+static inline gl_gemv_products gl_engine_gemv_products(gl_gemv *g, const gl_problem *p,
+                                                       const gl_batch *b)
 {
-    const gl_batch_strides steps = {g->mat_is_a ? a : b, g->mat_is_a ? b : a, c};
-    if (steps.a % 4 != 0 || (g->along_k && steps.b % 4 != 0))
+    gl_gemv_products q = {{0, 0, 0}, {0, 0, 0}, NULL, NULL, NULL};
+    const bool a_is_mat = g->mat_is_a;
+    if (b->c_ptrs) { /* gl_move_to_row's moves of A and C */
+        const int64_t a_move = b->row0 * (p->trans_a ? 1 : p->lda), c_move = b->row0 * p->ldc;
+        q.mat = a_is_mat ? b->a_ptrs : b->b_ptrs, q.x = a_is_mat ? b->b_ptrs : b->a_ptrs;
+        q.y = b->c_ptrs;
+        q.moves.a = a_is_mat ? a_move : 0, q.moves.b = a_is_mat ? 0 : a_move, q.moves.c = c_move;
+        return q;
+    }
+    q.steps.a = a_is_mat ? b->a : b->b, q.steps.b = a_is_mat ? b->b : b->a, q.steps.c = b->c;
+    if (q.steps.a % 4 != 0 || (g->along_k && q.steps.b % 4 != 0))
         g->vec = false;
-    return steps;
+    return q;
 }
 
-/* The matrix-vector kernel on `count` products, a launch each, product i's
- * matrix, x and y i `steps` floats on from the first's (g: the first's);
- * each block sums K's `splits` slices in turn, without scratch. */
-int gl_engine_gemv_batch(const gl_gemv *g, int splits, int64_t count, const gl_batch_strides *steps,
+/* The matrix-vector kernel on `count` products of batch b (g: the view of
+ * the first; for pointer arrays, of a product whose entries are 16-byte
+ * aligned), up to 65535 a launch, the grid's z the product; each block
+ * sums K's `splits` slices in turn, without scratch. Pointer arrays whose
+ * steps allow 16-byte loads take two launches: the products whose entries
+ * allow them, then the rest. */
+int gl_engine_gemv_batch(const gl_gemv *g, int splits, int64_t count, const gl_gemv_products *b,
                          const gl_exec *x);
 
 /* Problem p cut at C's row `rows`: *top, the rows above it, and *bottom,

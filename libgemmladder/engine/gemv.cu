@@ -21,8 +21,10 @@
  *             scratch memory, and a third kernel adds them up; without
  *             scratch, each block sums the slices in turn, to the same bits.
  * Every sum is added in one fixed order, so a call gives the same bits each
- * time. A batch of matrix-vector products (gl_engine_gemv_batch) is a
- * launch a product, each block summing its slices in turn.
+ * time. A batch of matrix-vector products (gl_engine_gemv_batch) is one
+ * grid whose z is the product (kernels of their own, BATCH: a single
+ * product's keep every register they had), each block summing its slices
+ * in turn.
  */
 #include "engine.h"
 #include "kernels/ladder.cuh"
@@ -36,6 +38,29 @@ constexpr int WARPS = 8, THREADS = 32 * WARPS;
  * slices' sums (docs/engine.md, "Matrix-vector", has the numbers). */
 template <class T> __device__ __forceinline__ T read_once(const T *p) { return __ldcs(p); }
 
+/* Product blockIdx.z of batch b as g, from the first's (strides) or from
+ * its entries (pointer arrays); false where this kernel has no such
+ * product: an entry is NULL, or the batch runs in two passes (split) and
+ * the entries' alignment puts it in the other: the kernel of 16-byte loads
+ * (VEC) takes the products whose matrix, and x along k, start on 16 bytes,
+ * the other kernel the rest. */
+template <bool VEC>
+__device__ __forceinline__ bool take_product(gl_gemv &g, const gl_gemv_products &b, bool split)
+{
+    const int64_t z = blockIdx.z;
+    if (!b.y) {
+        g.mat += z * b.steps.a, g.x += z * b.steps.b, g.y += z * b.steps.c;
+        return true;
+    }
+    const float *const mat = b.mat[z], *const x = b.x[z];
+    float *const y = b.y[z];
+    if (!mat || !x || !y)
+        return false;
+    g.mat = mat + b.moves.a, g.x = x + b.moves.b, g.y = y + b.moves.c;
+    const bool aligned = ((uintptr_t)g.mat & 15) == 0 && (!g.along_k || ((uintptr_t)g.x & 15) == 0);
+    return !split || aligned == VEC;
+}
+
 __device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, float sum)
 {
     float *y = g.y + j * g.syv + r * g.sy;
@@ -44,10 +69,12 @@ __device__ __forceinline__ void store_y(const gl_gemv &g, int j, int64_t r, floa
 
 /* One warp a row; VEC: the row and x read 16 bytes at a time (both
  * aligned, x contiguous). */
-template <bool VEC>
-__global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
+template <bool VEC, bool BATCH>
+__global__ __launch_bounds__(THREADS) void along_k(gl_gemv g, const gl_gemv_products b, bool split)
 {
     gl_wait_for_previous_grid();
+    if (BATCH && !take_product<VEC>(g, b, split))
+        return;
     const int64_t r = (int64_t)blockIdx.x * WARPS + threadIdx.x / 32;
     const int lane = threadIdx.x % 32;
     if (r >= g.rows)
@@ -82,10 +109,13 @@ __global__ __launch_bounds__(THREADS) void along_k(const gl_gemv g)
  * order, so both give the same bits. V: the vectors' count rounded up to a
  * power of two. VEC: the matrix's rows start on 16 bytes, so 4 r's are one
  * load. */
-template <int V, bool VEC>
-__global__ __launch_bounds__(THREADS) void across_k(const gl_gemv g, int splits, float *partial)
+template <int V, bool VEC, bool BATCH>
+__global__ __launch_bounds__(THREADS) void across_k(gl_gemv g, const gl_gemv_products b, bool split,
+                                                    int splits, float *partial)
 {
     gl_wait_for_previous_grid();
+    if (BATCH && !take_product<VEC>(g, b, split))
+        return; /* the whole block: z is the block's */
     __shared__ float4 sums[WARPS][32];
     __shared__ float4 running[V][32]; /* without partial: the slices' sums so far */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -194,49 +224,64 @@ __global__ __launch_bounds__(THREADS) void add_slices(const gl_gemv g, int split
     store_y(g, j, r, sum);
 }
 
-/* across_k for the vectors' count rounded up to a power of two. */
-template <bool VEC>
-cudaError_t launch_across(const gl_gemv &g, dim3 grid, int splits, float *partial,
-                          const gl_exec *x)
+unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1) / per_block + 1); }
+
+/* The matrix-vector kernel for g (the vectors' count rounded up to a power
+ * of two, across k), on a grid of z products of batch b (BATCH) or on g
+ * alone (z = 1). */
+template <bool VEC, bool BATCH>
+cudaError_t launch(const gl_gemv &g, const gl_gemv_products &b, bool split, unsigned z,
+                   int splits, float *partial, const gl_exec *x)
 {
+    if (g.along_k)
+        return gl_launch_dependent(along_k<VEC, BATCH>, dim3(blocks(g.rows, WARPS), 1, z),
+                                   THREADS, 0, x, g, b, split);
     static_assert(GL_GEMV_MAX_VECTORS == 8, "across_k is compiled for up to 8 vectors");
     const int v = g.vectors;
-    const auto kernel = v <= 1 ? across_k<1, VEC>
-                        : v <= 2 ? across_k<2, VEC>
-                        : v <= 4 ? across_k<4, VEC>
-                                 : across_k<8, VEC>;
-    return gl_launch_dependent(kernel, grid, THREADS, 0, x, g, splits, partial);
+    const auto kernel = v <= 1 ? across_k<1, VEC, BATCH>
+                        : v <= 2 ? across_k<2, VEC, BATCH>
+                        : v <= 4 ? across_k<4, VEC, BATCH>
+                                 : across_k<8, VEC, BATCH>;
+    const dim3 grid(blocks(g.rows, 128), partial ? (unsigned)splits : 1u, z);
+    return gl_launch_dependent(kernel, grid, THREADS, 0, x, g, b, split, splits, partial);
 }
-
-unsigned blocks(int64_t items, int64_t per_block) { return (unsigned)((items - 1) / per_block + 1); }
 
 } // namespace
 
 extern "C" int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x)
 {
-    if (g->along_k)
-        return gl_launch_dependent(g->vec ? along_k<true> : along_k<false>,
-                                   dim3(blocks(g->rows, WARPS)), THREADS, 0, x, *g);
     /* The slices' sums go to scratch when there is some; else each block
      * runs through the slices itself, to the same bits. */
-    float *partial = splits > 1 ? static_cast<float *>(scratch) : nullptr;
-    const dim3 grid(blocks(g->rows, 128), partial ? (unsigned)splits : 1u);
-    const cudaError_t err = g->vec ? launch_across<true>(*g, grid, splits, partial, x)
-                                   : launch_across<false>(*g, grid, splits, partial, x);
+    float *partial = splits > 1 && !g->along_k ? static_cast<float *>(scratch) : nullptr;
+    const gl_gemv_products one = {};
+    const cudaError_t err = g->vec ? launch<true, false>(*g, one, false, 1, splits, partial, x)
+                                   : launch<false, false>(*g, one, false, 1, splits, partial, x);
     if (err || !partial)
         return err;
     return gl_launch_dependent(add_slices, dim3(blocks((int64_t)g->vectors * g->rows, THREADS)),
                                THREADS, 0, x, *g, splits, (const float *)partial);
 }
 
-extern "C" int gl_engine_gemv_batch(const gl_gemv *first, int splits, int64_t count,
-                                    const gl_batch_strides *steps, const gl_exec *x)
+extern "C" int gl_engine_gemv_batch(const gl_gemv *g, int splits, int64_t count,
+                                    const gl_gemv_products *b, const gl_exec *x)
 {
-    for (int64_t i = 0; i < count; ++i) {
-        gl_gemv g = *first;
-        g.mat += i * steps->a, g.x += i * steps->b, g.y += i * steps->c;
-        if (const int rc = gl_engine_gemv(&g, splits, nullptr, x))
-            return rc;
+    /* Pointer arrays whose steps allow 16-byte loads run in two passes:
+     * the products whose entries allow them too, then the rest. */
+    const bool split = b->y && g->vec;
+    for (int64_t first = 0; first < count; first += 65535) { /* up to 65535 products a launch */
+        gl_gemv f = *g;
+        gl_gemv_products q = *b;
+        if (q.y)
+            q.mat += first, q.x += first, q.y += first;
+        else
+            f.mat += first * q.steps.a, f.x += first * q.steps.b, f.y += first * q.steps.c;
+        const unsigned z = (unsigned)(count - first < 65535 ? count - first : 65535);
+        cudaError_t err = f.vec ? launch<true, true>(f, q, split, z, splits, nullptr, x)
+                                : launch<false, true>(f, q, split, z, splits, nullptr, x);
+        if (!err && split)
+            err = launch<false, true>(f, q, split, z, splits, nullptr, x);
+        if (err)
+            return err;
     }
     return 0;
 }
