@@ -490,6 +490,30 @@ static void test_batched(void)
     CHECK(parse(&o, "--overhead --mnk 64x64x64x4096 --variants auto", err, sizeof err) == 0 &&
               o.mode == BR_MODE_OVERHEAD && o.nshapes == 1 && o.shapes[0].batch == 4096,
           "--overhead with a batch: %s", err);
+
+    /* --pointers: each batched shape again right after it, through pointer
+     * arrays; single products once. */
+    CHECK(parse(&o, "--pointers --mnk 64x64x64x4096,5x6x7,256x256x256x256bA:colTN", err,
+                sizeof err) == 0 &&
+              o.nshapes == 5,
+          "--pointers: %s (%d shapes)", err, o.nshapes);
+    const int twin_of[5] = {0, 0, 1, 2, 2}, pointers_at[5] = {0, 1, 0, 0, 1};
+    static const br_shape given[3] = {BR_MNKB(64, 64, 64, 4096), BR_MNK(5, 6, 7),
+                                      {.m = 256, .n = 256, .k = 256, .col_major = 1, .trans_a = 1,
+                                       .batch = 256, .broadcast_a = 1}};
+    for (int i = 0; i < 5 && o.nshapes == 5; ++i) {
+        br_shape want = given[twin_of[i]];
+        want.pointers = pointers_at[i];
+        CHECK(!memcmp(&o.shapes[i], &want, sizeof want), "--pointers: shape %d is not %s", i,
+              br_shape_text(text, sizeof text, want));
+    }
+    CHECK(!strcmp(br_shape_text(text, sizeof text, o.shapes[4]),
+                  "256x256x256 col TN x256 bA ptr"),
+          "a pointer-array batch's name: %s", text);
+    CHECK(parse(&o, "--batched --pointers", err, sizeof err) == 0 && o.nshapes == 19 &&
+              o.shapes[17].batch == 1 && o.shapes[17].pointers && !o.shapes[18].pointers &&
+              o.shapes[18].batch == 0,
+          "--batched --pointers: %s (%d shapes)", err, o.nshapes);
 }
 
 /* Each bad command line must fail with a message naming what is wrong. */
@@ -514,6 +538,9 @@ static void test_bad_arguments(void)
         {"--csv", "--csv needs a value"},
         {"--csv=", "--csv needs a value"},
         {"--mnk 12x", "bad shape '12x'"},
+        {"--pointers --mnk 5x6x7", "--pointers: no batched shape to run through pointer arrays"},
+        {"--pointers", "--pointers: no batched shape"},
+        {"--pointers --overhead --mnk 5x6x7x2", "--pointers times batches in the table"},
         {"--mnk 1x2", "bad shape '1x2'"},
         {"--mnk 1x2x3x4x5", "bad shape '1x2x3x4x5'"},
         /* a batch (4th factor): 1 .. 2^31 - 1, then bA for a broadcast A */
@@ -620,6 +647,7 @@ static void test_usage(void)
                                             "--workspace-limit BYTES", "--batched",
                                             "64x64x64x4096", "256x256x256x256bA",
                                             "batch of 1", "form,batch,broadcast_a",
+                                            "--pointers", "cublasSgemmBatched",
                                             "cublasSgemmStridedBatched",
                                             "cublasDgemmStridedBatched",
                                             "M*N*K*batch",
@@ -660,7 +688,7 @@ static int same_shape_of(br_shape a, br_shape b)
 {
     return a.m == b.m && a.n == b.n && a.k == b.k && a.col_major == b.col_major &&
            a.trans_a == b.trans_a && a.trans_b == b.trans_b && a.batch == b.batch &&
-           a.broadcast_a == b.broadcast_a;
+           a.broadcast_a == b.broadcast_a && a.pointers == b.pointers;
 }
 
 /* % of cuBLAS as the tool computes it: only where both ran correctly, at
@@ -699,6 +727,11 @@ static br_report make_fixture(void)
     add_batch(8, 64, 64, 64, 4096, 0, 1.25, BR_OK);
     add_batch(0, 256, 256, 256, 256, 1, 1.0, BR_OK);
     add_batch(8, 256, 256, 256, 256, 1, NAN, BR_WRONG);
+    /* The first batch again through pointer arrays. */
+    add_batch(0, 64, 64, 64, 4096, 0, 1.0, BR_OK);
+    fixture[fixture_count - 1].shape.pointers = 1;
+    add_batch(8, 64, 64, 64, 4096, 0, 1.5, BR_OK);
+    fixture[fixture_count - 1].shape.pointers = 1;
     fill_pct();
     return (br_report){.device = "NVIDIA \"Test\" <GPU> & co (sm_90); driver 13.0",
                        .device_name = "NVIDIA \"Test\" <GPU> & co", .date = "2026-11-21T10:00:00Z",
@@ -809,6 +842,9 @@ static void test_batched_table(void)
     CHECK(strstr(text, "\n 8 warptile      FP32     256    256    256 row NN     256 bA          - "
                        "         -        -        -       inf  wrong\n"),
           "a broadcast batch: %s", text);
+    CHECK(strstr(text, "\n 8 warptile      FP32      64     64     64 row NN   4096 ptr     1.5000 "
+                       "    1431.7    134.2     66.7   1.0e-07  ok\n"),
+          "a batch through pointer arrays: %s", text);
     /* Every line's columns where the header has them. */
     const char *header_end = strchr(text, '\n');
     const int status_at = (int)(strstr(text, "status") - text);
@@ -823,7 +859,7 @@ static void test_batched_table(void)
     free(text);
     /* Batches alone: the summary's shape is the square batch with the most
      * work, named with its batch. */
-    CHECK(rep.count == 24 && rep.results[20].shape.batch == 4096, "the fixture's batches");
+    CHECK(rep.count == 26 && rep.results[20].shape.batch == 4096, "the fixture's batches");
     const br_report batches = {.results = rep.results + 20, .count = 4};
     CAPTURE(text, br_write_summary(out, &batches, 0));
     CHECK(!strcmp(text, "% of cuBLAS at 256x256x256 x256 bA: warptile (wrong)\n"), "summary: %s",
@@ -989,12 +1025,26 @@ static void test_batch_goals(void)
     add_batch(AUTO, 512, 512, 512, 0, 0, 0.1, BR_OK);
     add_batch(0, 32, 32, 32, 1, 0, 0.01, BR_OK); /* a batch of 1 without its single product */
     add_batch(AUTO, 32, 32, 32, 1, 0, 0.01, BR_OK);
+    /* Pointer-array twins: neither every shape's nor the mean's, each
+     * against its strided batch's time. */
+    const struct {
+        int id;
+        int64_t m, n, k, batch;
+        double ms;
+    } twins[] = {{0, 64, 64, 64, 4096, 1.03},  {AUTO, 64, 64, 64, 4096, 1.1},
+                 {0, 128, 128, 64, 768, 1.0},  {AUTO, 128, 128, 64, 768, 1.32},
+                 {AUTO, 8, 8, 8, 2, 1.0}}; /* without its strided batch: no word */
+    for (size_t i = 0; i < sizeof twins / sizeof twins[0]; ++i) {
+        add_batch(twins[i].id, twins[i].m, twins[i].n, twins[i].k, twins[i].batch, 0, twins[i].ms,
+                  BR_OK);
+        fixture[fixture_count - 1].shape.pointers = 1;
+    }
     fill_pct();
     double log_sum = 0.0;
     int timed = 0;
     for (size_t i = 0; i < fixture_count; ++i)
         if (fixture[i].variant_id == AUTO && fixture[i].shape.batch > 0 &&
-            fixture[i].status == BR_OK)
+            !fixture[i].shape.pointers && fixture[i].status == BR_OK)
             log_sum += log(fixture[i].pct_of_reference), ++timed;
     const br_report rep = {.results = fixture, .count = fixture_count};
     char *text = NULL;
@@ -1012,7 +1062,10 @@ static void test_batch_goals(void)
     CHECK(strstr(text, "  a batch of 1 within 5% of the single call's time: 1024x1024x1024 +3.0% "
                        "(cublas +1.0%), 512x512x512 +10.0% over (cublas +0.0%)\n"),
           "a batch of 1: %s", text);
-    CHECK(count_of(text, "\n") == 4, "four lines: %s", text);
+    CHECK(strstr(text, "  the pointer-array call within 5% of the strided call's time: 64x64x64 "
+                       "x4096 +4.8% (cublas +3.0%), 128x128x64 x768 +10.0% over (cublas +0.0%)\n"),
+          "pointer arrays: %s", text);
+    CHECK(count_of(text, "\n") == 5, "five lines: %s", text);
     free(text);
 
     /* The single call was wrong: said so, not compared. */
@@ -1040,7 +1093,7 @@ static void test_batch_goals(void)
 
 static const char *csv_header =
     "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status,"
-    "form,batch,broadcast_a\n";
+    "form,batch,broadcast_a,pointers\n";
 
 static void test_csv(void)
 {
@@ -1052,38 +1105,41 @@ static void test_csv(void)
     CHECK(!strncmp(text, csv_header, strlen(csv_header)), "CSV header: %.120s", text);
     CHECK(count_of(text, "\n") == (int)rep.count + 1, "CSV has %d lines, expected %d",
           count_of(text, "\n"), (int)rep.count + 1);
-    /* Every line has the header's 15 fields. */
+    /* Every line has the header's 16 fields. */
     int line_no = 0;
     for (const char *p = text; *p; ++line_no) {
         const char *end = strchr(p, '\n');
         int commas = 0;
         for (const char *q = p; q < end; ++q)
             commas += *q == ',';
-        CHECK(commas == 14, "CSV line %d has %d fields", line_no, commas + 1);
+        CHECK(commas == 15, "CSV line %d has %d fields", line_no, commas + 1);
         p = end + 1;
     }
     CHECK(strstr(text,
-                 "\ncublas,0,cublas,4096,4096,4096,2,68719.5,100.663,100,2.000e-07,ok,row NN,0,0\n"),
+                 "\ncublas,0,cublas,4096,4096,4096,2,68719.5,100.663,100,2.000e-07,ok,row NN,0,0,0\n"),
           "cuBLAS row: %s", text);
-    CHECK(strstr(text, "\ngemmladder,2,coalesced,4096,4096,4096,,,,,3.200e-02,wrong,row NN,0,0\n"),
+    CHECK(strstr(text, "\ngemmladder,2,coalesced,4096,4096,4096,,,,,3.200e-02,wrong,row NN,0,0,0\n"),
           "wrong row: empty measurements, error kept");
-    CHECK(strstr(text, "\ngemmladder,3,shared,1024,1024,1024,,,,,inf,wrong,row NN,0,0\n"),
+    CHECK(strstr(text, "\ngemmladder,3,shared,1024,1024,1024,,,,,inf,wrong,row NN,0,0,0\n"),
           "inf error");
     CHECK(strstr(text,
-                 "\ngemmladder,4,blocktile_1d,4096,4096,4096,,,,,,unavailable,row NN,0,0\n"),
+                 "\ngemmladder,4,blocktile_1d,4096,4096,4096,,,,,,unavailable,row NN,0,0,0\n"),
           "unavailable row");
     /* Batches: the batch, and whether A is broadcast. */
     CHECK(strstr(text, "\ncublas,0,cublas,64,64,64,1,2147.48,201.327,100,1.000e-07,ok,row NN,4096,"
-                       "0\n"),
+                       "0,0\n"),
           "a batch's row: %s", text);
     CHECK(strstr(text, "\ngemmladder,8,warptile,64,64,64,1.25,1717.99,161.061,80,1.000e-07,ok,"
-                       "row NN,4096,0\n"),
+                       "row NN,4096,0,0\n"),
           "a batch's row, %% of cuBLAS's batched call: %s", text);
     CHECK(strstr(text, "\ncublas,0,cublas,256,256,256,1,8589.93,134.48,100,1.000e-07,ok,row NN,"
-                       "256,1\n") &&
-              strstr(text, "\ngemmladder,8,warptile,256,256,256,,,,,inf,wrong,row NN,256,1\n"),
+                       "256,1,0\n") &&
+              strstr(text, "\ngemmladder,8,warptile,256,256,256,,,,,inf,wrong,row NN,256,1,0\n"),
           "a broadcast batch's rows: %s", text);
     CHECK(strstr(text, "\ngemmladder,8,warptile,127,4096,4096,0.125,"), "odd shape row");
+    CHECK(strstr(text, "\ngemmladder,8,warptile,64,64,64,1.5,1431.66,134.218,66.6667,1.000e-07,"
+                       "ok,row NN,4096,0,1\n"),
+          "a pointer-array batch's row: %s", text);
     free(text);
 }
 
@@ -1106,7 +1162,7 @@ static void test_json(void)
     static const char *const keys[] = {"provider", "variant_id", "variant", "m", "n", "k",
                                        "runtime_ms", "gflops", "gbps", "pct_of_reference",
                                        "rel_error", "status", "form", "batch",
-                                       "broadcast_a"};
+                                       "broadcast_a", "pointers"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; ++i) {
         char quoted[64];
         snprintf(quoted, sizeof quoted, "\"%s\": ", keys[i]);
@@ -1119,12 +1175,15 @@ static void test_json(void)
           "a wrong result in JSON");
     CHECK(!strstr(text, "nan") && !strstr(text, "inf"), "JSON holds nan or inf");
     CHECK(strstr(text, "\"status\": \"ok\", \"form\": \"row NN\", \"batch\": 0, "
-                       "\"broadcast_a\": false}"),
+                       "\"broadcast_a\": false, \"pointers\": false}"),
           "a single product's batch in JSON: %s", text);
     CHECK(strstr(text, "\"variant\": \"cublas\", \"m\": 64, \"n\": 64, \"k\": 64, ") &&
-              strstr(text, "\"form\": \"row NN\", \"batch\": 4096, \"broadcast_a\": false}"),
+              strstr(text, "\"form\": \"row NN\", \"batch\": 4096, \"broadcast_a\": false, "
+                       "\"pointers\": false}"),
           "a batch in JSON: %s", text);
-    CHECK(count_of(text, "\"batch\": 256, \"broadcast_a\": true}") == 2,
+    CHECK(count_of(text, "\"batch\": 4096, \"broadcast_a\": false, \"pointers\": true}") == 2,
+          "a pointer-array batch in JSON: %s", text);
+    CHECK(count_of(text, "\"batch\": 256, \"broadcast_a\": true, \"pointers\": false}") == 2,
           "a broadcast batch in JSON: %s", text);
     free(text);
 

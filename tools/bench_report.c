@@ -265,7 +265,7 @@ enum {
     OPT_QUICK = 256, OPT_FULL, OPT_NCU, OPT_PROFILE_ONCE, OPT_SKIP_WITHOUT_GPU, OPT_SIZES, OPT_MNK,
     OPT_M, OPT_N, OPT_K, OPT_VARIANTS, OPT_SLOW_LIMIT, OPT_REPEATS, OPT_WARMUP, OPT_SEED, OPT_CSV,
     OPT_JSON, OPT_SVG, OPT_SVG_SIZE, OPT_NCU_SIZE, OPT_REPLOT, OPT_OVERHEAD, OPT_SHAPES,
-    OPT_WORKSPACE_LIMIT, OPT_BATCHED
+    OPT_WORKSPACE_LIMIT, OPT_BATCHED, OPT_POINTERS
 };
 static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
@@ -297,6 +297,7 @@ static const struct option long_options[] = {
     {"shapes", no_argument, NULL, OPT_SHAPES},
     {"workspace-limit", required_argument, NULL, OPT_WORKSPACE_LIMIT},
     {"batched", no_argument, NULL, OPT_BATCHED},
+    {"pointers", no_argument, NULL, OPT_POINTERS},
     {NULL, 0, NULL, 0},
 };
 
@@ -306,7 +307,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
     int64_t dims[3][MAX_LIST];
     int ndims[3] = {0, 0, 0};
     int seen[BR_MAX_VARIANTS] = {0};
-    int quick = 0, full = 0, shapes = 0, batched = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
+    int quick = 0, full = 0, shapes = 0, batched = 0, pointers = 0, ncu = 0, once = 0, overhead = 0, variants_given = 0;
     int64_t repeats = -1, warmup = -1, slow_limit = -1, ncu_size = 0;
     br_options explicit_shapes = {0}; /* --sizes and --mnk, in order */
 
@@ -339,6 +340,7 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         case OPT_OVERHEAD: overhead = 1; break;
         case OPT_SHAPES: shapes = 1; break;
         case OPT_BATCHED: batched = 1; break;
+        case OPT_POINTERS: pointers = 1; break;
         case OPT_SKIP_WITHOUT_GPU: o->skip_without_gpu = 1; break;
         case OPT_SIZES: {
             int64_t vals[MAX_LIST];
@@ -523,6 +525,31 @@ int br_parse_args(br_options *o, int argc, char **argv, char *err, size_t err_si
         for (int i = 0; i < nodd; ++i)
             add_shape(o, odd[i], err, err_size);
     }
+    if (pointers) {
+        /* Each batched shape twice, the second time through pointer arrays. */
+        if (o->mode != BR_MODE_BENCH)
+            return fail(err, err_size,
+                        "--pointers times batches in the table: not with --ncu, --profile-once "
+                        "or --overhead");
+        int twins = 0;
+        for (int i = 0; i < o->nshapes; ++i)
+            twins += o->shapes[i].batch > 0;
+        if (twins == 0)
+            return fail(err, err_size,
+                        "--pointers: no batched shape to run through pointer arrays (give "
+                        "--batched, or --mnk with a batch: 64x64x64x4096)");
+        if (o->nshapes + twins > BR_MAX_SHAPES)
+            return fail(err, err_size, "more than %d shapes with --pointers' twins",
+                        BR_MAX_SHAPES);
+        for (int i = o->nshapes - 1, to = o->nshapes + twins - 1; i >= 0; --i) {
+            if (o->shapes[i].batch > 0) {
+                o->shapes[to] = o->shapes[i];
+                o->shapes[to--].pointers = 1;
+            }
+            o->shapes[to--] = o->shapes[i];
+        }
+        o->nshapes += twins;
+    }
 
     o->repeats = repeats >= 0 ? (int)repeats : quick || overhead ? 5 : 10;
     o->warmup = warmup >= 0 ? (int)warmup : quick ? 1 : 2;
@@ -612,6 +639,12 @@ void br_print_usage(FILE *out)
         "                   90% of cuBLAS on every batched shape, 100% on their\n"
         "                   geometric mean, a batch of 1 within 5% of the single\n"
         "                   call's time\n"
+        "  --pointers       with --batched or batched --mnk shapes: each batch again,\n"
+        "                   right after it, in one gl_sgemm_batched call on arrays of\n"
+        "                   pointers to the same matrices (cuBLAS's:\n"
+        "                   cublasSgemmBatched); \"ptr\" after the batch marks those\n"
+        "                   rows, and the goals for batches add auto's pointer-array\n"
+        "                   call within 5% of its strided call's time\n"
         "  The odd shapes are not multiples of any tile: 1000 leaves edge tiles in\n"
         "  every dimension, 127 x 4096 x 4096 is short and wide, 4097 is one past a\n"
         "  multiple everywhere. For each odd shape whose nearest multiple of 128 ran\n"
@@ -670,13 +703,15 @@ void br_print_usage(FILE *out)
         "Outputs (the table always goes to stdout; progress goes to stderr):\n"
         "  --csv FILE       one row per rung and shape, with the columns\n"
         "                   provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,\n"
-        "                   pct_of_reference,rel_error,status,form,batch,broadcast_a\n"
-        "                   (empty: not measured; batch 0: a single product through\n"
-        "                   gl_sgemm_ex, else the products of one batched call;\n"
-        "                   broadcast_a 1: one A for all of them)\n"
+        "                   pct_of_reference,rel_error,status,form,batch,broadcast_a,\n"
+        "                   pointers (empty: not measured; batch 0: a single product\n"
+        "                   through gl_sgemm_ex, else the products of one batched\n"
+        "                   call; broadcast_a 1: one A for all of them; pointers 1:\n"
+        "                   the batch through arrays of pointers)\n"
         "  --json FILE      {device, device_name, date, gemmladder_version, repeats,\n"
         "                   warmup, seed, tolerance, results: [rows as in the CSV]}\n"
-        "                   (null: not measured; broadcast_a true or false)\n"
+        "                   (null: not measured; broadcast_a and pointers true or\n"
+        "                   false)\n"
         "  The picture (% of cuBLAS per rung at one size, GFLOP/s against size per\n"
         "  rung) is drawn from --json's file by matplotlib:\n"
         "    python -m gemmladder.plot RUN.json -o ladder.svg\n"
@@ -690,7 +725,8 @@ void br_print_usage(FILE *out)
         "\n"
         "Columns: class = the variant's precision class (FP32, TF32).\n"
         "batch (only in runs with batched shapes, after form) = the products of one\n"
-        "gl_sgemm_strided_batched call, \"bA\" after them where one A serves all; \"-\"\n"
+        "gl_sgemm_strided_batched call, \"bA\" after them where one A serves all,\n"
+        "\"ptr\" where they went through pointer arrays (gl_sgemm_batched); \"-\"\n"
         "is a single product through gl_sgemm_ex. GFLOP/s = 2 M N K / time, times\n"
         "the batch. GB/s counts each matrix once, 4 (M K + K N + M N) bytes / time,\n"
         "each matrix of a batch once (a broadcast A once). % cuBLAS = the rung's\n"
@@ -816,7 +852,8 @@ const char *br_form_name(br_shape s)
 static const char *batch_suffix(char *buf, size_t size, br_shape s)
 {
     if (s.batch > 0)
-        snprintf(buf, size, " x%" PRId64 "%s", s.batch, s.broadcast_a ? " bA" : "");
+        snprintf(buf, size, " x%" PRId64 "%s%s", s.batch, s.broadcast_a ? " bA" : "",
+                 s.pointers ? " ptr" : "");
     else if (size)
         buf[0] = '\0';
     return buf;
@@ -834,7 +871,7 @@ static int same_shape(br_shape a, br_shape b)
 {
     return a.m == b.m && a.n == b.n && a.k == b.k && a.col_major == b.col_major &&
            a.trans_a == b.trans_a && a.trans_b == b.trans_b && a.batch == b.batch &&
-           !a.broadcast_a == !b.broadcast_a;
+           !a.broadcast_a == !b.broadcast_a && !a.pointers == !b.pointers;
 }
 
 static int is_square(br_shape s)
@@ -930,8 +967,8 @@ void br_table_row_batched(FILE *out, const br_result *r, int batch_column)
     if (batch_column) {
         char batch[32] = "-";
         if (r->shape.batch > 0)
-            snprintf(batch, sizeof batch, "%" PRId64 "%s", r->shape.batch,
-                     r->shape.broadcast_a ? " bA" : "");
+            snprintf(batch, sizeof batch, "%" PRId64 "%s%s", r->shape.batch,
+                     r->shape.broadcast_a ? " bA" : "", r->shape.pointers ? " ptr" : "");
         fprintf(out, BATCH_COLUMN, batch);
     }
     fprintf(out, " %10s %10s %8s %8s %9s  %s\n",
@@ -1088,7 +1125,7 @@ static int write_every_and_mean(FILE *out, const br_report *rep, int batched_onl
     double log_sum = 0.0;
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (!is_auto(r) || (batched_only && r->shape.batch <= 0))
+        if (!is_auto(r) || (batched_only && (r->shape.batch <= 0 || r->shape.pointers)))
             continue;
         ++shapes;
         if (timed(r)) {
@@ -1105,7 +1142,7 @@ static int write_every_and_mean(FILE *out, const br_report *rep, int batched_onl
     const char *sep = "; under: ";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (!is_auto(r) || (batched_only && r->shape.batch <= 0) ||
+        if (!is_auto(r) || (batched_only && (r->shape.batch <= 0 || r->shape.pointers)) ||
             (timed(r) && r->pct_of_reference >= every))
             continue;
         if (timed(r))
@@ -1201,6 +1238,8 @@ void br_write_goals(FILE *out, const br_report *rep, double copy_gbps)
 #define BR_BATCH_GOAL_EVERY 90.0
 #define BR_BATCH_GOAL_MEAN 100.0
 #define BR_BATCH_GOAL_ONE 0.05
+/* The pointer-array call within 5% of the strided call's time (--pointers). */
+#define BR_BATCH_GOAL_POINTERS 0.05
 
 /* The timed result of variant id at shape s (NULL: none, or not timed). */
 static const br_result *timed_at(const br_report *rep, br_shape s, int variant_id)
@@ -1221,7 +1260,7 @@ void br_write_batch_goals(FILE *out, const br_report *rep)
     const char *sep = "";
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
-        if (!is_auto(r) || r->shape.batch != 1)
+        if (!is_auto(r) || r->shape.batch != 1 || r->shape.pointers)
             continue;
         br_shape single = r->shape;
         single.batch = 0, single.broadcast_a = 0;
@@ -1250,6 +1289,40 @@ void br_write_batch_goals(FILE *out, const br_report *rep)
     }
     if (*sep)
         fputc('\n', out);
+    /* Each batch through pointer arrays against the same batch strided. */
+    sep = "";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r) || !r->shape.pointers)
+            continue;
+        br_shape strided = r->shape;
+        strided.pointers = 0;
+        const br_result *by_pointers = timed_at(rep, r->shape, r->variant_id),
+                        *by_strides = timed_at(rep, strided, r->variant_id),
+                        *strided_result = find_result(rep, strided, r->variant_id);
+        if (!strided_result)
+            continue;
+        if (!*sep)
+            fprintf(out, "  the pointer-array call within %.0f%% of the strided call's time:",
+                    100.0 * BR_BATCH_GOAL_POINTERS);
+        fprintf(out, "%s %s", *sep ? sep : "", goal_shape(name, sizeof name, strided));
+        sep = ",";
+        if (!by_pointers || !by_strides) {
+            fprintf(out, " (%s)",
+                    br_status_name(by_pointers ? strided_result->status : r->status));
+            continue;
+        }
+        const double change = by_pointers->runtime_ms / by_strides->runtime_ms - 1.0;
+        fprintf(out, " %+.1f%%%s", 100.0 * change, change > BR_BATCH_GOAL_POINTERS ? " over" : "");
+        const int ref = cli_reference_variant();
+        const br_result *ref_pointers = timed_at(rep, r->shape, ref),
+                        *ref_strides = timed_at(rep, strided, ref);
+        if (ref_pointers && ref_strides)
+            fprintf(out, " (%s %+.1f%%)", ref_pointers->variant,
+                    100.0 * (ref_pointers->runtime_ms / ref_strides->runtime_ms - 1.0));
+    }
+    if (*sep)
+        fputc('\n', out);
 }
 
 /* ==== CSV and JSON ========================================================= */
@@ -1272,7 +1345,7 @@ static void csv_num(FILE *out, double v, const char *fmt)
 int br_write_csv(FILE *out, const br_report *rep)
 {
     fputs("provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,"
-          "status,form,batch,broadcast_a\n",
+          "status,form,batch,broadcast_a,pointers\n",
           out);
     for (size_t i = 0; i < rep->count; ++i) {
         const br_result *r = &rep->results[i];
@@ -1284,8 +1357,9 @@ int br_write_csv(FILE *out, const br_report *rep)
         csv_num(out, r->gbps, "%.6g");
         csv_num(out, r->pct_of_reference, "%.6g");
         csv_num(out, r->rel_error, "%.3e");
-        fprintf(out, ",%s,%s,%" PRId64 ",%d\n", br_status_name(r->status), br_form_name(r->shape),
-                r->shape.batch, r->shape.broadcast_a != 0);
+        fprintf(out, ",%s,%s,%" PRId64 ",%d,%d\n", br_status_name(r->status),
+                br_form_name(r->shape), r->shape.batch, r->shape.broadcast_a != 0,
+                r->shape.pointers != 0);
     }
     return ferror(out) ? -1 : 0;
 }
@@ -1346,8 +1420,9 @@ int br_write_json(FILE *out, const br_report *rep)
         json_string(out, br_status_name(r->status));
         fputs(", \"form\": ", out);
         json_string(out, br_form_name(r->shape));
-        fprintf(out, ", \"batch\": %" PRId64 ", \"broadcast_a\": %s", r->shape.batch,
-                r->shape.broadcast_a ? "true" : "false");
+        fprintf(out, ", \"batch\": %" PRId64 ", \"broadcast_a\": %s, \"pointers\": %s",
+                r->shape.batch, r->shape.broadcast_a ? "true" : "false",
+                r->shape.pointers ? "true" : "false");
         fputc('}', out);
     }
     fputs(rep->count ? "\n  ]\n}\n" : "]\n}\n", out);

@@ -30,12 +30,14 @@ const char *br_precision_name(int v);
  * many products of the shape in one gl_sgemm_strided_batched call (so 1 is
  * a batch of one, measured against the single call), each operand's
  * matrices back to back (strides M K, K N, M N), or with broadcast_a one A
- * for every product (strideA 0). */
+ * for every product (strideA 0); with pointers, the same matrices in one
+ * gl_sgemm_batched call, through arrays of pointers to them. */
 typedef struct br_shape {
     int64_t m, n, k;
     int col_major, trans_a, trans_b;
     int64_t batch;
     int broadcast_a;
+    int pointers;
 } br_shape;
 
 /* Largest batch accepted (gl_sgemm_strided_batched's). */

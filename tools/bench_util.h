@@ -77,6 +77,10 @@ void bu_device_description(int device, char *out, size_t size);
 /* Sets of operands (A, B, C) enough to make every call miss in L2. */
 typedef struct bu_operands {
     float *a, *b, *c;
+    /* For a batch through pointer arrays: device arrays of pointers to its
+     * matrices in a, b and c; else NULL. */
+    const float **pa, **pb;
+    float **pc;
 } bu_operands;
 
 int bu_rotation_sets(int device, int64_t m, int64_t n, int64_t k);

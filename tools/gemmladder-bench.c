@@ -45,7 +45,26 @@ static void free_sets(bu_operands *sets, int nsets)
         bu_check_cuda(cudaFree(sets[i].a), "cudaFree");
         bu_check_cuda(cudaFree(sets[i].b), "cudaFree");
         bu_check_cuda(cudaFree(sets[i].c), "cudaFree");
+        bu_check_cuda(cudaFree(sets[i].pa), "cudaFree");
+        bu_check_cuda(cudaFree(sets[i].pb), "cudaFree");
+        bu_check_cuda(cudaFree(sets[i].pc), "cudaFree");
     }
+}
+
+/* A device array of `count` pointers, entry i at base + i * step. */
+static void *pointer_array(const float *base, int64_t count, int64_t step)
+{
+    const float **host = malloc(sizeof *host * (size_t)count);
+    if (!host)
+        bu_die("out of host memory for %lld pointers", (long long)count);
+    for (int64_t i = 0; i < count; ++i)
+        host[i] = base + i * step;
+    void *dev = NULL;
+    bu_check_cuda(cudaMalloc(&dev, sizeof *host * (size_t)count), "cudaMalloc");
+    bu_check_cuda(cudaMemcpy(dev, host, sizeof *host * (size_t)count, cudaMemcpyHostToDevice),
+                  "cudaMemcpy");
+    free(host);
+    return dev;
 }
 
 /* ---- one rung at one shape ------------------------------------------------- */
@@ -67,19 +86,38 @@ static call_form form_of(br_shape s)
                        s.col_major ? b_rows : b_cols, s.col_major ? s.m : s.n};
 }
 
+/* Operands for shape s: its matrices back to back (A's once where it is
+ * broadcast), and for a batch through pointer arrays, the arrays. */
+static bu_operands operands_for(br_shape s, uint64_t *rng)
+{
+    bu_operands x = {bu_random_device(br_floats_a(s), rng), bu_random_device(br_floats_b(s), rng),
+                     bu_random_device(br_floats_c(s), rng), NULL, NULL, NULL};
+    if (s.pointers) {
+        x.pa = pointer_array(x.a, s.batch, s.broadcast_a ? 0 : s.m * s.k);
+        x.pb = pointer_array(x.b, s.batch, s.k * s.n);
+        x.pc = pointer_array(x.c, s.batch, s.m * s.n);
+    }
+    return x;
+}
+
 /* One product C = op(A) op(B) of shape s, in its form; or for a batched
  * shape its whole batch in one gl_sgemm_strided_batched call, each
- * operand's matrices back to back (A's stride 0 where it is broadcast). */
-static gl_status_t shape_call(gl_handle_t h, int v, br_shape s, const float *a, const float *b,
-                              float *c)
+ * operand's matrices back to back (A's stride 0 where it is broadcast), or
+ * in one gl_sgemm_batched call on pointers to the same matrices. */
+static gl_status_t shape_call(gl_handle_t h, int v, br_shape s, const bu_operands *x)
 {
     const call_form f = form_of(s);
+    if (s.pointers)
+        return gl_sgemm_batched(h, (gl_variant_t)v, f.layout, f.trans_a, f.trans_b, s.m, s.n,
+                                s.k, 1.0f, x->pa, f.lda, x->pb, f.ldb, 0.0f, x->pc, f.ldc,
+                                s.batch);
     if (s.batch > 0)
         return gl_sgemm_strided_batched(h, (gl_variant_t)v, f.layout, f.trans_a, f.trans_b, s.m,
-                                        s.n, s.k, 1.0f, a, f.lda, s.broadcast_a ? 0 : s.m * s.k,
-                                        b, f.ldb, s.k * s.n, 0.0f, c, f.ldc, s.m * s.n, s.batch);
-    return gl_sgemm_ex(h, (gl_variant_t)v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, 1.0f, a,
-                       f.lda, b, f.ldb, 0.0f, c, f.ldc);
+                                        s.n, s.k, 1.0f, x->a, f.lda,
+                                        s.broadcast_a ? 0 : s.m * s.k, x->b, f.ldb, s.k * s.n,
+                                        0.0f, x->c, f.ldc, s.m * s.n, s.batch);
+    return gl_sgemm_ex(h, (gl_variant_t)v, f.layout, f.trans_a, f.trans_b, s.m, s.n, s.k, 1.0f,
+                       x->a, f.lda, x->b, f.ldb, 0.0f, x->c, f.ldc);
 }
 
 /* What bu_time_median calls: one product on the next set of operands. */
@@ -94,8 +132,7 @@ typedef struct timed_call {
 static int run_timed_call(void *ctx, int repetition)
 {
     const timed_call *c = ctx;
-    const bu_operands *x = &c->sets[repetition % c->nsets];
-    return shape_call(c->h, c->variant, c->s, x->a, x->b, x->c);
+    return shape_call(c->h, c->variant, c->s, &c->sets[repetition % c->nsets]);
 }
 
 /* The rungs whose rows say they are slow (naive, coalesced) are skipped on
@@ -127,7 +164,7 @@ static br_result check_and_time(gl_handle_t h, int v, br_shape s, const bu_opera
      * skips an element cannot pass on what was there before. */
     const size_t c_bytes = sizeof(float) * (size_t)br_floats_c(s);
     bu_check_cuda(cudaMemset(sets[0].c, 0xff, c_bytes), "cudaMemset");
-    const gl_status_t st = shape_call(h, v, s, sets[0].a, sets[0].b, sets[0].c);
+    const gl_status_t st = shape_call(h, v, s, &sets[0]);
     if (st != GL_STATUS_SUCCESS) {
         fprintf(stderr, "\n  %s: %s: %s\n", r.variant, gl_status_string(st), gl_last_error(h));
         r.status = BR_FAILED;
@@ -193,6 +230,8 @@ static void print_plan(gl_handle_t h, gl_variant_t v, br_shape s)
  * (the engine, auto). */
 static void print_plans(gl_handle_t h, const br_options *o, br_shape s)
 {
+    if (s.pointers) /* the strided twin's line says it; the host cannot see the entries */
+        return;
     for (int i = 0; i < o->nvariants; ++i)
         if (cli_variant(o->variants[i]).engine)
             print_plan(h, (gl_variant_t)o->variants[i], s);
@@ -352,9 +391,7 @@ static int run_sweep(const br_options *o)
                 br_shape_text(shape_name, sizeof shape_name, s), nsets, nsets > 1 ? "s" : "");
         bu_operands sets[16];
         for (int i = 0; i < nsets; ++i)
-            sets[i] = (bu_operands){bu_random_device(br_floats_a(s), &rng),
-                                    bu_random_device(br_floats_b(s), &rng),
-                                    bu_random_device(br_floats_c(s), &rng)};
+            sets[i] = operands_for(s, &rng);
         double *ref = s.batch > 0 ? bu_reference_batched(cb, sets[0].a, sets[0].b, s.m, s.n, s.k,
                                                          s.col_major, s.trans_a, s.trans_b,
                                                          s.batch, s.broadcast_a)
@@ -575,7 +612,8 @@ static int overhead_call(gl_handle_t h, const scale_steps *e, int v, br_shape s,
         return e->launch(e->function, 1, 1, 1, 32, 1, 1, 0, (CUstream)stream, args, NULL) ==
                CUDA_SUCCESS;
     }
-    return shape_call(h, v, s, a, b, c) == GL_STATUS_SUCCESS;
+    const bu_operands x = {a, b, c, NULL, NULL, NULL}; /* --overhead takes no --pointers */
+    return shape_call(h, v, s, &x) == GL_STATUS_SUCCESS;
 }
 
 /* Microseconds the host spends in each overhead_call of v while the GPU is

@@ -251,7 +251,7 @@ static void prepare(prepared *p, gl_handle_t h, cublasHandle_t cb, shape s, int 
     for (int i = 0; i < p->nsets; ++i)
         p->sets[i] = (bu_operands){bu_random_device(s.m * s.k, rng),
                                    bu_random_device(s.k * s.n, rng),
-                                   bu_random_device(s.m * s.n, rng)};
+                                   bu_random_device(s.m * s.n, rng), NULL, NULL, NULL};
     p->ref = bu_reference(cb, p->sets[0].a, p->sets[0].b, s.m, s.n, s.k, 0, 0, 0);
     /* The reference rung (cuBLAS), which the table's comments compare with. */
     const gl_variant_t reference = (gl_variant_t)cli_reference_variant();

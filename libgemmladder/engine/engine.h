@@ -480,6 +480,17 @@ cudaError_t gl_launch_dependent(void (*kernel)(Params...), dim3 grid, unsigned t
     return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
+/* Lets the kernel queued behind this one with gl_launch_dependent start
+ * its blocks once every block of this one has called this or finished
+ * (else only once all have finished); they still wait for this one to
+ * finish in gl_wait_for_previous_grid. */
+__device__ __forceinline__ void gl_let_next_grid_start()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 /* First thing in a kernel launched with gl_launch_dependent, before it
  * reads or writes any memory: waits until the grid before it has finished
  * and its writes are visible. */

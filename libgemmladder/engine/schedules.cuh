@@ -101,6 +101,14 @@ struct gl_batch_schedule : gl_tile_schedule<TESTED> {
  * products return at once. Every product runs exactly once, with the
  * copies its alignment allows. A block with no product gets a problem of
  * no rows (MAY_IDLE: gl_tile_kernel returns at once).
+ * The second kernel is launched behind the first (gl_launch_dependent):
+ * the first's blocks let it start once they have read their entries, so
+ * its blocks are set up, and those with nothing to do gone, while the
+ * first's last blocks run (a launch and a grid of idle blocks cost 5-10%
+ * of a batch of small products when they ran after it). Its blocks read
+ * their entries before they wait (the first kernel writes none, and began
+ * after everything before it had finished), and only those with a product
+ * wait for the first kernel to finish.
  */
 template <bool TESTED, bool ALIGNED>
 struct gl_pointers_schedule : gl_tile_schedule<TESTED> {
@@ -116,8 +124,14 @@ struct gl_pointers_schedule : gl_tile_schedule<TESTED> {
             return q;
         }
         gl_move_to_row(&q, a, b, c, s.first_row);
-        if ((gl_a_vec4_ok(&q) && gl_b_vec4_ok(&q)) != ALIGNED)
+        if ((gl_a_vec4_ok(&q) && gl_b_vec4_ok(&q)) != ALIGNED) {
             q.m = 0; /* the other kernel's product */
+            return q;
+        }
+        if (ALIGNED)
+            gl_let_next_grid_start();
+        else
+            gl_wait_for_previous_grid();
         return q;
     }
 };

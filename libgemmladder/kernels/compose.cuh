@@ -200,6 +200,12 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
                 args.p.c += first * s->batch.c;
             }
             grid.z = (unsigned)(count - first < 65535 ? count - first : 65535);
+            if (s->dependent) {
+                if (const cudaError_t err =
+                        gl_launch_dependent(kernel, grid, R::THREADS, R::SMEM, x, args))
+                    return err;
+                continue;
+            }
             kernel<<<grid, R::THREADS, R::SMEM, x->stream>>>(args);
             if (const cudaError_t err = cudaGetLastError())
                 return err;
@@ -282,10 +288,12 @@ static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem
     if (pointers) {
         s.pointers = gl_batch_pointers{b->a_ptrs, b->b_ptrs, b->c_ptrs};
         s.first_row = (int)b->row0;
-        if (aligned) { /* the products whose entries allow 16-byte copies, then the rest */
+        if (aligned) { /* the products whose entries allow 16-byte copies, then the rest,
+                          set up while the first's last blocks run (schedules.cuh) */
             if (const int rc = k->launch(p, &s, x))
                 return rc;
             s.copies = GL_COPIES_SINGLES;
+            s.dependent = true;
         }
     } else if (b) {
         s.batch = gl_batch_strides{b->a, b->b, b->c};

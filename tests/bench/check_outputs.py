@@ -18,7 +18,8 @@ import sys
 import tempfile
 
 COLUMNS = ["provider", "variant_id", "variant", "m", "n", "k", "runtime_ms", "gflops",
-           "gbps", "pct_of_reference", "rel_error", "status", "form", "batch", "broadcast_a"]
+           "gbps", "pct_of_reference", "rel_error", "status", "form", "batch", "broadcast_a",
+           "pointers"]
 STATUSES = {"ok", "wrong", "failed", "unavailable", "skipped"}
 FORMS = {f"{layout} {a}{b}" for layout in ("row", "col") for a in "NT" for b in "NT"}
 
@@ -46,6 +47,9 @@ def read_csv(path):
         check(row["broadcast_a"] in ("0", "1"), f"{path}: row {i} broadcast_a {row['broadcast_a']!r}")
         check(row["broadcast_a"] == "0" or row["batch"] not in ("", "0"),
               f"{path}: row {i}: a broadcast A without a batch")
+        check(row["pointers"] in ("0", "1"), f"{path}: row {i} pointers {row['pointers']!r}")
+        check(row["pointers"] == "0" or row["batch"] not in ("", "0"),
+              f"{path}: row {i}: pointer arrays without a batch")
         if row["status"] == "ok":
             for key in ("runtime_ms", "gflops", "gbps", "rel_error"):
                 check(float(row[key]) >= 0, f"{path}: row {i} {key} {row[key]!r}")
@@ -66,6 +70,7 @@ def read_json(path):
         check(isinstance(batch, int) and not isinstance(batch, bool) and 0 <= batch < 2**31,
               f"{path}: result {i} batch {batch!r}")
         check(isinstance(r.get("broadcast_a"), bool), f"{path}: result {i} broadcast_a")
+        check(isinstance(r.get("pointers"), bool), f"{path}: result {i} pointers")
     return doc
 
 
@@ -92,11 +97,14 @@ def samples(test_exe):
         check([r["variant"] for r in rows] == [r["variant"] for r in doc["results"]],
               "CSV and JSON rows agree")
         check([int(r["batch"]) for r in rows] == [r["batch"] for r in doc["results"]] and
-              [r["broadcast_a"] == "1" for r in rows] == [r["broadcast_a"] for r in doc["results"]],
+              [r["broadcast_a"] == "1" for r in rows] == [r["broadcast_a"] for r in doc["results"]] and
+              [r["pointers"] == "1" for r in rows] == [r["pointers"] for r in doc["results"]],
               "CSV and JSON batches agree")
         batched = [r for r in doc["results"] if r["batch"] > 0]
-        check(len(batched) == int(expect["batched"]) and any(r["broadcast_a"] for r in batched),
-              f"batched results {len(batched)}, expected {expect['batched']}, one broadcast")
+        check(len(batched) == int(expect["batched"]) and any(r["broadcast_a"] for r in batched) and
+              any(r["pointers"] for r in batched),
+              f"batched results {len(batched)}, expected {expect['batched']}, one broadcast, "
+              "one through pointer arrays")
         check(len(read_csv(f"{d}/empty.csv")) == 0, "empty CSV")
         check(read_json(f"{d}/empty.json")["results"] == [], "empty JSON")
         strict_json(f"{d}/empty.json")
