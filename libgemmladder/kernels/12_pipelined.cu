@@ -16,17 +16,29 @@
  * - A ring of STAGES slices (GL_PIPELINED_STAGES, 4). While the warps
  *   multiply slice s, slices s + 1 .. s + STAGES - 1 are on their way: a
  *   slice's loads have STAGES - 1 slices' compute to arrive in, not one.
- *   Each slice is one commit group; `cp.async.wait_group STAGES - 2` then a
- *   barrier make slice s + 1 visible to every thread, and the same barrier
- *   says that every thread is done with the stage that the next copy
- *   overwrites (read during slice s - 1... see the loop). One barrier per
- *   slice, as in rung 8.
+ *   Each slice is one commit group; at the top of slice s's iteration
+ *   `cp.async.wait_group STAGES - 2` then a barrier make slice s visible
+ *   to every thread, and the same barrier says that every thread is done
+ *   with slice s - 1's stage, which the iteration's copies (slice
+ *   s + STAGES - 1) then overwrite. One barrier per slice, as in rung 8.
  *
  * - Fragments double-buffered in registers: step k + 1's fragments are read
  *   from shared memory (LDS.128) before step k's FFMAs, across the slice's
- *   end too (the next slice's first step is read right after the barrier,
- *   before the slice's last FFMAs), so the FFMAs never wait for a shared
- *   load.
+ *   end too (slice s's first step is read right after the barrier, before
+ *   the FFMAs of slice s - 1's last step, which are the iteration's first;
+ *   zeros before slice 0), so the FFMAs never wait for a shared load.
+ *
+ * - A lean loop around the 1,024 FFMAs of a slice (128 x 128 x 16). The
+ *   copies' directions (see below) are decided once: row-major A and B
+ *   run a loop with them compiled in (GL_PIPELINED_OWN_NN_LOOP), the other
+ *   layouts a generic loop that picks one of four straight runs of copies
+ *   per slice. A thread's copies and fragment reads sit at constant offsets
+ *   from one shared address each (immediates); the ring's stages are
+ *   rotating byte offsets, the same in every thread (ptxas keeps them in
+ *   uniform registers); each round of copies is one 64-bit add from the
+ *   round before, and each slice one from the slice before. The only test of the FFMAs is the warp's `active`, one branch
+ *   a slice, since the last step of a slice is multiplied in the next
+ *   slice's iteration, after its barrier.
  *
  * The layout in shared memory stays rung 8's: both slices k-major,
  * dst[k * (BX + 4) + x], read 16 bytes at a time along x (a warp's 32
@@ -65,59 +77,80 @@
  * whole slice from one thread's instruction, and could transpose nothing
  * either: the next step is a TMA variant with A m-major in shared memory.
  */
+#include <type_traits>
+
 #include "async_copy.cuh"
 #include "compose.cuh"
+
+/* Whether row-major A and B (op(A) = A, op(B) = B: A's rows along K, B's
+ * across), the layout most products come in, get a loop of their own with
+ * the copies' directions compiled in (1), or run the generic loop of the
+ * other layouts (0). In sm_90 SASS the own loop holds 3 fewer instructions
+ * a slice than the generic one for this layout, and doubles this file's
+ * compile time: a GPU run decides. */
+#ifndef GL_PIPELINED_OWN_NN_LOOP
+#define GL_PIPELINED_OWN_NN_LOOP 1
+#endif
 
 namespace {
 
 /*
  * The asynchronous copy of a BK x BX slice of op(A) (x = rows of C) or
  * op(B) (x = columns of C) into shared memory, k-major:
- * dst[k * (BX + GL_SMEM_PAD) + x]. A thread copies the same elements of
- * every slice; its first is (x, k) of the slice, the others at fixed
- * offsets from it:
- *   rows along K (k_contiguous), a float each, transposed: lanes take
- *     k = lane % 8 and 4 neighbouring x's, element (jx, jk) at
- *     (x + jx * THREADS / 8, k + 8 * jk);
+ * dst[k * (BX + GL_SMEM_PAD) + x]. The direction of the operand's rows
+ * (ROWS_) is compiled in (GL_ROWS_ALONG_K, GL_ROWS_ACROSS_K), or the
+ * operand's at run time (GL_ROWS_EITHER: along_k, and the caller picks
+ * the copy for it). A thread copies the same elements of every slice; its
+ * first is (x, k) of the slice, the others at fixed offsets from it:
+ *   rows along K (A as stored, B transposed), a float each, transposed:
+ *     lanes take k = lane % 8 and 4 neighbouring x's, element (jx, jk) at
+ *     (x + jx * THREADS / 8, k + 8 * jk): a round per jx, one row of the
+ *     operand, whose BK / 8 k's are 32 bytes apart;
  *   rows across K, aligned (ALIGNED): 4 floats of x each, element j at
- *     (x, k + j * THREADS / (BX / 4));
+ *     (x, k + j * THREADS / (BX / 4)): a round per j;
  *   rows across K, any alignment: a float each, element j at
- *     (x, k + j * THREADS / BX).
+ *     (x, k + j * THREADS / BX): a round per j.
+ * The rounds' places in shared memory are constants from the thread's
+ * first (immediate offsets of one address); in global memory each round
+ * is one 64-bit add from the one before, and a slice one from the last.
  */
-template <int BK, int BX, int THREADS, bool ALIGNED>
+enum gl_rows { GL_ROWS_ACROSS_K, GL_ROWS_ALONG_K, GL_ROWS_EITHER };
+
+template <int BK, int BX, int THREADS, bool ALIGNED, gl_rows ROWS_>
 struct async_copy {
     static constexpr int STRIDE = BX + GL_SMEM_PAD;
     /* rows along K: x's per round and rounds along x */
     static constexpr int KX = THREADS / 8, KROUNDS = BX / KX;
     /* rows across K: floats per copy, copies per row of the slice, rows per round */
     static constexpr int WIDTH = ALIGNED ? 4 : 1, PER_ROW = BX / WIDTH, ROWS = THREADS / PER_ROW;
-    static_assert(BK % 8 == 0 && THREADS % 8 == 0 && BX % KX == 0,
+    /* both directions, as the generic loop compiles both copies */
+    static_assert(BK % 8 == 0 && THREADS % 8 == 0 && KROUNDS * KX == BX,
                   "rows along K: 8 k's by THREADS / 8 x's per round, in whole rounds");
     static_assert(BX % WIDTH == 0 && THREADS % PER_ROW == 0 && BK % ROWS == 0,
                   "rows across K: whole rows of the slice per round, whole rounds per slice");
     static_assert(BX % 32 == 0, "rows of BX + 4 floats: banks 4k + x for the transposed copy");
 
-    const float *ptr;  /* this thread's first element of the current slice */
+    const char *ptr;   /* this thread's first element of the current slice */
     const float *safe; /* an element inside the operand, for the copies with zero fill */
-    int64_t step;      /* from one round to the next */
-    int64_t k_step;    /* from one slice's first k to the next's: 1 or ld */
+    int64_t round;     /* bytes from one round's first element to the next's */
+    int64_t k_bytes;   /* bytes from one k to the next: 4 or 4 * ld */
     int x, k;          /* the thread's first element of the slice */
-    bool k_contiguous;
+    bool along_k;      /* the rows' direction: ROWS_'s, or the operand's for EITHER */
 
     __device__ async_copy(const float *base, int64_t ld, bool k_contig, int x0)
-        : safe(base), k_contiguous(k_contig)
+        : safe(base), along_k(ROWS_ == GL_ROWS_EITHER ? k_contig : ROWS_ == GL_ROWS_ALONG_K)
     {
         const int t = threadIdx.x;
-        if (k_contig) {
+        if (along_k) {
             k = t % 8, x = t / 8;
-            ptr = base + ((int64_t)x0 + x) * ld + k;
-            step = KX * ld;
-            k_step = 1;
+            ptr = reinterpret_cast<const char *>(base + ((int64_t)x0 + x) * ld + k);
+            round = 4 * KX * ld;
+            k_bytes = 4;
         } else {
             x = t % PER_ROW * WIDTH, k = t / PER_ROW;
-            ptr = base + k * ld + x0 + x;
-            step = ROWS * ld;
-            k_step = ld;
+            ptr = reinterpret_cast<const char *>(base + k * ld + x0 + x);
+            round = 4 * ROWS * ld;
+            k_bytes = 4 * ld;
         }
     }
 
@@ -125,52 +158,81 @@ struct async_copy {
     __device__ __forceinline__ int offset() const { return k * STRIDE + x; }
 
     /* Copies the slice into the stage at shared address dst (this thread's
-     * first element's place: dst of the stage + 4 * offset()). x_left,
+     * first element's place: dst of the stage + 4 * offset()), its rows
+     * along K or not (ALONG: along_k, as the caller knows it). x_left,
      * k_left: how far the operand reaches from the slice's first x and k;
      * TESTS false: the slice lies inside it. */
-    template <bool TESTS>
+    template <bool TESTS, bool ALONG>
     __device__ __forceinline__ void copy(unsigned dst, int x_left, int k_left) const
     {
-        const float *q = ptr;
-        int64_t st = step;
-        /* as in rung 8: form each round's address when it is used, instead
-         * of holding one 64-bit pointer per round across the slices */
-        asm volatile("" : "+l"(st));
-        if (k_contiguous) {
+        const char *q = ptr;
+        int64_t r = round;
+        /* as in rung 8: form each round's address when it is used, one
+         * 64-bit add from the round before (q, r opaque: not a product of
+         * r, nor one 64-bit pointer per round held across the slices) */
+        asm volatile("" : "+l"(r));
+        const auto next_round = [&] {
+            q += r;
+            asm volatile("" : "+l"(q));
+        };
+        /* how far the operand reaches from the thread's first element */
+        const int xr = x_left - x, kr = k_left - k;
+        if constexpr (ALONG) {
 #pragma unroll
-            for (int jx = 0; jx < KROUNDS; ++jx, q += st)
+            for (int jx = 0; jx < KROUNDS; ++jx, next_round())
 #pragma unroll
                 for (int jk = 0; jk < BK / 8; ++jk) {
                     const unsigned d = dst + 4 * (8 * jk * STRIDE + jx * KX);
+                    const float *src = reinterpret_cast<const float *>(q) + 8 * jk;
                     if (TESTS)
-                        gl_cp_async4_fill(d, q + 8 * jk, safe,
-                                          x + jx * KX < x_left && k + 8 * jk < k_left);
+                        gl_cp_async4_fill(d, src, safe, jx * KX < xr && 8 * jk < kr);
                     else
-                        gl_cp_async4(d, q + 8 * jk);
+                        gl_cp_async4(d, src);
                 }
         } else {
 #pragma unroll
-            for (int j = 0; j < BK / ROWS; ++j, q += st) {
+            for (int j = 0; j < BK / ROWS; ++j, next_round()) {
                 const unsigned d = dst + 4 * (j * ROWS * STRIDE);
-                const bool in = !TESTS || (x < x_left && k + j * ROWS < k_left);
+                const float *src = reinterpret_cast<const float *>(q);
+                const bool in = !TESTS || (0 < xr && j * ROWS < kr);
                 if (ALIGNED) {
                     if (TESTS)
-                        gl_cp_async16_fill(d, q, safe, in);
+                        gl_cp_async16_fill(d, src, safe, in);
                     else
-                        gl_cp_async16(d, q);
+                        gl_cp_async16(d, src);
                 } else {
                     if (TESTS)
-                        gl_cp_async4_fill(d, q, safe, in);
+                        gl_cp_async4_fill(d, src, safe, in);
                     else
-                        gl_cp_async4(d, q);
+                        gl_cp_async4(d, src);
                 }
             }
         }
     }
 
     /* On to the slice `depth` further along K. */
-    __device__ __forceinline__ void next_slice(int depth) { ptr += depth * k_step; }
+    __device__ __forceinline__ void next_slice(int depth) { ptr += depth * k_bytes; }
 };
+
+/* f(along_a, along_b) with the two directions as compile-time constants
+ * (std::integral_constant), through one branch of four. */
+template <class F>
+__device__ __forceinline__ void gl_for_directions(bool along_a, bool along_b, F f)
+{
+    using yes = std::true_type;
+    using no = std::false_type;
+    if (along_a) {
+        if (along_b)
+            f(yes(), yes());
+        else
+            f(yes(), no());
+    } else {
+        if (along_b)
+            f(no(), yes());
+        else
+            f(no(), no());
+    }
+}
 
 /*
  * The mainloop of one configuration: rung 8's tiles (BM x BN block, WM x
@@ -199,7 +261,7 @@ struct pipelined {
                   "a sub-tile must be exactly the 32 lanes' TM x TN patches");
     static_assert(TM % 4 == 0 && TN % 4 == 0, "patches are read and written 4 floats at a time");
     static_assert(STAGES >= 2, "a ring of at least two slices");
-    static_assert(BK % 2 == 0, "the next slice's first fragments go into buffer 0");
+    static_assert(BK % 2 == 0, "step BK - 1 in buffer 1, multiplied after the next barrier");
 
     template <bool ALIGNED>
     struct mainloop {
@@ -209,6 +271,13 @@ struct pipelined {
         template <class Schedule>
         __device__ __forceinline__ void run(const gl_problem &p, int wr0, int wc0, int row0,
                                             int col0, float *buffers);
+
+        /* run's copies and loop, for one direction of each operand's rows
+         * (KA: A's along K, KB: B's). */
+        template <class Schedule, gl_rows RA, gl_rows RB>
+        __device__ __forceinline__ void pipeline(const gl_problem &p, int wr0, int wc0,
+                                                 bool active, const float *a_frag,
+                                                 const float *b_frag, float *buffers);
 
         /* Step k's fragments of the slice at As, Bs (this thread's first
          * x's) into buffer BUF. */
@@ -268,19 +337,51 @@ __device__ __forceinline__ void
 pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
     const gl_problem &p, int wr0, int wc0, int row0, int col0, float *buffers)
 {
-    constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD;
-    constexpr int STAGE = BK * (SA + SB); /* floats per stage: As then Bs */
+    constexpr int SA = BM + GL_SMEM_PAD;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wr = warp / (BN / WN) * WM, wc = warp % (BN / WN) * WN; /* warp tile in the window */
     const int lr = lane / (WSUBN / TN) * TM, lc = lane % (WSUBN / TN) * TN; /* patch in a sub-tile */
-    async_copy<BK, BM, THREADS, ALIGNED> copy_a(p.a, p.lda, !p.trans_a, wr0);
-    async_copy<BK, BN, THREADS, ALIGNED> copy_b(p.b, p.ldb, p.trans_b, wc0);
 
     /* Warps with nothing to store skip the math (not the copies and
      * barriers, which are the block's). */
     const bool active = wr0 + wr < p.m && wc0 + wc < p.n &&
                         Schedule::owns(wr0 + wr + WM - 1, row0) &&
                         Schedule::owns(wc0 + wc + WN - 1, col0);
+    /* This thread's fragments start at its x's in each slice. */
+    const float *const a_frag = buffers + wr + lr, *const b_frag = buffers + BK * SA + wc + lc;
+
+    /* for the epilogue (for_each_c4) */
+    this->wr = wr, this->wc = wc, this->lr = lr, this->lc = lc;
+
+    /* The copies' directions, decided once for the whole loop (they are
+     * the same for every block): row-major A and B in a loop of their own,
+     * where the directions are compiled in; the other layouts in the
+     * generic loop, which picks the copies of the slice's layout through
+     * one branch of four per slice (GL_PIPELINED_OWN_NN_LOOP). */
+    if constexpr (GL_PIPELINED_OWN_NN_LOOP) {
+        if (!p.trans_a && !p.trans_b) {
+            pipeline<Schedule, GL_ROWS_ALONG_K, GL_ROWS_ACROSS_K>(p, wr0, wc0, active, a_frag,
+                                                                  b_frag, buffers);
+            return;
+        }
+    }
+    pipeline<Schedule, GL_ROWS_EITHER, GL_ROWS_EITHER>(p, wr0, wc0, active, a_frag, b_frag,
+                                                       buffers);
+}
+
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
+template <bool ALIGNED>
+template <class Schedule, gl_rows RA, gl_rows RB>
+__device__ __forceinline__ void
+pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::pipeline(
+    const gl_problem &p, int wr0, int wc0, bool active, const float *a_frag,
+    const float *b_frag, float *buffers)
+{
+    constexpr int SA = BM + GL_SMEM_PAD, SB = BN + GL_SMEM_PAD;
+    /* bytes per stage (As then Bs), and of the ring */
+    constexpr unsigned STAGE = 4 * BK * (SA + SB), RING = STAGES * STAGE;
+    async_copy<BK, BM, THREADS, ALIGNED, RA> copy_a(p.a, p.lda, !p.trans_a, wr0);
+    async_copy<BK, BN, THREADS, ALIGNED, RB> copy_b(p.b, p.ldb, p.trans_b, wc0);
 
     const int slices = (p.k - 1) / BK + 1;
     const int depth0 = Schedule::first_depth(p.k, BK);
@@ -289,51 +390,66 @@ pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
     const bool window_inside = p.m - wr0 >= BM && p.n - wc0 >= BN;
     const unsigned ring = gl_smem_address(buffers);
     const unsigned dst_a = ring + 4 * copy_a.offset(), dst_b = ring + 4 * (BK * SA + copy_b.offset());
-    /* Slice s into stage s % STAGES, as one commit group (committed by the
-     * caller, also where there is no slice left: the groups then count
-     * slices one for one). */
-    const auto issue = [&](int s) {
+    /* Slice s into the stage at byte `stage` of the ring, as one commit
+     * group (committed by the caller, also where there is no slice left:
+     * the groups then count slices one for one). */
+    const auto issue = [&](int s, unsigned stage) {
         const int k_left = s == 0 ? min(depth0, p.k) : p.k - depth0 - (s - 1) * BK;
-        const unsigned stage = 4 * (s % STAGES) * STAGE;
-        if (Schedule::tested(s) && !(window_inside && k_left >= BK)) {
-            copy_a.template copy<true>(dst_a + stage, p.m - wr0, k_left);
-            copy_b.template copy<true>(dst_b + stage, p.n - wc0, k_left);
-        } else {
-            copy_a.template copy<false>(dst_a + stage, 0, 0);
-            copy_b.template copy<false>(dst_b + stage, 0, 0);
-        }
+        const bool tests = Schedule::tested(s) && !(window_inside && k_left >= BK);
+        /* the copies in their rows' directions: known here (RA, RB), or
+         * one branch of four for the generic loop */
+        gl_for_directions(copy_a.along_k, copy_b.along_k, [&](auto along_a, auto along_b) {
+            if (tests) {
+                copy_a.template copy<true, along_a>(dst_a + stage, p.m - wr0, k_left);
+                copy_b.template copy<true, along_b>(dst_b + stage, p.n - wc0, k_left);
+            } else {
+                copy_a.template copy<false, along_a>(dst_a + stage, 0, 0);
+                copy_b.template copy<false, along_b>(dst_b + stage, 0, 0);
+            }
+        });
         copy_a.next_slice(s == 0 ? depth0 : BK);
         copy_b.next_slice(s == 0 ? depth0 : BK);
     };
+    /* The fragments of a stage: the thread's first x's, `stage` bytes on. */
+    const auto at = [](const float *frag, unsigned stage) {
+        return reinterpret_cast<const float *>(reinterpret_cast<const char *>(frag) + stage);
+    };
 
-    /* The first STAGES - 1 slices on their way. */
+    /* The first STAGES - 1 slices on their way, slice s into stage s. */
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
         if (s < slices)
-            issue(s);
+            issue(s, s * STAGE);
         gl_cp_async_commit();
     }
 
-    /* This thread's fragments start at its x's in each slice. */
-    const float *const a_frag = buffers + wr + lr, *const b_frag = buffers + BK * SA + wc + lc;
-    float a[2][FA], b[2][FB];
-
-    gl_cp_async_wait<STAGES - 2>(); /* slice 0 is here */
-    __syncthreads();
-    if (active)
-        fragments<0>(a, b, a_frag, b_frag, 0);
-
+    /* The fragments of two steps: buffer 1 holds step BK - 1 of the slice
+     * before, multiplied in the next slice's loop: zeros before slice 0
+     * (the accumulators stay +0). */
+    float a[2][FA] = {}, b[2][FB] = {};
+    /* The stages of slice s (read) and of slice s + STAGES - 1 (write,
+     * the one slice s - 1 was read from), in bytes of the ring. */
+    unsigned read = 0, write = (STAGES - 1) * STAGE;
+    const int issues = slices - (STAGES - 1); /* the slices that issue one */
 #pragma unroll 1
     for (int s = 0; s < slices; ++s) {
-        /* Slice s + STAGES - 1 into the stage of slice s - 1, which every
-         * thread finished reading before the barrier that ended slice s - 1. */
-        if (s + STAGES - 1 < slices)
-            issue(s + STAGES - 1);
+        /* Slice s is here (its group and all before it are done, at most
+         * the STAGES - 2 after it in flight), and every thread's reads of
+         * slice s - 1 are behind the barrier. */
+        gl_cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        /* Slice s + STAGES - 1 into the stage of slice s - 1 (first: while
+         * only buffer 1 of the fragments is live). */
+        if (s < issues)
+            issue(s + STAGES - 1, write);
         gl_cp_async_commit();
-
-        const int stage = s % STAGES * STAGE;
-        const float *As = a_frag + stage, *Bs = b_frag + stage;
+        /* Step 0's fragments, in every warp (the active ones' only test is
+         * then the one around the FFMAs), so that their loads are on their
+         * way during step BK - 1 of the slice before. */
+        const float *As = at(a_frag, read), *Bs = at(b_frag, read);
+        fragments<0>(a, b, As, Bs, 0);
         if (active) {
+            multiply<1>(a, b); /* step BK - 1 of slice s - 1 */
 #pragma unroll
             for (int k = 0; k < BK - 1; k += 2) {
                 fragments<1>(a, b, As, Bs, k + 1);
@@ -344,29 +460,19 @@ pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
                 }
             }
         }
-        /* Slice s + 1 is here (its group and all before it are done, at most
-         * the STAGES - 2 after it in flight), and every thread's reads of
-         * slice s are behind the barrier. */
-        gl_cp_async_wait<STAGES - 2>();
-        __syncthreads();
-        if (active) {
-            /* Unconditional, so that ptxas issues the loads before step BK -
-             * 1's FFMAs (behind a test it put them after); after the last
-             * slice they read a stage no copy writes any more, unused. */
-            const int next = (s + 1) % STAGES * STAGE;
-            fragments<0>(a, b, a_frag + next, b_frag + next, 0);
-            multiply<1>(a, b); /* step BK - 1 */
-        }
+        /* On round the ring: slice s's stage is written next. */
+        write = read;
+        read = read + STAGE == RING ? 0 : read + STAGE;
     }
+    if (active)
+        multiply<1>(a, b); /* step BK - 1 of the last slice */
     /* Shared memory is free once every thread is past this barrier: every
-     * copy of a slice has arrived (the groups still counted in flight are
-     * empty), and every read is before it, the unused reads after the last
-     * slice too: the contract's free shared memory (compose.cuh), which the
-     * banded epilogue or a next tile may use at once. */
+     * copy of a slice has arrived (each thread waited for the last slice's
+     * group at the top of its last iteration; the groups still counted in
+     * flight are empty), and every read is before it: the contract's free
+     * shared memory (compose.cuh), which the banded epilogue or a next tile
+     * may use at once. */
     __syncthreads();
-
-    /* for the epilogue (for_each_c4) */
-    this->wr = wr, this->wc = wc, this->lr = lr, this->lc = lc;
 }
 
 } // namespace
