@@ -851,8 +851,8 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
         gl_tiles described = {.size = sizeof described};
         const gl_tile_params tiles = gl_resolve_tiles(h, c->d, c->p.m, c->p.n, &described);
         gl_engine_batch_plan plan;
-        gl_engine_plan_batch(&first, &tiles, h->pinned[c->d->id], h->sm_count, h->code_cc,
-                             &plan);
+        gl_engine_plan_batch(&first, b->count, &tiles, h->pinned[c->d->id], h->sm_count,
+                             h->code_cc, gl_scratch_budget(h, NULL), &plan);
         const int32_t row_slices = (int32_t)((c->p.m - 1) / MAX_ROWS_PER_LAUNCH + 1);
         if (plan.mode == GL_BATCH_EACH) {
             out->launches = launches_each;
@@ -871,6 +871,13 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
             out->aligned = gl_a_vec4_ok(&first) && gl_b_vec4_ok(&first) && strides_vec4;
             out->copies = 0, out->splits = 1, out->scratch_bytes = 0, out->last_slice_rows = 0;
             out->launches = batch_launches(row_slices, b->count);
+            if (plan.mode == GL_BATCH_SPLIT) { /* each launch's parts, then their sums */
+                out->splits = plan.splits, out->scratch_bytes = (int64_t)plan.bytes;
+                const int64_t per_launch = 65535 / plan.splits;
+                const int64_t n = (int64_t)row_slices * ((b->count - 1) / per_launch + 1) +
+                                  batch_launches(row_slices, b->count);
+                out->launches = n > INT32_MAX ? INT32_MAX : (int32_t)n;
+            }
         }
         snprintf(out->why, sizeof out->why, "%s", plan.why);
     } else if (c->d->batches) {

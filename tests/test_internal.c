@@ -1205,9 +1205,10 @@ static void test_engine_memo(void)
 
 /* Auto's plan for a batch (gl_engine_plan_batch): the matrix-vector kernel
  * over matrix-vector products, each product on its own plan where it fills
- * a round alone, else one grid of every product's tiles (rung 12's for K of
- * 256 and up on whole tiles of its own, where the device has it); pinned tiles
- * on one grid as they are. */
+ * a round alone, K in parts across the batch where its grid is short of a
+ * round and K long (with the scratch for it), else one grid of every
+ * product's tiles (rung 12's for K of 256 and up on whole tiles of its
+ * own, where the device has it); pinned tiles on one grid as they are. */
 static void test_engine_batch(void)
 {
     static const struct {
@@ -1219,34 +1220,57 @@ static void test_engine_batch(void)
         gl_batch_mode mode;
         gl_variant_t kernel;
         const char *what;
+        size_t budget; /* 0 here: all it wants */
     } cases[] = {
-        {1, 4096, 4096, 64, &w128, false, 90, GL_BATCH_GEMV, GL_VARIANT_AUTO, "matrix-vector"},
-        {4096, 1, 4096, 64, &w128, false, 90, GL_BATCH_GEMV, GL_VARIANT_AUTO, "C one column"},
+        {1, 4096, 4096, 64, &w128, false, 90, GL_BATCH_GEMV, GL_VARIANT_AUTO, "matrix-vector", 0},
+        {4096, 1, 4096, 64, &w128, false, 90, GL_BATCH_GEMV, GL_VARIANT_AUTO, "C one column", 0},
         {4096, 4096, 4096, 4, &w128, false, 90, GL_BATCH_EACH, GL_VARIANT_WARPTILE,
-         "products of 1024 tiles each"},
+         "products of 1024 tiles each", 0},
         {2176, 2048, 512, 8, &w128, false, 90, GL_BATCH_EACH, GL_VARIANT_WARPTILE,
-         "products of a round of tiles (272 of 264)"},
+         "products of a round of tiles (272 of 264)", 0},
         {1024, 1024, 1024, 16, &w128, false, 90, GL_BATCH_GRID, GL_VARIANT_PIPELINED,
-         "products of 64 tiles, K 1024"},
+         "products of 64 tiles, K 1024", 0},
         {1024, 1024, 1024, 16, &w128, false, 75, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
-         "the same on sm_75, without cp.async"},
-        {256, 256, 255, 256, &w128, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE, "K under 256"},
+         "the same on sm_75, without cp.async", 0},
+        {256, 256, 255, 256, &w128, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE, "K under 256", 0},
         {200, 300, 500, 50, &w64_32, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
-         "ragged products: rung 8's kernel"},
+         "ragged products: rung 8's kernel", 0},
         {64, 64, 64, 4096, &w64_32, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
-         "a product a tile"},
-        {4096, 64, 4096, 8, &w128, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE, "64 columns"},
+         "a product a tile", 0},
+        {4096, 64, 4096, 8, &w64_32, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
+         "64 columns, K 4096: 512 tiles, over half a round", 0},
+        {4096, 64, 4096, 2, &w64_32, false, 90, GL_BATCH_SPLIT, GL_VARIANT_WARPTILE,
+         "the same, 2 products: 128 tiles, K in parts", 0},
+        {4096, 64, 4096, 2, &w64_32, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
+         "the same without scratch", 1},
+        {512, 512, 512, 2, &w128, false, 90, GL_BATCH_SPLIT, GL_VARIANT_WARPTILE,
+         "two products of 16 tiles, K 512", 0},
+        {512, 512, 200, 2, &w128, false, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
+         "K under 512: no parts", 0},
         {1, 4096, 4096, 64, &w128, true, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
-         "pinned tiles, matrix-vector"},
+         "pinned tiles, matrix-vector", 0},
         {4096, 4096, 4096, 4, &w128, true, 90, GL_BATCH_GRID, GL_VARIANT_WARPTILE,
-         "pinned tiles, big products"},
+         "pinned tiles, big products", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const gl_problem p = problem(cases[i].m, cases[i].n, cases[i].k, cases[i].k, cases[i].n, 0);
         gl_engine_batch_plan plan;
-        gl_engine_plan_batch(&p, cases[i].t, cases[i].pinned, 132, cases[i].cc, &plan);
-        const bool tiles_ok = plan.mode != GL_BATCH_GRID ||
-                              (plan.kernel == GL_VARIANT_WARPTILE
+        gl_engine_plan_batch(&p, cases[i].count, cases[i].t, cases[i].pinned, 132, cases[i].cc,
+                             cases[i].budget ? cases[i].budget : SIZE_MAX, &plan);
+        const size_t want_bytes = plan.mode != GL_BATCH_SPLIT
+                                      ? 0
+                                      : (size_t)cases[i].count * plan.splits * cases[i].m *
+                                            gl_split_ld(cases[i].n) * sizeof(float);
+        CHECK(plan.mode != GL_BATCH_SPLIT ||
+                  (plan.splits >= 2 && plan.splits <= 8 && plan.bytes == want_bytes &&
+                   cases[i].k / plan.splits >= 256 - 31),
+              "%s: %d parts, %zu bytes (want %zu)", cases[i].what, plan.splits, plan.bytes,
+              want_bytes);
+        const bool tiles_ok = plan.mode == GL_BATCH_SPLIT
+                                  ? gl_tile_params_equal(&plan.tiles,
+                                                         gl_variant_find(GL_VARIANT_AUTO)->fill)
+                              : plan.mode != GL_BATCH_GRID ||
+                                  (plan.kernel == GL_VARIANT_WARPTILE
                                    ? gl_tile_params_equal(&plan.tiles, cases[i].t)
                                    : gl_tile_params_equal(&plan.tiles,
                                                           gl_variant_find(plan.kernel)->configs));

@@ -96,27 +96,46 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
     }
 }
 
-/* One product on its plan, made with tiles t: scratch from the caller's
- * buffer, which the plan fits (gl_engine_plan_within), or from the pool in
- * stream order, or, where the pool has none, the plan without scratch. */
+/* `bytes` of scratch: the caller's buffer, which the plan fits
+ * (gl_engine_plan_within, gl_engine_plan_batch), or memory from the pool
+ * in stream order; NULL where the pool has none (not an error: the caller
+ * runs its plan without scratch). Given back with give_back_scratch. */
+void *take_scratch(size_t bytes, const gl_exec *x)
+{
+    if (bytes == 0)
+        return NULL;
+    /* In stream order, as the pool's memory: the kernels before it in the
+     * stream (an earlier call's, the rows above this tail's) are done with
+     * it before these touch memory (gl_wait_for_previous_grid, or a plain
+     * launch's order). */
+    if (x->engine->workspace)
+        return x->engine->workspace;
+    void *scratch = NULL;
+    if (cudaMallocFromPoolAsync(&scratch, bytes, x->engine->scratch_pool, x->stream) !=
+        cudaSuccess) {
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return scratch;
+}
+
+/* Freed in stream order once the kernels are done. A failure here (none is
+ * known on a stream that just took the kernel) leaves the memory to the
+ * pool until the handle goes; it must not become the next launch's error. */
+void give_back_scratch(void *scratch, const gl_exec *x)
+{
+    if (scratch && scratch != x->engine->workspace && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
+        (void)cudaGetLastError();
+}
+
+/* One product on its plan, made with tiles t: scratch from take_scratch,
+ * or, where there is none, the plan without scratch. */
 int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *plan,
                 const gl_exec *x)
 {
-    void *const workspace = x->engine->workspace;
-    void *scratch = NULL;
-    if (plan->bytes > 0 && workspace) {
-        /* In stream order, as the pool's memory: the kernels before it in
-         * the stream (an earlier call's, the rows above this tail's) are
-         * done with it before these touch memory (gl_wait_for_previous_grid,
-         * or a plain launch's order). */
-        scratch = workspace;
-    } else if (plan->bytes > 0 && cudaMallocFromPoolAsync(&scratch, plan->bytes,
-                                                          x->engine->scratch_pool,
-                                                          x->stream) != cudaSuccess) {
-        (void)cudaGetLastError(); /* not an error: the plan without scratch */
-        scratch = NULL;
+    void *const scratch = take_scratch(plan->bytes, x);
+    if (plan->bytes > 0 && !scratch)
         gl_engine_plan_for(p, t, x->engine->tiles_pinned, x->sm_count, false, plan);
-    }
     int rc;
     if (plan->path == GL_PATH_GEMV) {
         rc = gl_engine_gemv(&plan->gemv, plan->splits, scratch, x);
@@ -126,12 +145,33 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
         if (rc == 0)
             rc = run(&copied, t, plan, scratch, x);
     }
-    /* Freed in stream order once the kernels are done. A failure here (none
-     * is known on a stream that just took the kernel) leaves the memory to
-     * the pool until the handle goes; it must not become the next launch's
-     * error. */
-    if (scratch && scratch != workspace && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
-        (void)cudaGetLastError();
+    give_back_scratch(scratch, x);
+    return rc;
+}
+
+/* Batch b of products of p on `plan` (GL_BATCH_SPLIT): every product's K
+ * in parts on one grid (GL_SCHEDULE_BATCH with parts), their products in
+ * scratch, each product's after the one before, then each C from the sum
+ * of its parts; without scratch, the batch's grid unsplit. */
+int run_batch_split(const gl_problem *p, const gl_batch *b, const gl_engine_batch_plan *plan,
+                    const gl_exec *x)
+{
+    float *const w = static_cast<float *>(take_scratch(plan->bytes, x));
+    if (!w)
+        return tiled_rung()->launch(p, &plan->tiles, x);
+    gl_problem into_w = *p;
+    into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
+    const gl_tile_params *t = &plan->tiles;
+    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p) && b->a % 4 == 0 && b->b % 4 == 0;
+    const bool whole = p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0;
+    gl_schedule s = parts(!aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED,
+                          plan->splits, 0);
+    s.kind = GL_SCHEDULE_BATCH_PARTS;
+    s.batch = gl_batch_strides{b->a, b->b, (int64_t)plan->splits * p->m * into_w.ldc};
+    int rc = launch(&into_w, t, s, x);
+    if (rc == 0)
+        rc = gl_engine_add_batch_parts(w, plan->splits, p, b->count, b->c, x);
+    give_back_scratch(w, x);
     return rc;
 }
 
@@ -170,10 +210,12 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
      * run on its own: the host cannot see their products, so they run on
      * one grid of the call's tiles. */
     gl_engine_batch_plan plan;
-    gl_engine_plan_batch(p, call_tiles, x->engine->tiles_pinned, x->sm_count, x->code_cc,
-                         &plan);
+    gl_engine_plan_batch(p, b->count, call_tiles, x->engine->tiles_pinned, x->sm_count,
+                         x->code_cc, b->c_ptrs ? 0 : x->engine->scratch_budget, &plan);
     if (plan.mode == GL_BATCH_GRID)
         return gl_variant_find(plan.kernel)->launch(p, &plan.tiles, x);
+    if (plan.mode == GL_BATCH_SPLIT)
+        return run_batch_split(p, b, &plan, x);
     if (plan.mode == GL_BATCH_GEMV) {
         gl_gemv g = plan.gemv;
         const gl_gemv_products products = gl_engine_gemv_products(&g, p, b);

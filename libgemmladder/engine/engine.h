@@ -180,6 +180,9 @@ typedef enum gl_schedule_kind {
                              (gl_exec.batch): block (x, y, z) its tile of product z */
     GL_SCHEDULE_POINTERS, /* the same, each product's operands read from arrays
                              of pointers (gl_sgemm_batched) */
+    GL_SCHEDULE_BATCH_PARTS, /* a batch with each product's K in `parts` parts:
+                                block (x, y, z) its tile of product z / parts over
+                                part z % parts (rung 8's fill tiles only) */
 } gl_schedule_kind;
 
 /* GL_SCHEDULE_BATCH: from one product's operands to the next's, in floats. */
@@ -202,8 +205,8 @@ typedef enum gl_copies { GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES } 
 typedef struct gl_schedule {
     gl_schedule_kind kind;
     gl_copies copies;
-    int parts;            /* GL_SCHEDULE_PARTS: K's parts (>= 1) */
-    int part_depth;       /* GL_SCHEDULE_PARTS: the depth of each part but the last,
+    int parts;            /* GL_SCHEDULE_PARTS, _BATCH_PARTS: K's parts (>= 1) */
+    int part_depth;       /* GL_SCHEDULE_PARTS, _BATCH_PARTS: the depth of each part but the last,
                              when the plan set one; 0: gl_split_depth's */
     bool dependent;       /* launched behind the kernel before it (gl_launch_dependent) */
     bool banded;          /* C stored in bands through shared memory, where the
@@ -213,7 +216,7 @@ typedef struct gl_schedule {
                              in the padding before the union (compose.cuh) */
     union { /* no larger than the shares: the kernels' parameters keep their size */
         gl_stream_k stream_k;       /* GL_SCHEDULE_STREAM_K: the shares */
-        gl_batch_strides batch;     /* GL_SCHEDULE_BATCH: the products' strides */
+        gl_batch_strides batch;     /* GL_SCHEDULE_BATCH, _BATCH_PARTS: the products' strides */
         gl_batch_pointers pointers; /* GL_SCHEDULE_POINTERS: the products' arrays */
     };
     float *scratch;       /* GL_SCHEDULE_STREAM_K: where the parts of shared tiles go */
@@ -348,24 +351,36 @@ gl_engine_plan_within(gl_plan_memo *memo, const gl_problem *p, const gl_tile_par
 
 /* How auto runs a batch of products of one shape (gl_sgemm_strided_batched,
  * gl_exec.batch): all of them in one grid (GL_SCHEDULE_BATCH) on `kernel`'s
- * kernel and `tiles`, the matrix-vector kernel over all of them, or each
- * product on its own plan, one after another. */
-typedef enum gl_batch_mode { GL_BATCH_GRID, GL_BATCH_GEMV, GL_BATCH_EACH } gl_batch_mode;
+ * kernel and `tiles`; that grid with each product's K in `splits` parts,
+ * their products in scratch, then summed into each C (GL_BATCH_SPLIT, on
+ * the tiled rung's kernel); the matrix-vector kernel over all of them; or
+ * each product on its own plan, one after another. */
+typedef enum gl_batch_mode {
+    GL_BATCH_GRID,
+    GL_BATCH_GEMV,
+    GL_BATCH_EACH,
+    GL_BATCH_SPLIT
+} gl_batch_mode;
 
 typedef struct gl_engine_batch_plan {
     gl_batch_mode mode;
-    gl_variant_t kernel;  /* GL_BATCH_GRID: the rung whose batched launch runs it */
-    gl_tile_params tiles; /* GL_BATCH_GRID: its tiles */
+    gl_variant_t kernel;  /* GL_BATCH_GRID, _SPLIT: the rung whose kernel runs it */
+    gl_tile_params tiles; /* GL_BATCH_GRID, _SPLIT: its tiles */
     gl_gemv gemv;         /* GL_BATCH_GEMV: the first product as a matrix times vectors */
-    int splits;           /* GL_BATCH_GEMV: K's slices, each block summing them in turn */
+    int splits;           /* GL_BATCH_GEMV: K's slices, each block summing them in turn;
+                             GL_BATCH_SPLIT: K's parts (gl_split_depth deep but the last) */
+    size_t bytes;         /* GL_BATCH_SPLIT: the scratch the parts' products take:
+                             count x splits x m x gl_split_ld(n) floats */
     const char *why;      /* one sentence, static */
 } gl_engine_batch_plan;
 
-/* The plan for a batch of products of p made with tiles t (pinned: set
- * with gl_set_tiles) on a GPU of `sms` SMs whose code was compiled for
- * capability cc (plan.c says which and why). */
-void gl_engine_plan_batch(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
-                          int cc, gl_engine_batch_plan *plan);
+/* The plan for a batch of `count` products of p made with tiles t
+ * (pinned: set with gl_set_tiles) on a GPU of `sms` SMs whose code was
+ * compiled for capability cc, with at most `budget` bytes of scratch
+ * (plan.c says which and why). */
+void gl_engine_plan_batch(const gl_problem *p, int64_t count, const gl_tile_params *t,
+                          bool pinned, int sms, int cc, size_t budget,
+                          gl_engine_batch_plan *plan);
 
 /* Where a matrix-vector batch's products are (gl_engine_gemv_batch):
  * product i's matrix, x and y i `steps` floats on from the first's; or, for
@@ -438,6 +453,11 @@ int gl_engine_gemv(const gl_gemv *g, int splits, void *scratch, const gl_exec *x
  * gl_split_ld(n) floats apart) + beta * C (split_k.cu), queued on x's
  * stream right behind the kernel that wrote w. Returns a cudaError_t. */
 int gl_engine_add_parts(const float *w, int parts, const gl_problem *p, const gl_exec *x);
+
+/* The same for each of `count` products: product i's parts follow product
+ * i - 1's in w, and its C is p's moved on by i * c_step floats. */
+int gl_engine_add_batch_parts(const float *w, int parts, const gl_problem *p, int64_t count,
+                              int64_t c_step, const gl_exec *x);
 
 /* C's tiles of bm x bn that stream-K's shares s hold in parts, each the
  * sum of its parts in order of K, times alpha, plus beta * C

@@ -87,6 +87,31 @@ struct gl_batch_schedule : gl_tile_schedule<TESTED> {
 };
 
 /*
+ * Split-K across a batch: the grid's z is the product times s.parts plus
+ * the part. Block (x, y, z) computes its tile of product i = z / parts over
+ * part j = z % parts of K, cut as gl_parts_schedule cuts it, into C moved
+ * on i times the stride and j m x ldc slices (auto passes scratch as C,
+ * each product's parts after the one before: s.batch.c = parts m ldc). A
+ * launch holds at most 65535 values of z (compose.cuh).
+ */
+template <bool TESTED>
+struct gl_batch_parts_schedule : gl_tile_schedule<TESTED> {
+    __device__ static gl_problem part(const gl_problem &p, const gl_schedule &s)
+    {
+        gl_wait_for_previous_grid(); /* a no-op unless launched behind a kernel */
+        const int parts = s.parts, z = blockIdx.z, i = z / parts, j = z - i * parts;
+        const int depth = s.part_depth > 0 ? s.part_depth : gl_split_depth(p.k, parts);
+        const int k0 = j * depth;
+        gl_problem q = p;
+        q.k = min(depth, p.k - k0);
+        q.a = p.a + i * s.batch.a + (p.trans_a ? (int64_t)k0 * p.lda : k0);
+        q.b = p.b + i * s.batch.b + (p.trans_b ? k0 : (int64_t)k0 * p.ldb);
+        q.c = p.c + i * s.batch.c + (int64_t)j * p.m * p.ldc;
+        return q;
+    }
+};
+
+/*
  * A batch given as arrays of pointers (gl_sgemm_batched): the grid's z is
  * the product, whose operands block (x, y, z) reads from the arrays
  * (compose.cuh moves the arrays on for each launch of a longer batch),

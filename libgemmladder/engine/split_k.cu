@@ -11,13 +11,19 @@ namespace {
 
 constexpr int THREADS = 256;
 
-__global__ __launch_bounds__(THREADS) void add_parts(const float *w, int parts, gl_problem p)
+/* Block (x, y): THREADS elements of product y's C (y = 0 for one product),
+ * whose parts follow product y - 1's in w and whose C is c_step floats on
+ * from product y - 1's. */
+__global__ __launch_bounds__(THREADS) void add_parts(const float *w, int parts, gl_problem p,
+                                                     int64_t c_step)
 {
     gl_wait_for_previous_grid();
     const int64_t e = (int64_t)blockIdx.x * THREADS + threadIdx.x;
     if (e >= (int64_t)p.m * p.n)
         return;
     const int64_t row = e / p.n, col = e % p.n, ld = gl_split_ld(p.n);
+    w += (int64_t)blockIdx.y * parts * p.m * ld;
+    p.c += (int64_t)blockIdx.y * c_step;
     const float *part = w + row * ld + col;
     float sum = 0.0f;
     for (int z = 0; z < parts; ++z, part += p.m * ld)
@@ -78,10 +84,25 @@ extern "C" int gl_engine_add_shared_tiles(const float *w, const gl_stream_k *s, 
                                bm, bn, *p);
 }
 
+extern "C" int gl_engine_add_batch_parts(const float *w, int parts, const gl_problem *p,
+                                         int64_t count, int64_t c_step, const gl_exec *x)
+{
+    const int64_t slice = (int64_t)p->m * p->n;
+    for (int64_t first = 0; first < count; first += 65535) { /* up to 65535 products a launch */
+        gl_problem q = *p;
+        q.c += first * c_step;
+        const unsigned y = (unsigned)(count - first < 65535 ? count - first : 65535);
+        const cudaError_t err = gl_launch_dependent(
+            add_parts, dim3((unsigned)((slice - 1) / THREADS + 1), y), THREADS, 0, x,
+            w + first * parts * (int64_t)p->m * gl_split_ld(p->n), parts, q, c_step);
+        if (err)
+            return err;
+    }
+    return cudaSuccess;
+}
+
 extern "C" int gl_engine_add_parts(const float *w, int parts, const gl_problem *p,
                                    const gl_exec *x)
 {
-    const int64_t slice = (int64_t)p->m * p->n;
-    return gl_launch_dependent(add_parts, dim3((unsigned)((slice - 1) / THREADS + 1)), THREADS, 0,
-                               x, w, parts, *p);
+    return gl_engine_add_batch_parts(w, parts, p, 1, 0, x);
 }

@@ -28,7 +28,9 @@
  *   aligned operands, or the plan copies them first).
  * Stream-K kernels are compiled for rungs that say R::STREAM_K (rung 8,
  * which auto's stream-K path runs), on the engine's stream-K tiles only
- * (GL_STREAM_K_TILES, engine.h).
+ * (GL_STREAM_K_TILES, engine.h); so are split-K across a batch's, on the
+ * fill tiles only (GL_FILL_TILES: at the 128-register cap of rung 8's
+ * 128 x 128 tiles the parts' arithmetic spilled on sm_86).
  */
 #ifndef GL_COMPOSE_CUH
 #define GL_COMPOSE_CUH
@@ -144,6 +146,13 @@ constexpr bool gl_runs_stream_k()
     return gl_stream_k_rung<R>::value && gl_tile_params_equal(&t, &R::tiles);
 }
 
+template <class R>
+constexpr bool gl_runs_batch_parts()
+{
+    constexpr gl_tile_params t = GL_FILL_TILES;
+    return gl_stream_k_rung<R>::value && gl_tile_params_equal(&t, &R::tiles);
+}
+
 /* The kernel for a schedule and copies (C in bands: banded, on the plain
  * grid with single-float copies, where the rung has bands), or NULL where
  * none is compiled. */
@@ -170,6 +179,13 @@ gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies, bool banded)
                : copies == GL_COPIES_TESTED
                    ? gl_tile_kernel<R, true, gl_pointers_schedule<true, true>>
                    : gl_tile_kernel<R, false, gl_pointers_schedule<true, false>>;
+    case GL_SCHEDULE_BATCH_PARTS:
+        if constexpr (gl_runs_batch_parts<R>())
+            return copies == GL_COPIES_WHOLE ? gl_tile_kernel<R, true, gl_batch_parts_schedule<false>>
+                   : copies == GL_COPIES_TESTED
+                       ? gl_tile_kernel<R, true, gl_batch_parts_schedule<true>>
+                       : gl_tile_kernel<R, false, gl_batch_parts_schedule<true>>;
+        return nullptr;
     case GL_SCHEDULE_STREAM_K:
         if constexpr (gl_runs_stream_k<R>())
             return copies == GL_COPIES_WHOLE    ? gl_stream_k_kernel<R, false>
@@ -187,10 +203,13 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
     if (!kernel)
         return cudaErrorInvalidConfiguration; /* the plan only asks for compiled kernels */
     dim3 grid = gl_tile_grid(p, R::BM, R::BN);
-    if (s->kind == GL_SCHEDULE_BATCH || s->kind == GL_SCHEDULE_POINTERS) {
-        /* up to 65535 products a launch */
+    if (s->kind == GL_SCHEDULE_BATCH || s->kind == GL_SCHEDULE_POINTERS ||
+        s->kind == GL_SCHEDULE_BATCH_PARTS) {
+        /* up to 65535 products (or products' parts of K) a launch */
         const int64_t count = x->batch ? x->batch->count : 1;
-        for (int64_t first = 0; first < count; first += 65535) {
+        const int parts = s->kind == GL_SCHEDULE_BATCH_PARTS ? s->parts : 1;
+        const int64_t per_launch = 65535 / parts;
+        for (int64_t first = 0; first < count; first += per_launch) {
             gl_kernel_args args = {*p, *s};
             if (s->kind == GL_SCHEDULE_POINTERS) {
                 args.s.pointers.a += first, args.s.pointers.b += first;
@@ -199,7 +218,7 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
                 args.p.a += first * s->batch.a, args.p.b += first * s->batch.b;
                 args.p.c += first * s->batch.c;
             }
-            grid.z = (unsigned)(count - first < 65535 ? count - first : 65535);
+            grid.z = (unsigned)((count - first < per_launch ? count - first : per_launch) * parts);
             if (s->dependent) {
                 if (const cudaError_t err =
                         gl_launch_dependent(kernel, grid, R::THREADS, R::SMEM, x, args))
@@ -228,7 +247,7 @@ cudaError_t gl_prepare_scheduled()
 {
     for (const gl_schedule_kind kind :
          {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K, GL_SCHEDULE_BATCH,
-          GL_SCHEDULE_POINTERS})
+          GL_SCHEDULE_POINTERS, GL_SCHEDULE_BATCH_PARTS})
         for (const gl_copies copies : {GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES})
             for (const bool banded : {false, true})
                 if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, banded))
