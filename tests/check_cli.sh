@@ -219,5 +219,19 @@ expect 2 "$bench" --batched --shapes
 grep -qx "gemmladder-bench: --batched and --shapes exclude each other" "$err" ||
     fail "bench --batched --shapes said: $(cat "$err")"
 
+# --random SEED (the issue's random set): listed, refused beside another
+# sweep or with a bad seed (2); without a GPU the run stops for want of one.
+"$bench" --help | grep -q "^  --random SEED " || fail "bench --help does not list --random"
+expect 2 "$bench" --random 5 --batched
+grep -qx "gemmladder-bench: --random and --batched exclude each other" "$err" ||
+    fail "bench --random 5 --batched said: $(cat "$err")"
+expect 2 "$bench" --random -1
+grep -qx "gemmladder-bench: --random: bad value '-1' (want an integer 0 .. 9223372036854775807)" \
+    "$err" || fail "bench --random -1 said: $(cat "$err")"
+if [ -n "$no_gpu" ]; then
+    expect 3 "$bench" --random 1 --variants auto
+    grep -q "^gemmladder-bench: no usable GPU: " "$err" || fail "bench --random said: $(cat "$err")"
+fi
+
 [ $status = 0 ] && echo "check_cli: both tools' --version, --help, errors and exit statuses"
 exit $status

@@ -516,6 +516,103 @@ static void test_batched(void)
           "--batched --pointers: %s (%d shapes)", err, o.nshapes);
 }
 
+/* --random SEED: the random set, drawn from the seed. */
+static void test_random(void)
+{
+    br_options o, again;
+    char err[512], text[96];
+
+    CHECK(parse(&o, "--random 7", err, sizeof err) == 0, "--random 7: %s", err);
+    CHECK(o.mode == BR_MODE_BENCH && o.sweep == BR_SWEEP_RANDOM && o.nshapes == 100 &&
+              o.random_set && o.random_seed == 7,
+          "--random 7: sweep %d, %d shapes, set %d, seed %llu", o.sweep, o.nshapes, o.random_set,
+          (unsigned long long)o.random_seed);
+    CHECK(o.repeats == 10 && o.warmup == 2 && o.slow_limit == 1024 &&
+              o.nvariants == gl_variant_count() - 1 && !o.seed_given,
+          "--random timing %d %d %lld, %d rungs; --seed apart", o.repeats, o.warmup,
+          (long long)o.slow_limit, o.nvariants);
+    int odd_elsewhere = 0, unaligned_elsewhere = 0;
+    int64_t smallest = INT64_MAX, largest = 0;
+    for (int i = 0; i < o.nshapes; ++i) {
+        const br_shape s = o.shapes[i];
+        br_shape_text(text, sizeof text, s);
+        const double work = 2.0 * (double)s.m * (double)s.n * (double)s.k;
+        CHECK(s.m >= 1 && s.m <= 16384 && s.n >= 1 && s.n <= 16384 && s.k >= 1 && s.k <= 16384,
+              "--random 7: shape %d (%s) is out of 1 .. 16384", i, text);
+        CHECK(work >= 4e6 && work <= 137e9, "--random 7: shape %d (%s) does %g FLOP", i, text,
+              work);
+        CHECK(!s.col_major && !s.trans_a && !s.trans_b && s.batch == 0 && !s.broadcast_a &&
+                  !s.pointers,
+              "--random 7: shape %d (%s) is not a single row NN product", i, text);
+        if (i % 3 == 2) {
+            CHECK(s.m % 64 == 63 && s.n % 64 == 0 && s.k % 64 == 0 && s.n >= 64 && s.k >= 64,
+                  "--random 7: shape %d (%s) is not M = 64a - 1 against N, K multiples of 64",
+                  i, text);
+        } else {
+            odd_elsewhere |= s.m % 2 || s.n % 2 || s.k % 2;
+            unaligned_elsewhere |= s.m % 64 || s.n % 64 || s.k % 64;
+        }
+        const int64_t low = s.m < s.n ? (s.m < s.k ? s.m : s.k) : (s.n < s.k ? s.n : s.k);
+        const int64_t high = s.m > s.n ? (s.m > s.k ? s.m : s.k) : (s.n > s.k ? s.n : s.k);
+        smallest = low < smallest ? low : smallest;
+        largest = high > largest ? high : largest;
+    }
+    CHECK(odd_elsewhere && unaligned_elsewhere,
+          "--random 7: the other shapes are all even (%d) or all multiples of 64 (%d)",
+          !odd_elsewhere, !unaligned_elsewhere);
+    /* log-uniform: the extents reach both ends of 1 .. 16384 */
+    CHECK(smallest <= 16 && largest >= 8192, "--random 7: extents only from %lld to %lld",
+          (long long)smallest, (long long)largest);
+    CHECK(!strcmp(br_random_text(&o, text, sizeof text), "shapes: random set of seed 7 "
+                                                          "(--random 7)"),
+          "the header's text of --random 7: \"%s\"", text);
+
+    /* One seed, one set; another seed, another. */
+    CHECK(parse(&again, "--random 7", err, sizeof err) == 0 && again.nshapes == 100 &&
+              !memcmp(again.shapes, o.shapes, sizeof o.shapes),
+          "--random 7 twice drew different sets: %s", err);
+    CHECK(parse(&again, "--random 8", err, sizeof err) == 0 && again.nshapes == 100 &&
+              memcmp(again.shapes, o.shapes, sizeof o.shapes),
+          "--random 8 drew --random 7's set: %s", err);
+    /* The generator pinned: its first shapes from seed 1 (a change to the
+     * draw changes every set a run was named by). */
+    CHECK(parse(&o, "--random 1", err, sizeof err) == 0 && o.nshapes == 100, "--random 1: %s",
+          err);
+    CHECK_SHAPE(o, 0, 14, 644, 245);
+    CHECK_SHAPE(o, 1, 192, 1433, 154);
+    CHECK_SHAPE(o, 2, 511, 2432, 7232);
+    /* Any whole number up to INT64_MAX; shortened; the last one counts. */
+    CHECK(parse(&o, "--random 0", err, sizeof err) == 0 && o.nshapes == 100 &&
+              o.random_seed == 0,
+          "--random 0: %s", err);
+    CHECK(parse(&o, "--random 9223372036854775807", err, sizeof err) == 0 && o.nshapes == 100 &&
+              o.random_seed == INT64_MAX,
+          "--random INT64_MAX: %s", err);
+    CHECK(parse(&o, "--ra=3 --random 2026", err, sizeof err) == 0 && o.random_seed == 2026 &&
+              !strcmp(br_random_text(&o, text, sizeof text),
+                      "shapes: random set of seed 2026 (--random 2026)"),
+          "--ra=3 --random 2026: %s; \"%s\"", err, text);
+
+    /* Shapes given replace the set, as they do --batched's; the sweep's
+     * timing and goals stay, and the header names no set. */
+    CHECK(parse(&o, "--random 5 --mnk 8x8x8 --variants auto", err, sizeof err) == 0 &&
+              o.sweep == BR_SWEEP_RANDOM && o.nshapes == 1 && !o.random_set &&
+              o.slow_limit == 1024 && o.nvariants == 1 &&
+              !*br_random_text(&o, text, sizeof text),
+          "--random with --mnk: %s", err);
+    CHECK_SHAPE(o, 0, 8, 8, 8);
+    CHECK(parse(&o, "--random 5 --k 64", err, sizeof err) == 0 && o.nshapes == 1 &&
+              !o.random_set,
+          "--random with --k: %s", err);
+    CHECK_SHAPE(o, 0, 4096, 4096, 64);
+    CHECK(parse(&o, "--random 5 --slow-limit 0 --repeats 3", err, sizeof err) == 0 &&
+              o.slow_limit == 0 && o.repeats == 3 && o.nshapes == 100,
+          "--random's timing given: %s", err);
+    CHECK(parse(&o, "--quick", err, sizeof err) == 0 && !o.random_set &&
+              !*br_random_text(&o, text, sizeof text),
+          "no --random, nothing in the header: %s", err);
+}
+
 /* Each bad command line must fail with a message naming what is wrong. */
 static void test_bad_arguments(void)
 {
@@ -619,6 +716,19 @@ static void test_bad_arguments(void)
         {"--wo --quick", "--workspace-limit needs a value"},
         {"--w 0", "ambiguous option '--w': --warmup or --workspace-limit?"},
         {"--ncu --workspace-limit 0", "--workspace-limit does not apply"},
+        /* --random SEED: a whole number 0 .. INT64_MAX, a sweep of its own */
+        {"--random", "--random needs a value"},
+        {"--random -1", "--random: bad value '-1' (want an integer 0 .. 9223372036854775807)"},
+        {"--random abc", "--random: bad value 'abc'"},
+        {"--random 1.5", "--random: bad value '1.5'"},
+        {"--random 9223372036854775808", "--random: bad value '9223372036854775808'"},
+        {"--random=", "--random needs a value"},
+        {"--random --quick", "--random needs a value"},
+        {"--random 5 --batched", "--random and --batched exclude each other"},
+        {"--random 5 --quick", "--random and --quick exclude each other"},
+        {"--full --random 5", "--random and --full exclude each other"},
+        {"--random 5 --shapes", "--random and --shapes exclude each other"},
+        {"--random 5 --pointers", "--pointers: no batched shape"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         br_options o;
@@ -650,7 +760,10 @@ static void test_usage(void)
                                             "--pointers", "cublasSgemmBatched",
                                             "cublasSgemmStridedBatched",
                                             "cublasDgemmStridedBatched",
-                                            "M*N*K*batch",
+                                            "M*N*K*batch", "--random SEED",
+                                            "log-uniform in 1 .. 16384",
+                                            "4e6 .. 137e9 FLOP", "M = 64a - 1",
+                                            "random set of seed",
                                             BR_NCU_SECTORS, BR_NCU_REQUESTS};
     for (size_t i = 0; i < sizeof mentioned / sizeof mentioned[0]; ++i)
         CHECK(strstr(text, mentioned[i]) != NULL, "--help does not mention %s", mentioned[i]);
@@ -1091,6 +1204,56 @@ static void test_batch_goals(void)
     free(text);
 }
 
+/* Auto against the goals for a random set (--random): every shape, the
+ * geometric mean; nothing without auto. */
+static void test_random_goals(void)
+{
+    const int AUTO = GL_VARIANT_AUTO, WARP = GL_VARIANT_WARPTILE;
+    fixture_count = 0;
+    add_result(0, 14, 644, 245, 0.01, 1e-7, BR_OK);
+    add_result(AUTO, 14, 644, 245, 0.008, 1e-7, BR_OK); /* 125.0 */
+    add_result(WARP, 14, 644, 245, 0.02, 1e-7, BR_OK);  /* not auto: no word */
+    add_result(0, 511, 2432, 7232, 1.0, 1e-7, BR_OK);
+    add_result(AUTO, 511, 2432, 7232, 1.2, 1e-7, BR_OK); /* 83.3: under */
+    add_result(0, 1723, 16157, 415, 1.0, 1e-7, BR_OK);
+    add_result(AUTO, 1723, 16157, 415, 1.0, 1e-7, BR_OK); /* 100.0 */
+    add_result(0, 296, 3, 7924, 0.1, 1e-7, BR_OK);
+    add_result(AUTO, 296, 3, 7924, NAN, INFINITY, BR_WRONG);
+    fill_pct();
+    const br_report rep = {.results = fixture, .count = fixture_count};
+    char *text = NULL;
+    CAPTURE(text, br_write_random_goals(out, &rep));
+    char want[512];
+    snprintf(want, sizeof want,
+             "auto against the goals for a random set (%% of cuBLAS in this run):\n"
+             "  at least 90 on every shape: 2 of 4; under: 511x2432x7232 83.3, 296x3x7924 "
+             "(wrong)\n"
+             "  at least 100 on the geometric mean: %.1f over 3 shapes\n",
+             exp((log(125.0) + log(100.0 / 1.2) + log(100.0)) / 3.0));
+    CHECK(!strcmp(text, want), "random goals (want %s): %s", want, text);
+    free(text);
+
+    /* Auto never timed: the shapes under, no mean. */
+    fixture[4].status = BR_FAILED;
+    fixture[4].runtime_ms = fixture[4].pct_of_reference = NAN;
+    fixture[1].status = fixture[6].status = BR_UNAVAILABLE;
+    fixture[1].runtime_ms = fixture[6].runtime_ms = NAN;
+    fixture[1].pct_of_reference = fixture[6].pct_of_reference = NAN;
+    CAPTURE(text, br_write_random_goals(out, &rep));
+    CHECK(strstr(text, "  at least 90 on every shape: 0 of 4; under: 14x644x245 (unavailable), "
+                       "511x2432x7232 (failed), 1723x16157x415 (unavailable), 296x3x7924 "
+                       "(wrong)\n") &&
+              !strstr(text, "geometric mean") && count_of(text, "\n") == 2,
+          "auto never timed: %s", text);
+    free(text);
+
+    /* No auto: nothing. */
+    const br_report ladder = make_fixture();
+    CAPTURE(text, br_write_random_goals(out, &ladder));
+    CHECK(!strcmp(text, ""), "no auto, no goals: %s", text);
+    free(text);
+}
+
 static const char *csv_header =
     "provider,variant_id,variant,m,n,k,runtime_ms,gflops,gbps,pct_of_reference,rel_error,status,"
     "form,batch,broadcast_a,pointers\n";
@@ -1390,6 +1553,7 @@ int main(int argc, char **argv)
     test_variants_and_outputs();
     test_workspace_limit();
     test_batched();
+    test_random();
     test_bad_arguments();
     test_usage();
     test_rates_and_staircase();
@@ -1398,6 +1562,7 @@ int main(int argc, char **argv)
     test_odd_shapes();
     test_goals();
     test_batch_goals();
+    test_random_goals();
     test_csv();
     test_json();
     test_outputs();

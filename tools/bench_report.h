@@ -70,7 +70,8 @@ typedef enum br_sweep {
     BR_SWEEP_QUICK = 1,
     BR_SWEEP_FULL = 2,
     BR_SWEEP_SHAPES = 3, /* --shapes: the engine's goal set */
-    BR_SWEEP_BATCHED = 4 /* --batched: issue 45's batched set */
+    BR_SWEEP_BATCHED = 4, /* --batched: issue 45's batched set */
+    BR_SWEEP_RANDOM = 5   /* --random SEED: 100 shapes drawn from SEED */
 } br_sweep;
 
 typedef enum br_mode {
@@ -104,6 +105,11 @@ typedef struct br_options {
      * default (no cap). */
     int64_t workspace_limit;
     int workspace_limit_given;
+    /* --random SEED: the seed its shapes are drawn from (not --seed's, of
+     * the inputs); random_set: the shapes are that set (shapes given on the
+     * command line replace it, as they replace --batched's). */
+    uint64_t random_seed;
+    int random_set;
 } br_options;
 
 /* Parses the command line (argv[0] is the program). Returns 0 and fills *o,
@@ -117,6 +123,11 @@ void br_print_usage(FILE *out);
  * limited to N bytes", or "" where it was not given. Written into buf,
  * which is returned. */
 const char *br_workspace_text(const br_options *o, char *buf, size_t size);
+
+/* What the report's header line says of --random: "shapes: random set of
+ * seed N (--random N)" where the shapes are its set, else "". Written into
+ * buf, which is returned. */
+const char *br_random_text(const br_options *o, char *buf, size_t size);
 
 /* ---- results ------------------------------------------------------------- */
 
@@ -194,6 +205,11 @@ void br_write_goals(FILE *out, const br_report *rep, double copy_gbps);
  * each batch of 1 within 5% of the time of the single product of its shape
  * (cuBLAS's change beside it). Nothing without auto. */
 void br_write_batch_goals(FILE *out, const br_report *rep);
+
+/* For a run with auto (--random): auto against the issue's goals for a
+ * random set, a line each: 90% of cuBLAS on every shape (and which are
+ * under), 100% on the geometric mean. Nothing without auto. */
+void br_write_random_goals(FILE *out, const br_report *rep);
 
 /* Machine-readable copies. CSV: a header line and one row per result, empty
  * fields for what was not measured. JSON: one object with the device, date,

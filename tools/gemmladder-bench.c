@@ -8,6 +8,7 @@
  *   gemmladder-bench --overhead        the host's time per call, each rung
  *   gemmladder-bench --batched         batches (gl_sgemm_strided_batched) against
  *                                      cuBLAS's strided-batched call
+ *   gemmladder-bench --random SEED     100 shapes drawn from SEED, auto's goals on them
  *   gemmladder-bench --help            everything else
  *
  * For each shape, every rung's result is first checked against a float64
@@ -365,13 +366,15 @@ static int run_sweep(const br_options *o)
     if (copy_rate > 0)
         printf("memory: a device-to-device copy of 256 MiB moves %.0f GB/s (read plus written)\n",
                copy_rate);
-    char limit[96];
+    char limit[96], random_set[96];
     br_workspace_text(o, limit, sizeof limit);
+    br_random_text(o, random_set, sizeof random_set);
     printf("%d timed samples (batches of calls, about %.0f ms each) after %d warm-up, median; "
            "inputs uniform in [-1, 1), seed %llu; checked against float64 first (tolerance "
-           "%.0e for FP32, %.2g + %.2g K for TF32)%s%s\n\n",
+           "%.0e for FP32, %.2g + %.2g K for TF32)%s%s%s%s\n\n",
            o->repeats, BU_SAMPLE_MS, o->warmup, (unsigned long long)seed, CLI_FP32_TOLERANCE,
-           CLI_TF32_TOLERANCE, CLI_TF32_TOLERANCE_PER_K, *limit ? "; " : "", limit);
+           CLI_TF32_TOLERANCE, CLI_TF32_TOLERANCE_PER_K, *limit ? "; " : "", limit,
+           *random_set ? "; " : "", random_set);
     br_table_header_batched(stdout, batch_column);
     fflush(stdout);
 
@@ -431,6 +434,10 @@ static int run_sweep(const br_options *o)
         br_write_goals(stdout, &rep, copy_rate);
     if (o->sweep == BR_SWEEP_BATCHED)
         br_write_batch_goals(stdout, &rep);
+    if (o->sweep == BR_SWEEP_RANDOM)
+        br_write_random_goals(stdout, &rep);
+    if (*random_set)
+        printf("%s\n", random_set); /* after the goals too: the header is 100 shapes back */
     printf("device: %s\n", device);
     if (bad)
         printf("SOME RUNGS WERE WRONG OR FAILED: see the status column\n");
