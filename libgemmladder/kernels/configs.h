@@ -86,17 +86,20 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
     X(32, 128, 16, 32, 32, 1, 4, 8, 128)
 
 /* The pipelined kernel's configurations (rung 12), default first, in rung
- * 8's form: X(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS). Both 128 x 128:
- * rung 8's default tiles (8 warps of 64 x 32, 64 results a thread, two
- * blocks an SM within 128 registers where shared memory holds two: sm_80,
- * sm_90), and 4 warps of 64 x 64 (128 results a thread, two blocks an SM
- * within 255), the shape of cuBLAS's FFMA kernels,
- * in slices 8 deep so that a slice's loop stays at 1,024 FFMA as the
- * first's (the instruction cache). Every configuration keeps
+ * 8's form: X(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS). Two of 128 x
+ * 128: rung 8's default tiles (8 warps of 64 x 32, 64 results a thread,
+ * two blocks an SM within 128 registers where shared memory holds two:
+ * sm_80, sm_90), and 4 warps of 64 x 64 (128 results a thread, two blocks
+ * an SM within 255), the shape of cuBLAS's FFMA kernels, in slices 8 deep
+ * so that a slice's loop stays at 1,024 FFMA as the first's (the
+ * instruction cache); and 64 x 64 x 16 in 4 warps of 32 x 32 (32 results a
+ * thread), for products whose grid of 128 x 128 tiles is a round or less
+ * (1024^3: 64 blocks for 132 SMs). Every configuration keeps
  * GL_PIPELINED_STAGES slices in shared memory. */
 #define GL_PIPELINED_CONFIGS(X)                \
     X(128, 128, 16, 64, 32, 2, 4, 4, 256)      \
-    X(128, 128, 8, 64, 64, 4, 4, 4, 128)
+    X(128, 128, 8, 64, 64, 4, 4, 4, 128)       \
+    X(64, 64, 16, 32, 32, 1, 8, 4, 128)
 #define GL_PIPELINED_STAGES 4
 #define GL_PIPELINED_SMEM(BM, BN, BK) (GL_PIPELINED_STAGES * GL_VECTORIZED_SMEM(BM, BN, BK))
 
