@@ -1157,21 +1157,24 @@ bool gl_engine_thin_tiles(const gl_tile_params *t)
     return listed(t, warptile_thin, sizeof warptile_thin / sizeof warptile_thin[0]);
 }
 
-/* K's parts for a batch of `count` products on tiles t whose grid fills
- * at most half the places the GPU holds: as many parts as fill them (at
- * most 8, each 256 deep or more), where their products fit `budget` bytes
- * and the 64 MiB a split may take; 1: none. The one model of a grid sees
- * no gain here (an SM's blocks share its FFMA pipes however many there
- * are), but blocks whose SM holds few others wait on their loads with
- * little to cover them: 4096 x 64 x 4096 x 8, 512 tiles of 64 x 64 for
- * 1056 places, ran at 86-87% of cuBLAS in one grid. */
+/* K's parts for a batch of `count` products on tiles t (the fill tiles)
+ * whose grid fills at most half the places the GPU holds: as many as fill
+ * them, but at least 4 and at most 8, each 256 deep or more, where their
+ * products fit `budget` bytes and the 64 MiB a split may take; 1: none.
+ * The one model of a grid sees no gain here (an SM's blocks share its FFMA
+ * pipes however many there are), but blocks whose SM holds few others
+ * wait on their loads with little to cover them. Measured (H200, four
+ * batches of such grids, one run): one grid 60-122% of cuBLAS, K in 2
+ * parts 97-135%, in 4 parts 98-192%. A grid of more than half the places
+ * gains nothing: 4096 x 64 x 4096 x 8 (512 tiles) ran 86% unsplit, 82-84%
+ * in 2 or 4 parts. */
 static int batch_parts(const gl_problem *p, int64_t count, const gl_tile_params *t, int sms,
                        size_t budget, size_t *bytes)
 {
     const int64_t tiles = count * tile_count(p, t->bm, t->bn), places = sms * resident(t);
     if (2 * tiles > places)
         return 1;
-    int64_t parts = places / tiles;
+    int64_t parts = places / tiles < 4 ? 4 : places / tiles;
     if (parts > 8)
         parts = 8;
     if (parts > p->k / 256)
