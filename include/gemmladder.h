@@ -375,8 +375,11 @@ GL_API gl_status_t gl_sgemm_ex(gl_handle_t handle, gl_variant_t variant,
  * cublasGemmStridedBatchedEx for GL_VARIANT_CUBLAS_TF32). Rungs 6-8, 10
  * and 12 run up to 65535 products a launch, each block its tile of one
  * product; rungs 1-5 queue the products one after another. Auto plans the
- * batch: one such grid, the matrix-vector kernel on every product, or
- * each product on its own plan (gl_sgemm_strided_batched_plan says which).
+ * batch: one such grid; that grid with each product's K in parts, summed
+ * from scratch (within the handle's workspace settings, for the whole
+ * batch at once), where it fills at most half the GPU and K is long; the
+ * matrix-vector kernel on every product; or each product on its own plan
+ * (gl_sgemm_strided_batched_plan says which).
  * Returns what gl_sgemm_ex returns, and GL_STATUS_INVALID_ARGUMENT for a
  * negative stride, a batch outside 0 .. 2147483647, an operand's batch
  * that spans more bytes than an address space, and C's products or
@@ -429,11 +432,14 @@ GL_API gl_status_t gl_sgemm_strided_batched(gl_handle_t handle, gl_variant_t var
  * (naive .. blocktile_2d), which run the products one by one, read the
  * arrays back to the host first, in copies on the handle's stream that
  * they wait for (a synchronisation, also in the way of graph capture); the
- * others never read them on the host. Rungs 6-8, 10 and 12 and auto run
- * up to 65535 products a launch, each block its tile of one product (auto
- * on the tiled rung's grid: the host cannot see the products), in two
+ * others never read them on the host. Rungs 6-8, 10 and 12 run up to
+ * 65535 products a launch, each block its tile of one product, in two
  * launches where lda and ldb allow 16-byte copies: the products whose
- * entries are 16-byte aligned, then the others. The cuBLAS variants hand
+ * entries are 16-byte aligned, then the others. Auto plans the batch from
+ * its shape as gl_sgemm_strided_batched_plan says, but without scratch
+ * (no split of K across the batch) and with one grid of the call's tiles
+ * where the strided call would run each product on its own plan; its
+ * matrix-vector kernel reads the entries too, in the same two passes. The cuBLAS variants hand
  * the arrays to cuBLAS as they are, in one call (cublasSgemmBatched;
  * cublasGemmBatchedEx for GL_VARIANT_CUBLAS_TF32): cuBLAS does not skip
  * NULL entries, which it reads as bad device pointers, chooses its kernel
@@ -721,7 +727,9 @@ GL_API gl_status_t gl_sgemm_plan(gl_handle_t handle, gl_variant_t variant, gl_la
  * all three are given, for their batches' overlaps; NULL as there). A
  * batch of 0 or 1 is planned as a single call. For auto: path
  * GL_PATH_BATCH, with the grid's kernel and tiles, where its products'
- * tiles share one grid; else each product runs on its own plan, one after
+ * tiles share one grid (splits: K's parts where the grid splits it, and
+ * scratch_bytes then the whole batch's parts, taken at once); else each
+ * product runs on its own plan, one after
  * another, and the fields are that plan's (launches and scratch_bytes for
  * the whole batch; scratch is taken product by product, so the most at once
  * is one product's). `why` says which and why. The cuBLAS variants: path

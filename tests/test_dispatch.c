@@ -521,6 +521,30 @@ static void test_batched_plan(gl_handle_t h)
               p.tiles.bm > 0 && strstr(p.why, "one grid"),
           "auto, 4096 products of 64^3: path %d, %d launches, %dx%d tiles, %s", p.path,
           p.launches, p.tiles.bm, p.tiles.bn, p.why);
+    /* Auto, three products of 300 x 200 with K 1000: a short grid, K in 3
+     * parts across the batch (1000 / 256), each product's parts in scratch
+     * at once; a launch of parts and one of sums. Without scratch (a limit
+     * of 0): the grid unsplit. */
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 300, 200, 1000,
+                                                  NULL, 1000, 300000, NULL, 200, 200000, NULL,
+                                                  200, 60000, 3, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_BATCH && p.splits == 3 && p.launches == 2 &&
+              p.scratch_bytes == (int64_t)3 * 3 * 300 * 200 * 4 && p.tiles.bm == 64 &&
+              p.tiles.bn == 64 && strstr(p.why, "K in parts"),
+          "auto, 3 products of 300x200x1000: path %d, %d parts, %d launches, %lld bytes, "
+          "%dx%d tiles, %s",
+          p.path, p.splits, p.launches, (long long)p.scratch_bytes, p.tiles.bm, p.tiles.bn,
+          p.why);
+    CHECK_STATUS(h, gl_set_workspace_limit(h, 0), GL_STATUS_SUCCESS, NULL);
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, R, N, N, 300, 200, 1000,
+                                                  NULL, 1000, 300000, NULL, 200, 200000, NULL,
+                                                  200, 60000, 3, &p),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(p.path == GL_PATH_BATCH && p.splits == 1 && p.launches == 1 && p.scratch_bytes == 0,
+          "the same without scratch: %d parts, %d launches, %lld bytes", p.splits, p.launches,
+          (long long)p.scratch_bytes);
+    CHECK_STATUS(h, gl_set_workspace_limit(h, GL_WORKSPACE_NO_LIMIT), GL_STATUS_SUCCESS, NULL);
     /* A rung's batch grid: up to 65535 products a launch; strides off 16
      * bytes read a float at a time. */
     CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_WARPTILE, R, N, N, 8, 8, 8, NULL,
