@@ -9,8 +9,9 @@
  *     and give the bits the copies give. Its matrix-vector path sums the
  *     slices of K without scratch to the bits it gives with scratch. A
  *     handle whose pool never held memory runs every path auto plans
- *     with scratch (split-K, stream-K, a cut last round, copies, summed
- *     slices) on its fallback, right and deterministic.
+ *     with scratch (split-K, across a batch too, stream-K, a cut last
+ *     round, copies, summed slices) on its fallback, right and
+ *     deterministic.
  *     Creating cuBLAS state (variant 0, lazily) fails with the
  *     allocation status (or cuBLAS's), never a crash; once memory is freed
  *     the same handle creates it and runs.
@@ -188,6 +189,7 @@ static void gemv_setup(gl_handle_t h)
 enum { SM = 64, SN = 64, SK = 8192 };
 typedef struct split_case {
     float *a, *b, *c;
+    float *batch_c; /* two products' C, for batch_check */
     double *want;
 } split_case;
 
@@ -206,6 +208,7 @@ static split_case split_setup(gl_handle_t h)
             x.want[i * SN + j] = sum;
         }
     CHECK_CUDA(cudaMalloc((void **)&x.c, sizeof(float) * SM * SN));
+    CHECK_CUDA(cudaMalloc((void **)&x.batch_c, sizeof(float) * 2 * SM * SN));
     free(a), free(b);
     gl_plan plan = {.size = sizeof plan};
     CHECK_STATUS(h, gl_sgemm_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK,
@@ -229,6 +232,36 @@ static void split_check(gl_handle_t h, const split_case *x, const char *when)
     const double e = relative_error(&c, got, x->want);
     CHECK(st == GL_STATUS_SUCCESS && e <= 1e-5, "auto on %d x %d x %d %s: %s, error %.3g", SM, SN,
           SK, when, gl_status_string(st), e);
+}
+
+/* The split product twice as a strided batch (A and B shared, C side by
+ * side): auto splits K across the batch, with scratch for both products'
+ * parts; each C right (with its parts, or unsplit). */
+static void batch_check(gl_handle_t h, const split_case *x, const char *when)
+{
+    float *const c = x->batch_c;
+    CHECK_CUDA(cudaMemset(c, 0xff, sizeof(float) * 2 * SM * SN));
+    gl_plan plan = {.size = sizeof plan};
+    CHECK_STATUS(h, gl_sgemm_strided_batched_plan(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N,
+                                                  GL_OP_N, SM, SN, SK, x->a, SK, 0, x->b, SN, 0,
+                                                  c, SN, SM * SN, 2, &plan),
+                 GL_STATUS_SUCCESS, NULL);
+    CHECK(plan.path == GL_PATH_BATCH && plan.splits > 1 && plan.scratch_bytes > 0,
+          "%d x %d x %d x 2: K split across the batch: path %d, %d parts (%s)", SM, SN, SK,
+          plan.path, plan.splits, plan.why);
+    const gl_status_t st = gl_sgemm_strided_batched(h, GL_VARIANT_AUTO, GL_ROW_MAJOR, GL_OP_N,
+                                                    GL_OP_N, SM, SN, SK, 1.0f, x->a, SK, 0, x->b,
+                                                    SN, 0, 0.0f, c, SN, SM * SN, 2);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    static float got[2 * SM * SN];
+    CHECK_CUDA(cudaMemcpy(got, c, sizeof got, cudaMemcpyDeviceToHost));
+    const gemm_case g = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, SM, SN, SK, 1.0f, 0.0f, SK, SN, SN};
+    for (int i = 0; i < 2; ++i) {
+        const double e = relative_error(&g, got + i * SM * SN, x->want);
+        CHECK(st == GL_STATUS_SUCCESS && e <= 1e-5,
+              "auto on %d x %d x %d x 2 %s, product %d: %s, error %.3g", SM, SN, SK, when, i,
+              gl_status_string(st), e);
+    }
 }
 
 /* A big product auto runs with scratch (stream-K, a last round cut off and
@@ -328,6 +361,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
     CHECK_STATUS(NULL, gl_handle_create(&fresh), GL_STATUS_SUCCESS, NULL);
     split_case split = split_setup(h);
     split_check(h, &split, "with memory to spare");
+    batch_check(h, &split, "with memory to spare");
     /* The big products' references and first runs on a handle of their
      * own, destroyed before the memory is filled: h keeps no more scratch
      * than before, and no cuBLAS state. */
@@ -405,6 +439,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
           gl_status_string(gst), gst == GL_STATUS_SUCCESS ? "compared bits" : gl_last_error(h));
     free(gemv_full);
     split_check(h, &split, "with the GPU's memory full");
+    batch_check(h, &split, "with the GPU's memory full");
 
     /* The handle whose pool is empty: each product below plans scratch, and
      * none can be had, so each runs its fallback: a matrix-vector product
@@ -419,6 +454,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
     CHECK(scratch_of(fresh, PM, PN, PK, pA, pB, packed_c) > 0, "%d x %d x %d plans scratch", PM,
           PN, PK);
     split_check(fresh, &split, "on an empty pool with the GPU's memory full");
+    batch_check(fresh, &split, "on an empty pool with the GPU's memory full");
     float *gemv_empty = gemv_run(fresh, gemv_c, &gst);
     CHECK(gst == GL_STATUS_SUCCESS && memcmp(gemv_empty, gemv_ref, sizeof(float) * VM * VN) == 0,
           "auto on %d x %d x %d on an empty pool with the GPU's memory full: %s, %s", VM, VN, VK,
@@ -451,7 +487,7 @@ static void test_memory_exhausted(const float *A, const float *B, float *C)
     CHECK_CUDA(cudaMemPoolDestroy(drain));
     cudaFree(packed_c);
     cudaFree(gemv_c);
-    cudaFree(split.a), cudaFree(split.b), cudaFree(split.c);
+    cudaFree(split.a), cudaFree(split.b), cudaFree(split.c), cudaFree(split.batch_c);
     free(split.want);
     for (int i = 0; i < NBIG; ++i) {
         cudaFree(bigs[i].a), cudaFree(bigs[i].b), cudaFree(bigs[i].c);

@@ -124,7 +124,8 @@ void *take_scratch(size_t bytes, const gl_exec *x)
  * pool until the handle goes; it must not become the next launch's error. */
 void give_back_scratch(void *scratch, const gl_exec *x)
 {
-    if (scratch && scratch != x->engine->workspace && cudaFreeAsync(scratch, x->stream) != cudaSuccess)
+    if (scratch && scratch != x->engine->workspace &&
+        cudaFreeAsync(scratch, x->stream) != cudaSuccess)
         (void)cudaGetLastError();
 }
 
@@ -150,15 +151,12 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
 }
 
 /* Batch b of products of p on `plan` (GL_BATCH_SPLIT): every product's K
- * in parts on one grid (GL_SCHEDULE_BATCH with parts), their products in
- * scratch, each product's after the one before, then each C from the sum
- * of its parts; without scratch, the batch's grid unsplit. */
+ * in parts on one grid (GL_SCHEDULE_BATCH_PARTS), their products in
+ * scratch w (plan->bytes), each product's after the one before, then each
+ * C from the sum of its parts. */
 int run_batch_split(const gl_problem *p, const gl_batch *b, const gl_engine_batch_plan *plan,
-                    const gl_exec *x)
+                    float *w, const gl_exec *x)
 {
-    float *const w = static_cast<float *>(take_scratch(plan->bytes, x));
-    if (!w)
-        return tiled_rung()->launch(p, &plan->tiles, x);
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
     const gl_tile_params *t = &plan->tiles;
@@ -168,11 +166,8 @@ int run_batch_split(const gl_problem *p, const gl_batch *b, const gl_engine_batc
                           plan->splits, 0);
     s.kind = GL_SCHEDULE_BATCH_PARTS;
     s.batch = gl_batch_strides{b->a, b->b, (int64_t)plan->splits * p->m * into_w.ldc};
-    int rc = launch(&into_w, t, s, x);
-    if (rc == 0)
-        rc = gl_engine_add_batch_parts(w, plan->splits, p, b->count, b->c, x);
-    give_back_scratch(w, x);
-    return rc;
+    const int rc = launch(&into_w, t, s, x);
+    return rc ? rc : gl_engine_add_batch_parts(w, plan->splits, p, b->count, b->c, x);
 }
 
 /* One product on its plan, made with the call's tiles (its rows above the
@@ -204,18 +199,26 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
     if (!b)
         return run_call(p, call_tiles, x);
     /* A batch (plan.c, gl_engine_plan_batch): one grid of every product's
-     * tiles on a rung's batched launch, the matrix-vector kernel over every
-     * product, or each product on its own plan. Pointer arrays
-     * (gl_sgemm_batched) take the same plan, but where each product would
-     * run on its own: the host cannot see their products, so they run on
-     * one grid of the call's tiles. */
+     * tiles on a rung's batched launch, that grid with K in parts, the
+     * matrix-vector kernel over every product, or each product on its own
+     * plan. Pointer arrays (gl_sgemm_batched) take the plan made without
+     * scratch, and where each product would run on its own (which needs
+     * its operands on the host) one grid of the call's tiles. */
     gl_engine_batch_plan plan;
     gl_engine_plan_batch(p, b->count, call_tiles, x->engine->tiles_pinned, x->sm_count,
                          x->code_cc, b->c_ptrs ? 0 : x->engine->scratch_budget, &plan);
+    if (plan.mode == GL_BATCH_SPLIT) {
+        if (float *const w = static_cast<float *>(take_scratch(plan.bytes, x))) {
+            const int rc = run_batch_split(p, b, &plan, w, x);
+            give_back_scratch(w, x);
+            return rc;
+        }
+        /* the pool has none: the plan without scratch */
+        gl_engine_plan_batch(p, b->count, call_tiles, x->engine->tiles_pinned, x->sm_count,
+                             x->code_cc, 0, &plan);
+    }
     if (plan.mode == GL_BATCH_GRID)
         return gl_variant_find(plan.kernel)->launch(p, &plan.tiles, x);
-    if (plan.mode == GL_BATCH_SPLIT)
-        return run_batch_split(p, b, &plan, x);
     if (plan.mode == GL_BATCH_GEMV) {
         gl_gemv g = plan.gemv;
         const gl_gemv_products products = gl_engine_gemv_products(&g, p, b);
