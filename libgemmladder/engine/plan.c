@@ -1181,7 +1181,7 @@ static int batch_parts(const gl_problem *p, int64_t count, const gl_tile_params 
         parts = p->k / 256;
     if (parts < 2)
         return 1;
-    parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1; /* as gl_batch_schedule cuts K */
+    parts = (p->k - 1) / gl_split_depth(p->k, (int)parts) + 1; /* as the kernels cut K */
     const double floats = (double)count * parts * p->m * gl_split_ld(p->n);
     if (floats * sizeof(float) > (double)budget || floats * sizeof(float) > 64.0 * 1024 * 1024)
         return 1;
@@ -1201,11 +1201,10 @@ static int batch_parts(const gl_problem *p, int64_t count, const gl_tile_params 
  *   products whose grid of the call's tiles fills a round of the GPU or
  *     more: each on its own plan, one after another, with every path of a
  *     single call;
- *   a batch whose grid of the call's tiles leaves the GPU short of a round,
- *     with a long K: each product's K in parts (batch_parts), as split-K
- *     does a single product's, where the model finds it a tenth faster and
- *     the scratch is there (4096 x 64 x 4096 x 8: 512 tiles of 64 x 64
- *     for 1056 places);
+ *   a batch whose grid of the fill tiles fills at most half the places the
+ *     GPU holds, with K of 512 or more: each product's K in parts on the
+ *     fill tiles (batch_parts), as split-K does a single product's, where
+ *     the scratch is there;
  *   else one grid of every product's tiles (GL_SCHEDULE_BATCH), which fills
  *     the GPU where one product would not: on rung 12's kernel and its
  *     default tiles where K is 256 or more and M and N whole tiles of them
