@@ -728,7 +728,9 @@ GL_API gl_status_t gl_sgemm_plan(gl_handle_t handle, gl_variant_t variant, gl_la
  * batch of 0 or 1 is planned as a single call. For auto: path
  * GL_PATH_BATCH, with the grid's kernel and tiles, where its products'
  * tiles share one grid (splits: K's parts where the grid splits it, and
- * scratch_bytes then the whole batch's parts, taken at once); else each
+ * scratch_bytes then the whole batch's parts, taken at once; where the
+ * pool cannot give them then, the call runs the plan without scratch, as
+ * a single call does); else each
  * product runs on its own plan, one after
  * another, and the fields are that plan's (launches and scratch_bytes for
  * the whole batch; scratch is taken product by product, so the most at once

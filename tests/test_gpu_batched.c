@@ -316,6 +316,97 @@ static void run_pointer_batch(gl_handle_t h, int v, const gemm_case *g, int64_t 
     cudaFree(A), cudaFree(B), cudaFree(C), cudaFree(dA), cudaFree(dB), cudaFree(dC);
 }
 
+/* The engine (auto): the variant whose row says it plans each call. */
+static gl_variant_t engine_variant(void)
+{
+    for (int v = 0; v < gl_variant_count(); ++v)
+        if (harness_variant(v).engine)
+            return (gl_variant_t)v;
+    return (gl_variant_t)-1;
+}
+
+/* Pointer arrays are run in two kernels, the second launched behind the
+ * first; with every entry aligned the second has nothing to do. A call
+ * queued right after (auto, which launches behind the kernel before it)
+ * that reads a product's C must see it whole: C_0 of a batch of long
+ * products (poisoned first) is the next call's A, with no synchronisation
+ * between; that call's result against float64 from C_0 as it came out. */
+static void test_pointer_order(gl_handle_t h)
+{
+    const gl_variant_t engine = engine_variant();
+    enum { PM = 512, PK = 4096, COUNT = 4 };
+    const gemm_case first = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, PM, PM, PK, 1.0f, 0.0f, PK, PM, PM};
+    const gemm_case second = {GL_ROW_MAJOR, GL_OP_N, GL_OP_N, PM, PM, PM, 1.0f, 0.0f, PM, PM, PM};
+    float *hA = random_floats((int64_t)COUNT * PM * PK), *hB = random_floats((int64_t)PK * PM);
+    float *hE = random_floats((int64_t)PM * PM);
+    float *A = upload(hA, (int64_t)COUNT * PM * PK), *B = upload(hB, (int64_t)PK * PM);
+    float *E = upload(hE, (int64_t)PM * PM), *C = NULL, *D = NULL;
+    CHECK_CUDA(cudaMalloc((void **)&C, sizeof(float) * COUNT * PM * PM));
+    CHECK_CUDA(cudaMalloc((void **)&D, sizeof(float) * PM * PM));
+    CHECK_CUDA(cudaMemset(C, 0xff, sizeof(float) * COUNT * PM * PM)); /* NaN */
+    const float *ea[COUNT], *eb[COUNT];
+    float *ec[COUNT];
+    for (int i = 0; i < COUNT; ++i)
+        ea[i] = A + (int64_t)i * PM * PK, eb[i] = B, ec[i] = C + (int64_t)i * PM * PM;
+    void *dA = NULL, *dB = NULL, *dC = NULL;
+    CHECK_CUDA(cudaMalloc(&dA, sizeof ea));
+    CHECK_CUDA(cudaMalloc(&dB, sizeof eb));
+    CHECK_CUDA(cudaMalloc(&dC, sizeof ec));
+    CHECK_CUDA(cudaMemcpy(dA, ea, sizeof ea, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dB, eb, sizeof eb, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(dC, ec, sizeof ec, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK(gl_sgemm_batched(h, engine, GL_ROW_MAJOR, GL_OP_N, GL_OP_N, PM, PM, PK, 1.0f,
+                           dA, PK, dB, PM, 0.0f, dC, PM, COUNT) == GL_STATUS_SUCCESS,
+          "pointer arrays before a dependent call: %s", gl_last_error(h));
+    CHECK(gl_sgemm(h, engine, PM, PM, PM, C, E, D) == GL_STATUS_SUCCESS,
+          "the call behind them: %s", gl_last_error(h));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    float *c0 = malloc(sizeof(float) * PM * PM), *got = malloc(sizeof(float) * PM * PM);
+    double *ref = malloc(sizeof(double) * PM * PM);
+    CHECK_CUDA(cudaMemcpy(c0, C, sizeof(float) * PM * PM, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(got, D, sizeof(float) * PM * PM, cudaMemcpyDeviceToHost));
+    reference_gemm(&first, hA, hB, NULL, ref);
+    const double e0 = relative_error(&first, c0, ref);
+    CHECK(e0 <= harness_tolerance(engine, PK), "C_0 of the pointer batch: error %.3g",
+          e0);
+    reference_gemm(&second, c0, hE, NULL, ref);
+    const double e = relative_error(&second, got, ref);
+    CHECK(e <= harness_tolerance(engine, PM),
+          "auto right behind a pointer batch, reading its C_0: error %.3g (NaN: it ran before "
+          "C_0 was written)",
+          e);
+    free(hA), free(hB), free(hE), free(c0), free(got), free(ref);
+    cudaFree(A), cudaFree(B), cudaFree(E), cudaFree(C), cudaFree(D);
+    cudaFree(dA), cudaFree(dB), cudaFree(dC);
+}
+
+/* Auto's split of K across a batch is planned for the split cases here
+ * (on a GPU of 64 SMs or more, whose places those grids fill at most half
+ * of), so that their runs above test the split. */
+static void test_split_planned(gl_handle_t h, const batch_case *cases, size_t count)
+{
+    int sms = 0, device = 0;
+    CHECK_CUDA(cudaGetDevice(&device));
+    CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (sms < 64)
+        return;
+    for (size_t i = 0; i < count; ++i) {
+        const gemm_case *g = &cases[i].g;
+        gl_plan p = {.size = sizeof p};
+        CHECK(gl_sgemm_strided_batched_plan(h, engine_variant(), g->layout, g->trans_a,
+                                            g->trans_b, g->m, g->n, g->k, NULL, g->lda,
+                                            cases[i].stride_a,
+                                            NULL, g->ldb, cases[i].stride_b, NULL, g->ldc,
+                                            cases[i].stride_c, cases[i].count,
+                                            &p) == GL_STATUS_SUCCESS &&
+                  p.path == GL_PATH_BATCH && p.splits > 1,
+              "%lldx%lldx%lld x%lld: K not split across the batch: path %d, %d parts (%s)",
+              (long long)g->m, (long long)g->n, (long long)g->k, (long long)cases[i].count, p.path,
+              p.splits, p.why);
+    }
+}
+
 int main(void)
 {
     gl_handle_t h = NULL;
@@ -361,16 +452,22 @@ int main(void)
         {{R, N, N, 2176, 2048, 24, 1.0f, 0.0f, 24, 2048, 2048}, 2176 * 24, 24 * 2048,
          2176 * 2048, 2},
         {{R, N, N, 1500, 64, 500, 1.0f, 0.0f, 500, 64, 64}, 1500 * 500, 500 * 64, 1500 * 64, 5},
-        /* grids short of half a round with a long K: K in parts across the
-         * batch (tested copies; a float per load, 8 parts, the last short) */
-        {{R, N, N, 300, 200, 1000, 1.0f, 0.5f, 1000, 200, 200}, 300 * 1000, 1000 * 200, 300 * 200,
-         3},
-        {{Cm, T, N, 129, 67, 2049, -1.0f, 0.0f, 2050, 2052, 131}, 2050 * 129 + 1, 2052 * 67 + 3,
-         131 * 67 + 1, 2},
         /* matrix-vector products of a few vectors, 16-byte loads and not */
         {{R, N, N, 5, 3000, 700, 1.0f, 0.5f, 700, 3000, 3000}, 5 * 700, 700 * 3000, 5 * 3000, 6},
         {{R, N, T, 1, 1001, 333, -1.0f, 0.0f, 333, 333, 1001}, 335, 1001 * 333 + 1, 1003, 11},
     };
+    /* grids short of half a round with a long K: K in parts across the batch
+     * (tested copies; a float per load, 8 parts, the last short) */
+    const batch_case split_cases[] = {
+        {{R, N, N, 300, 200, 1000, 1.0f, 0.5f, 1000, 200, 200}, 300 * 1000, 1000 * 200, 300 * 200,
+         3},
+        {{Cm, T, N, 129, 67, 2049, -1.0f, 0.0f, 2050, 2052, 131}, 2050 * 129 + 1, 2052 * 67 + 3,
+         131 * 67 + 1, 2},
+    };
+    const size_t nsplit = sizeof split_cases / sizeof split_cases[0];
+    test_split_planned(h, split_cases, nsplit);
+    /* more than 65535 matrix-vector products: two launches */
+    const batch_case many_gemv = {{R, N, N, 1, 8, 8, 1.0f, 0.0f, 8, 8, 8}, 8, 64, 8, 70000};
     enum { RANDOM = 12 };
     batch_case random[RANDOM];
     for (int i = 0; i < RANDOM; ++i)
@@ -385,6 +482,10 @@ int main(void)
                 continue;
             run_batch(h, v, &cases[i]);
         }
+        for (size_t i = 0; i < nsplit; ++i)
+            run_batch(h, v, &split_cases[i]);
+        if (v == (int)engine_variant())
+            run_batch(h, v, &many_gemv);
         for (int i = 0; i < RANDOM; ++i)
             run_batch(h, v, &random[i]);
     }
@@ -407,6 +508,8 @@ int main(void)
         const gemm_case g = random_case(24, 0);
         run_pointer_batch(h, v, &g, between(257, 300));
     }
+    if (!only_name || !*only_name || only == engine_variant())
+        test_pointer_order(h);
     gl_handle_destroy(h);
     return harness_finish("test_gpu_batched");
 }

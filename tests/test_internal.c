@@ -1280,6 +1280,61 @@ static void test_engine_batch(void)
               cases[i].m, cases[i].n, cases[i].k, (long long)cases[i].count, (int)plan.mode,
               plan.tiles.bm, plan.tiles.bn, (int)plan.kernel, plan.why);
     }
+    /* The parts: as many as fill the places (132 SMs of five fill-tile
+     * blocks: 660), at least 4, at most 8 and K / 256. */
+    static const struct {
+        int m, n, k;
+        int64_t count;
+        int parts;
+    } splits[] = {
+        {4096, 64, 4096, 2, 5},  /* 128 tiles: 660 / 128 */
+        {2048, 128, 4096, 4, 4}, /* 256 tiles: 2, at least 4 */
+        {64, 64, 8192, 2, 8},    /* 2 tiles: at most 8 */
+        {512, 512, 512, 2, 2},   /* K / 256 */
+        {300, 200, 1000, 3, 3},  /* K / 256 */
+        {300, 200, 511, 3, 1},   /* K under 512: no split */
+    };
+    for (size_t i = 0; i < sizeof splits / sizeof splits[0]; ++i) {
+        const gl_problem p = problem(splits[i].m, splits[i].n, splits[i].k, splits[i].k,
+                                     splits[i].n, 0);
+        gl_engine_batch_plan plan;
+        gl_engine_plan_batch(&p, splits[i].count, &w64_32, false, 132, 90, SIZE_MAX, &plan);
+        const int parts = plan.mode == GL_BATCH_SPLIT ? plan.splits : 1;
+        CHECK(parts == splits[i].parts, "%d x %d x %d x %lld: %d parts, expected %d (%s)",
+              splits[i].m, splits[i].n, splits[i].k, (long long)splits[i].count, parts,
+              splits[i].parts, plan.why);
+    }
+
+    /* A matrix-vector batch's products: strides (16-byte loads only where
+     * every product's matrix, and x along K, keep them), or pointer arrays
+     * moved to the launch's first row as gl_move_to_row moves A and C. */
+    const float *const fake_a[1] = {NULL}, *const fake_b[1] = {NULL};
+    float *const fake_c[1] = {NULL};
+    for (int mat_is_a = 0; mat_is_a < 2; ++mat_is_a)
+        for (int trans_a = 0; trans_a < 2; ++trans_a) {
+            gl_problem p = problem(1, 4096, 4096, 4096, 4096, 0);
+            p.trans_a = trans_a, p.lda = 100, p.ldc = 50;
+            gl_gemv g = {.mat_is_a = mat_is_a, .vec = true};
+            const gl_batch pointers = {.count = 3, .a_ptrs = fake_a, .b_ptrs = fake_b,
+                                       .c_ptrs = fake_c, .row0 = 7};
+            const gl_gemv_products q = gl_engine_gemv_products(&g, &p, &pointers);
+            const int64_t a_move = 7 * (trans_a ? 1 : 100);
+            CHECK(q.y == fake_c && q.mat == (mat_is_a ? fake_a : fake_b) &&
+                      q.x == (mat_is_a ? fake_b : fake_a) &&
+                      q.moves.a == (mat_is_a ? a_move : 0) &&
+                      q.moves.b == (mat_is_a ? 0 : a_move) && q.moves.c == 7 * 50 && g.vec,
+                  "pointer arrays, the matrix %s, A %s: moves %lld %lld %lld",
+                  mat_is_a ? "A" : "B", trans_a ? "transposed" : "as stored",
+                  (long long)q.moves.a, (long long)q.moves.b, (long long)q.moves.c);
+            const gl_batch strided = {.count = 3, .a = 4096 + 2, .b = 4096, .c = 4096};
+            g.vec = true;
+            const gl_gemv_products r = gl_engine_gemv_products(&g, &p, &strided);
+            CHECK(!r.y && r.steps.a == (mat_is_a ? 4098 : 4096) &&
+                      r.steps.b == (mat_is_a ? 4096 : 4098) && r.steps.c == 4096 &&
+                      g.vec == !mat_is_a,
+                  "strides, the matrix %s: steps %lld %lld, 16-byte loads %d",
+                  mat_is_a ? "A" : "B", (long long)r.steps.a, (long long)r.steps.b, g.vec);
+        }
 }
 
 int main(void)

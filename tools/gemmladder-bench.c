@@ -231,7 +231,10 @@ static void print_plan(gl_handle_t h, gl_variant_t v, br_shape s)
  * (the engine, auto). */
 static void print_plans(gl_handle_t h, const br_options *o, br_shape s)
 {
-    if (s.pointers) /* the strided twin's line says it; the host cannot see the entries */
+    /* No plan query takes pointer arrays: auto runs the strided twin's plan
+     * made without scratch (K not split across the batch), and one grid of
+     * the call's tiles where that plan runs each product on its own. */
+    if (s.pointers)
         return;
     for (int i = 0; i < o->nvariants; ++i)
         if (cli_variant(o->variants[i]).engine)

@@ -415,8 +415,9 @@ static inline gl_gemv_products gl_engine_gemv_products(gl_gemv *g, const gl_prob
 }
 
 /* The matrix-vector kernel on `count` products of batch b (g: the view of
- * the first; for pointer arrays, of a product whose entries are 16-byte
- * aligned), up to 65535 a launch, the grid's z the product; each block
+ * the first; for pointer arrays, made from a problem without operands, so
+ * that only its strides decide its 16-byte loads), up to 65535 a launch,
+ * the grid's z the product; each block
  * sums K's `splits` slices in turn, without scratch. Pointer arrays whose
  * steps allow 16-byte loads take two launches: the products whose entries
  * allow them, then the rest. */

@@ -1159,7 +1159,8 @@ bool gl_engine_thin_tiles(const gl_tile_params *t)
 
 /* K's parts for a batch of `count` products on tiles t (the fill tiles)
  * whose grid fills at most half the places the GPU holds: as many as fill
- * them, but at least 4 and at most 8, each 256 deep or more, where their
+ * them, but at least 4 and at most 8, each 256 deep or more (so 2 or 3
+ * where K is under 1024, none under 512), where their
  * products fit `budget` bytes and the 64 MiB a split may take; 1: none.
  * The one model of a grid sees no gain here (an SM's blocks share its FFMA
  * pipes however many there are), but blocks whose SM holds few others

@@ -132,14 +132,21 @@ struct gl_batch_parts_schedule : gl_tile_schedule<TESTED> {
  * first's last blocks run (a launch and a grid of idle blocks cost 5-10%
  * of a batch of small products when they ran after it). Its blocks read
  * their entries before they wait (the first kernel writes none, and began
- * after everything before it had finished), and only those with a product
- * wait for the first kernel to finish.
+ * after everything before it had finished); those with a product, and the
+ * grid's first block whatever it holds, wait for the first kernel to
+ * finish.
  */
 template <bool TESTED, bool ALIGNED>
 struct gl_pointers_schedule : gl_tile_schedule<TESTED> {
     static constexpr bool MAY_IDLE = true;
     __device__ static gl_problem part(const gl_problem &p, const gl_schedule &s)
     {
+        /* The second kernel's first block waits whatever its product, so that
+         * the grid finishes only after the first kernel has: a kernel queued
+         * behind it (a dependent launch waits for this grid alone) then sees
+         * every product's C. */
+        if (!ALIGNED && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
+            gl_wait_for_previous_grid();
         const int64_t z = blockIdx.z;
         const float *const a = s.pointers.a[z], *const b = s.pointers.b[z];
         float *const c = s.pointers.c[z];

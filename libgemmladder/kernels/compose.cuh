@@ -219,7 +219,13 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
                 args.p.c += first * s->batch.c;
             }
             grid.z = (unsigned)((count - first < per_launch ? count - first : per_launch) * parts);
-            if (s->dependent) {
+            /* Behind the kernel before only where the schedule's blocks wait
+             * for it: K's parts across a batch, and the second kernel of
+             * pointer arrays (a float per load); the batch schedule and the
+             * first kernel of pointer arrays do not wait, so they never are. */
+            const bool waits = s->kind == GL_SCHEDULE_BATCH_PARTS ||
+                               (s->kind == GL_SCHEDULE_POINTERS && s->copies == GL_COPIES_SINGLES);
+            if (s->dependent && waits) {
                 if (const cudaError_t err =
                         gl_launch_dependent(kernel, grid, R::THREADS, R::SMEM, x, args))
                     return err;
