@@ -1434,6 +1434,63 @@ static const br_result *timed_at(const br_report *rep, br_shape s, int variant_i
     return r && r->status == BR_OK && r->runtime_ms > 0 ? r : NULL;
 }
 
+/* Which auto results a time goal compares, and the shape each is compared
+ * with: a batch of 1 with the single product, a batch through pointer
+ * arrays with the same batch strided. */
+static int batch_of_one(br_shape s) { return s.batch == 1 && !s.pointers; }
+static br_shape single_of(br_shape s)
+{
+    s.batch = 0, s.broadcast_a = 0;
+    return s;
+}
+static int through_pointers(br_shape s) { return s.pointers; }
+static br_shape strided_of(br_shape s)
+{
+    s.pointers = 0;
+    return s;
+}
+
+/* One line: each of auto's results that `takes` against its twin's time
+ * (where the twin ran), the change, " over" past `goal`, and cuBLAS's own
+ * change beside it; nothing where no such pair ran. */
+static void write_time_goal(FILE *out, const br_report *rep, const char *heading, double goal,
+                            int (*takes)(br_shape), br_shape (*twin_of)(br_shape))
+{
+    char name[96];
+    const char *sep = "";
+    for (size_t i = 0; i < rep->count; ++i) {
+        const br_result *r = &rep->results[i];
+        if (!is_auto(r) || !takes(r->shape))
+            continue;
+        const br_shape twin = twin_of(r->shape);
+        const br_result *mine = timed_at(rep, r->shape, r->variant_id),
+                        *theirs = timed_at(rep, twin, r->variant_id),
+                        *twin_result = find_result(rep, twin, r->variant_id);
+        if (!twin_result)
+            continue; /* the twin was not run */
+        if (!*sep) {
+            fputs("  ", out);
+            fprintf(out, heading, 100.0 * goal);
+        }
+        fprintf(out, "%s %s", *sep ? sep : "", goal_shape(name, sizeof name, twin));
+        sep = ",";
+        if (!mine || !theirs) {
+            fprintf(out, " (%s)", br_status_name(mine ? twin_result->status : r->status));
+            continue;
+        }
+        const double change = mine->runtime_ms / theirs->runtime_ms - 1.0;
+        fprintf(out, " %+.1f%%%s", 100.0 * change, change > goal ? " over" : "");
+        const int ref = cli_reference_variant();
+        const br_result *ref_mine = timed_at(rep, r->shape, ref),
+                        *ref_theirs = timed_at(rep, twin, ref);
+        if (ref_mine && ref_theirs)
+            fprintf(out, " (%s %+.1f%%)", ref_mine->variant,
+                    100.0 * (ref_mine->runtime_ms / ref_theirs->runtime_ms - 1.0));
+    }
+    if (*sep)
+        fputc('\n', out);
+}
+
 void br_write_batch_goals(FILE *out, const br_report *rep)
 {
     if (!write_every_and_mean(
@@ -1441,74 +1498,10 @@ void br_write_batch_goals(FILE *out, const br_report *rep)
             "auto against the goals for batches (% of cuBLAS's strided-batched call in this run):",
             "batched shape", BR_BATCH_GOAL_EVERY, BR_BATCH_GOAL_MEAN))
         return;
-    char name[96];
-    /* Each batch of 1 against the single product of its shape, if it ran. */
-    const char *sep = "";
-    for (size_t i = 0; i < rep->count; ++i) {
-        const br_result *r = &rep->results[i];
-        if (!is_auto(r) || r->shape.batch != 1 || r->shape.pointers)
-            continue;
-        br_shape single = r->shape;
-        single.batch = 0, single.broadcast_a = 0;
-        const br_result *one = timed_at(rep, r->shape, r->variant_id),
-                        *alone = timed_at(rep, single, r->variant_id),
-                        *single_result = find_result(rep, single, r->variant_id);
-        if (!single_result)
-            continue; /* the single product was not run */
-        if (!*sep)
-            fprintf(out, "  a batch of 1 within %.0f%% of the single call's time:",
-                    100.0 * BR_BATCH_GOAL_ONE);
-        fprintf(out, "%s %s", *sep ? sep : "", goal_shape(name, sizeof name, single));
-        sep = ",";
-        if (!one || !alone) {
-            fprintf(out, " (%s)", br_status_name(one ? single_result->status : r->status));
-            continue;
-        }
-        const double change = one->runtime_ms / alone->runtime_ms - 1.0;
-        fprintf(out, " %+.1f%%%s", 100.0 * change, change > BR_BATCH_GOAL_ONE ? " over" : "");
-        const int ref = cli_reference_variant();
-        const br_result *ref_one = timed_at(rep, r->shape, ref),
-                        *ref_alone = timed_at(rep, single, ref);
-        if (ref_one && ref_alone)
-            fprintf(out, " (%s %+.1f%%)", ref_one->variant,
-                    100.0 * (ref_one->runtime_ms / ref_alone->runtime_ms - 1.0));
-    }
-    if (*sep)
-        fputc('\n', out);
-    /* Each batch through pointer arrays against the same batch strided. */
-    sep = "";
-    for (size_t i = 0; i < rep->count; ++i) {
-        const br_result *r = &rep->results[i];
-        if (!is_auto(r) || !r->shape.pointers)
-            continue;
-        br_shape strided = r->shape;
-        strided.pointers = 0;
-        const br_result *by_pointers = timed_at(rep, r->shape, r->variant_id),
-                        *by_strides = timed_at(rep, strided, r->variant_id),
-                        *strided_result = find_result(rep, strided, r->variant_id);
-        if (!strided_result)
-            continue;
-        if (!*sep)
-            fprintf(out, "  the pointer-array call within %.0f%% of the strided call's time:",
-                    100.0 * BR_BATCH_GOAL_POINTERS);
-        fprintf(out, "%s %s", *sep ? sep : "", goal_shape(name, sizeof name, strided));
-        sep = ",";
-        if (!by_pointers || !by_strides) {
-            fprintf(out, " (%s)",
-                    br_status_name(by_pointers ? strided_result->status : r->status));
-            continue;
-        }
-        const double change = by_pointers->runtime_ms / by_strides->runtime_ms - 1.0;
-        fprintf(out, " %+.1f%%%s", 100.0 * change, change > BR_BATCH_GOAL_POINTERS ? " over" : "");
-        const int ref = cli_reference_variant();
-        const br_result *ref_pointers = timed_at(rep, r->shape, ref),
-                        *ref_strides = timed_at(rep, strided, ref);
-        if (ref_pointers && ref_strides)
-            fprintf(out, " (%s %+.1f%%)", ref_pointers->variant,
-                    100.0 * (ref_pointers->runtime_ms / ref_strides->runtime_ms - 1.0));
-    }
-    if (*sep)
-        fputc('\n', out);
+    write_time_goal(out, rep, "a batch of 1 within %.0f%% of the single call's time:",
+                    BR_BATCH_GOAL_ONE, batch_of_one, single_of);
+    write_time_goal(out, rep, "the pointer-array call within %.0f%% of the strided call's time:",
+                    BR_BATCH_GOAL_POINTERS, through_pointers, strided_of);
 }
 
 /* ---- auto against the goals for a random set (--random) ---------------------- */
