@@ -126,21 +126,23 @@ struct gl_batch_parts_schedule : gl_tile_schedule<TESTED> {
  * products return at once. Every product runs exactly once, with the
  * copies its alignment allows. A block with no product gets a problem of
  * no rows (MAY_IDLE: gl_tile_kernel returns at once).
- * The second kernel is launched after the first, in stream order. The
- * blocks are ready to run it behind the first (gl_launch_dependent): the
- * first's blocks let it start once they have read their entries, and its
- * blocks with a product wait for the first to finish; so set up, its idle
- * blocks would leave while the first's last blocks run, where a plain
- * launch costs 5-14% of a batch of small products. That launch is not
- * made yet: with every entry aligned no block of the second kernel would
- * wait, the grid could finish before the first, and a dependent launch
- * behind it would not wait for the first (docs/engine.md, Batches).
+ * The second kernel is launched behind the first (gl_launch_dependent):
+ * the first's blocks let it start once they have read their entries, so
+ * its blocks are set up, and those with nothing to do gone, while the
+ * first's last blocks run (a plain launch cost 10-14% of a batch of small
+ * products). Its blocks read their entries before they wait (the first
+ * kernel writes none, and began after everything before it had
+ * finished); those with a product, and the grid's first block whatever it
+ * holds, wait for the first kernel to finish, so that the grid cannot
+ * finish before it and a dependent launch behind it sees every C.
  */
 template <bool TESTED, bool ALIGNED>
 struct gl_pointers_schedule : gl_tile_schedule<TESTED> {
     static constexpr bool MAY_IDLE = true;
     __device__ static gl_problem part(const gl_problem &p, const gl_schedule &s)
     {
+        if (!ALIGNED && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0)
+            gl_wait_for_previous_grid();
         const int64_t z = blockIdx.z;
         const float *const a = s.pointers.a[z], *const b = s.pointers.b[z];
         float *const c = s.pointers.c[z];

@@ -219,9 +219,13 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
                 args.p.c += first * s->batch.c;
             }
             grid.z = (unsigned)((count - first < per_launch ? count - first : per_launch) * parts);
-            /* Behind the kernel before only where every block waits for it
-             * (K's parts across a batch); the others launch in stream order. */
-            if (s->dependent && s->kind == GL_SCHEDULE_BATCH_PARTS) {
+            /* Behind the kernel before only where the grid cannot finish
+             * before it (K's parts across a batch, whose blocks all wait; the
+             * second kernel of pointer arrays, whose first block waits); the
+             * others launch in stream order. */
+            const bool waits = s->kind == GL_SCHEDULE_BATCH_PARTS ||
+                               (s->kind == GL_SCHEDULE_POINTERS && s->copies == GL_COPIES_SINGLES);
+            if (s->dependent && waits) {
                 if (const cudaError_t err =
                         gl_launch_dependent(kernel, grid, R::THREADS, R::SMEM, x, args))
                     return err;
@@ -309,10 +313,12 @@ static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem
     if (pointers) {
         s.pointers = gl_batch_pointers{b->a_ptrs, b->b_ptrs, b->c_ptrs};
         s.first_row = (int)b->row0;
-        if (aligned) { /* the products whose entries allow 16-byte copies, then the rest */
+        if (aligned) { /* the products whose entries allow 16-byte copies, then the rest,
+                          set up while the first's last blocks run (schedules.cuh) */
             if (const int rc = k->launch(p, &s, x))
                 return rc;
             s.copies = GL_COPIES_SINGLES;
+            s.dependent = true;
         }
     } else if (b) {
         s.batch = gl_batch_strides{b->a, b->b, b->c};
