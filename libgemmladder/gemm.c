@@ -758,7 +758,10 @@ static void describe_plan(gl_handle_t h, const call *k, size_t budget, gl_plan *
                 }
             }
             out->kernel = plan.kernel;
-            if ((int)plan.kernel != c.d->rows_of) /* another rung's kernel, with its fixed tiles */
+            /* a kernel with fixed tiles of its own (rung 6's, or none: the engine's
+             * matrix-vector kernel), or a tuned rung's on the engine's tiles */
+            const gl_variant_desc *k = gl_variant_find(plan.kernel);
+            if (k->engine || !gl_variant_tuned(k))
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
             else if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* the engine's own choice */
                 gl_describe_tiles(&out->tiles, &plan.tiles,

@@ -104,10 +104,11 @@ static const gl_variant_desc variants[] = {
     {.id = GL_VARIANT_CUBLAS_TF32, .name = "cublas_tf32", .precision = GL_PRECISION_TF32,
      .min_cc = 0, .uses_cublas = true, .reference = true, .batches = true, FIXED_TILES,
      .launch = gl_launch_cublas_tf32},
-    /* cp.async needs compute capability 8.0. auto does not run it yet
-     * (auto_runs false): not measured against rung 8 on a GPU. */
+    /* cp.async needs compute capability 8.0. auto runs it in place of
+     * rung 8's kernel on the same tiles where its code is for sm_90 or
+     * newer (plan.c, on_ring), and for batches of whole tiles. */
     {.id = GL_VARIANT_PIPELINED, .name = "pipelined", .precision = GL_PRECISION_FP32,
-     .min_cc = 80, .batches = true, .schema = &gl_schema_pipelined, CONFIGS(pipelined_configs),
+     .min_cc = 80, .auto_runs = true, .batches = true, .schema = &gl_schema_pipelined, CONFIGS(pipelined_configs),
      .rows_of = GL_VARIANT_PIPELINED, .launch = gl_launch_pipelined,
      .prepare = gl_prepare_pipelined, .kernels = &gl_pipelined_kernels},
 };

@@ -521,7 +521,8 @@ static void test_engine_plan(void)
                                   tb ? k : n, tb, (float *)(uintptr_t)0x300000, n};
             gl_engine_plan plan, tail;
             gl_engine_plan_call(&q, tiles[i % 3], false, 132, 90, true, &plan, &tail);
-            if (plan.kernel != GL_VARIANT_WARPTILE || (!plan.a.made && !plan.b.made) ||
+            if ((plan.kernel != GL_VARIANT_WARPTILE && plan.kernel != GL_VARIANT_PIPELINED) ||
+                (!plan.a.made && !plan.b.made) ||
                 plan.a.transposed)
                 continue;
             ++copied;
@@ -747,7 +748,8 @@ static void test_engine_tail(void)
             const gl_tile_params *tt = gl_engine_tail_tiles();
             CHECK(tt->bm == 64 && tt->bn == 64 &&
                       (tail_plan.kernel == GL_VARIANT_VECTORIZED ||
-                       (tail_plan.kernel == GL_VARIANT_WARPTILE &&
+                       ((tail_plan.kernel == GL_VARIANT_WARPTILE ||
+                         tail_plan.kernel == GL_VARIANT_PIPELINED) &&
                         (tail_plan.path == GL_PATH_SPLIT_K ||
                          gl_tile_params_equal(&tail_plan.tiles, tt)))),
                   "%s: the tail on kernel %d, path %d, %d x %d tiles", cases[i].what,
@@ -1124,6 +1126,85 @@ static bool ask_memo(gl_plan_memo *memo, const gl_problem *p, const gl_tile_para
  * facts give the remembered plan, any fact the plan reads changed gives a
  * new one, the oldest of eight makes way, matrix-vector plans are made each
  * time, and every plan is the one gl_engine_plan_call makes. */
+/* Rung 12's kernel in place of rung 8's on the same tiles (plan.c,
+ * on_ring): where the code is for sm_90 or newer, on every path but
+ * stream-K's and the matrix-vector kernel's, not on rung 6's plans nor on
+ * pinned tiles nor tiles rung 12 does not compile. */
+static void test_engine_ring(void)
+{
+    const gl_variant_desc *ring = gl_variant_find(GL_VARIANT_PIPELINED);
+    const struct {
+        gl_problem p;
+        const gl_tile_params *t;
+        bool pinned;
+        int cc;
+        gl_variant_t kernel;
+        const char *what;
+    } cases[] = {
+        {problem(4096, 4096, 4096, 4096, 4096, 0), &w128, false, 90, GL_VARIANT_PIPELINED,
+         "4096^3 on sm_90"},
+        {problem(4096, 4096, 4096, 4096, 4096, 0), &w128, false, 86, GL_VARIANT_WARPTILE,
+         "4096^3 on sm_86"},
+        {problem(4096, 4096, 4096, 4096, 4096, 0), &w128, false, 80, GL_VARIANT_WARPTILE,
+         "4096^3 on sm_80"},
+        {problem(4096, 4096, 4096, 4096, 4096, 0), &w128, true, 90, GL_VARIANT_WARPTILE,
+         "4096^3 on pinned tiles"},
+        {problem(128, 128, 128, 128, 128, 0), &w64_32, false, 90, GL_VARIANT_PIPELINED,
+         "128^3 on 64 x 64 x 32 tiles"},
+        {problem(1000, 1000, 1000, 1000, 1000, 0), &w128, false, 90, GL_VARIANT_PIPELINED,
+         "1000^3: split-K"},
+        {problem(1664, 1664, 1600, 1600, 1664, 0), &w128, false, 90, GL_VARIANT_WARPTILE,
+         "1664 x 1664 x 1600: stream-K"},
+        {problem(4096, 4096, 64, 64, 4096, 0), &w128, false, 90, GL_VARIANT_VECTORIZED,
+         "4096 x 4096 x 64: rung 6's kernel"},
+        {problem(1, 4096, 4096, 4096, 4096, 0), &w128, false, 90, GL_VARIANT_AUTO,
+         "1 x 4096 x 4096: the matrix-vector kernel"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        gl_engine_plan plan, tail_plan;
+        gl_engine_plan_call(&cases[i].p, cases[i].t, cases[i].pinned, 132, cases[i].cc, true,
+                            &plan, &tail_plan);
+        CHECK(plan.kernel == cases[i].kernel, "%s: kernel %d (want %d), path %d", cases[i].what,
+              (int)plan.kernel, (int)cases[i].kernel, (int)plan.path);
+    }
+    /* A sweep: on sm_90 rung 12 runs only its own configurations, never
+     * stream-K, and only where sm_80's plan is rung 8's, on the same tiles
+     * and path. */
+    const gl_tile_params *tiles[] = {&w128, &w64, &w64_32};
+    uint64_t seed = 777;
+#define NEXT_DRAW (seed = seed * 48271 % 2147483647)
+    int ring_plans = 0, bad = 0;
+    for (int i = 0; i < 5000; ++i) {
+        int v[3];
+        for (int j = 0; j < 3; ++j) {
+            v[j] = 1 << NEXT_DRAW % 14;
+            v[j] += (int)(NEXT_DRAW % (uint64_t)v[j]);
+        }
+        const gl_problem q = problem(v[0], v[1], v[2], v[2], v[1], 0);
+        gl_engine_plan on90, on80, tail90, tail80;
+        gl_engine_plan_call(&q, tiles[i % 3], false, 132, 90, false, &on90, &tail90);
+        gl_engine_plan_call(&q, tiles[i % 3], false, 132, 80, false, &on80, &tail80);
+        if (on90.kernel != GL_VARIANT_PIPELINED) {
+            bad += on90.kernel != on80.kernel;
+            continue;
+        }
+        ++ring_plans;
+        bool compiled = false;
+        for (int c = 0; c < ring->config_count; ++c)
+            compiled |= gl_tile_params_equal(&ring->configs[c], &on90.tiles);
+        if (!compiled || on90.path == GL_PATH_STREAM_K || on80.kernel != GL_VARIANT_WARPTILE ||
+            on80.path != on90.path || !gl_tile_params_equal(&on80.tiles, &on90.tiles)) {
+            if (bad++ < 5)
+                CHECK(false, "%d x %d x %d: rung 12's plan on %d x %d x %d tiles, path %d; sm_80's "
+                             "kernel %d, path %d",
+                      v[0], v[1], v[2], on90.tiles.bm, on90.tiles.bn, on90.tiles.bk,
+                      (int)on90.path, (int)on80.kernel, (int)on80.path);
+        }
+    }
+#undef NEXT_DRAW
+    CHECK(bad == 0 && ring_plans > 300, "rung 12's plans: %d of %d wrong", bad, ring_plans);
+}
+
 static void test_engine_memo(void)
 {
     const gl_problem base = problem(5000, 3000, 7000, 7001, 3000, 0); /* packed, a tail */
@@ -1350,6 +1431,7 @@ int main(void)
     test_engine_transpose();
     test_engine_short_last_part();
     test_engine_stream_k();
+    test_engine_ring();
     test_engine_memo();
     test_engine_batch();
     return harness_finish("test_internal");

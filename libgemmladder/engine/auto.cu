@@ -13,17 +13,20 @@
 
 namespace {
 
-/* The rung whose mainloop auto's tiled paths run: the rung whose tuning
- * rows choose auto's tiles (auto's row, rows_of). */
+/* The rung whose mainloop auto's tiled paths run unless the plan names
+ * another: the rung whose tuning rows choose auto's tiles (auto's row,
+ * rows_of). */
 const gl_variant_desc *tiled_rung()
 {
     return gl_variant_find((gl_variant_t)gl_variant_find(GL_VARIANT_AUTO)->rows_of);
 }
 
-/* The plan's tiles on schedule s, launched behind the kernel before. */
-int launch(const gl_problem *p, const gl_tile_params *t, gl_schedule s, const gl_exec *x)
+/* Rung `rung`'s kernel on tiles t and schedule s, launched behind the
+ * kernel before. */
+int launch(const gl_variant_desc *rung, const gl_problem *p, const gl_tile_params *t,
+           gl_schedule s, const gl_exec *x)
 {
-    const gl_tile_kernels *k = gl_kernels_for(tiled_rung()->kernels, t);
+    const gl_tile_kernels *k = gl_kernels_for(rung->kernels, t);
     if (!k)
         return cudaErrorInvalidConfiguration;
     s.dependent = true;
@@ -40,13 +43,14 @@ gl_schedule parts(gl_copies copies, int count, int part_depth)
 /* The plan's shares (whole: operands, or their copies, of whole tiles and
  * slices: copies without tests), then C's tiles that shares hold in parts,
  * from their parts in scratch w. */
-int run_stream_k(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
+int run_stream_k(const gl_variant_desc *rung, const gl_problem *p, const gl_engine_plan *plan,
+                 float *w, const gl_exec *x)
 {
     gl_schedule s = {};
     s.kind = GL_SCHEDULE_STREAM_K;
     s.copies = plan->whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
     s.stream_k = plan->stream_k, s.scratch = w;
-    const int rc = launch(p, &plan->tiles, s, x);
+    const int rc = launch(rung, p, &plan->tiles, s, x);
     return rc ? rc
               : gl_engine_add_shared_tiles(w, &plan->stream_k, plan->tiles.bm, plan->tiles.bn, p,
                                            x);
@@ -54,14 +58,16 @@ int run_stream_k(const gl_problem *p, const gl_engine_plan *plan, float *w, cons
 
 /* The plan's parts' products into scratch w (whole: with copies that test
  * nothing; not aligned: a float per load), then C from their sum. */
-int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const gl_exec *x)
+int run_split(const gl_variant_desc *rung, const gl_problem *p, const gl_engine_plan *plan,
+              float *w, const gl_exec *x)
 {
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
     const gl_copies copies = !plan->aligned ? GL_COPIES_SINGLES
                              : plan->whole  ? GL_COPIES_WHOLE
                                             : GL_COPIES_TESTED;
-    const int rc = launch(&into_w, &plan->tiles, parts(copies, plan->splits, plan->part_depth), x);
+    const int rc =
+        launch(rung, &into_w, &plan->tiles, parts(copies, plan->splits, plan->part_depth), x);
     return rc ? rc : gl_engine_add_parts(w, plan->splits, p, x);
 }
 
@@ -70,28 +76,30 @@ int run_split(const gl_problem *p, const gl_engine_plan *plan, float *w, const g
 int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, void *scratch,
         const gl_exec *x)
 {
-    const gl_variant_desc *rung = tiled_rung();
-    if (plan->kernel != rung->id) /* another rung's own launch (rung 6's), on its tiles */
-        return gl_variant_find(plan->kernel)->launch(p, &plan->tiles, x);
+    /* the tiled rung's mainloop, or rung 12's on the same tiles (plan.c,
+     * on_ring), on the plan's schedule */
+    const gl_variant_desc *rung = gl_variant_find(plan->kernel);
+    if (plan->kernel != tiled_rung()->id && plan->kernel != GL_VARIANT_PIPELINED)
+        return rung->launch(p, &plan->tiles, x); /* rung 6's own launch, on its tiles */
     switch (plan->path) {
     case GL_PATH_SPLIT_K: /* the parts' products in scratch, after any copies */
     case GL_PATH_STREAM_K: {
         float *const w =
             reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->parts_offset);
-        return plan->path == GL_PATH_SPLIT_K ? run_split(p, plan, w, x)
-                                             : run_stream_k(p, plan, w, x);
+        return plan->path == GL_PATH_SPLIT_K ? run_split(rung, p, plan, w, x)
+                                             : run_stream_k(rung, p, plan, w, x);
     }
     case GL_PATH_EDGE_WINDOWS: {
         gl_schedule windows = {};
         windows.kind = GL_SCHEDULE_WINDOWS, windows.copies = GL_COPIES_TESTED;
-        return launch(p, t, windows, x);
+        return launch(rung, p, t, windows, x);
     }
     case GL_PATH_INTERIOR:
     case GL_PATH_PACKED: /* whole tiles: copies without tests */
-        return launch(p, t, parts(GL_COPIES_WHOLE, 1, 0), x);
+        return launch(rung, p, t, parts(GL_COPIES_WHOLE, 1, 0), x);
     default: /* GL_PATH_EDGE_TESTS: the plain grid with tested copies, or, for an
                 operand read a float at a time, the rung's own launch */
-        return plan->aligned ? launch(p, t, parts(GL_COPIES_TESTED, 1, 0), x)
+        return plan->aligned ? launch(rung, p, t, parts(GL_COPIES_TESTED, 1, 0), x)
                              : rung->launch(p, t, x);
     }
 }
@@ -166,7 +174,7 @@ int run_batch_split(const gl_problem *p, const gl_batch *b, const gl_engine_batc
                           plan->splits, 0);
     s.kind = GL_SCHEDULE_BATCH_PARTS;
     s.batch = gl_batch_strides{b->a, b->b, (int64_t)plan->splits * p->m * into_w.ldc};
-    const int rc = launch(&into_w, t, s, x);
+    const int rc = launch(tiled_rung(), &into_w, t, s, x);
     return rc ? rc : gl_engine_add_batch_parts(w, plan->splits, p, b->count, b->c, x);
 }
 
@@ -237,6 +245,7 @@ extern "C" int gl_launch_auto(const gl_problem *p, const gl_tile_params *call_ti
     return 0;
 }
 
-/* auto runs the tiled rung's kernels (and rung 6's, prepared by its row):
- * the rung's own preparation covers every schedule. */
+/* auto runs the tiled rung's kernels (and rung 6's and rung 12's, each
+ * prepared by its own row): the rung's own preparation covers every
+ * schedule. */
 extern "C" cudaError_t gl_prepare_auto(void) { return tiled_rung()->prepare(); }

@@ -1031,9 +1031,45 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
     return true;
 }
 
-const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_params *call,
-                                          bool pinned, int sms, int cc, bool can_copy,
-                                          gl_engine_plan *plan, gl_engine_plan *tail_plan)
+/*
+ * Rung 12's kernel in place of rung 8's, on the same tiles: its ring of
+ * asynchronous copies, on the schedules it compiles (all but stream-K's,
+ * which only rung 8 compiles: compose.cuh). Where the GPU's code is for
+ * sm_90 or newer, the only GPUs it was measured on against rung 8; not for
+ * tiles pinned on the handle, which run rung 8's kernel as they are. The
+ * paths it takes (RING_PATHS) are those where it was measured faster
+ * (docs/engine.md, Rung 12's kernel).
+ */
+static bool ring_path(const gl_engine_plan *plan)
+{
+    switch (plan->path) {
+    case GL_PATH_INTERIOR:
+    case GL_PATH_PACKED:
+    case GL_PATH_EDGE_WINDOWS:
+    case GL_PATH_EDGE_TESTS:
+    case GL_PATH_SPLIT_K:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void on_ring(gl_engine_plan *plan, bool pinned, int cc)
+{
+    const gl_variant_desc *ring = gl_variant_find(GL_VARIANT_PIPELINED);
+    if (pinned || cc < 90 || cc < ring->min_cc || plan->kernel != GL_VARIANT_WARPTILE ||
+        !ring_path(plan))
+        return;
+    for (int i = 0; i < ring->config_count; ++i)
+        if (gl_tile_params_equal(&ring->configs[i], &plan->tiles)) {
+            plan->kernel = ring->id;
+            return;
+        }
+}
+
+static const gl_tile_params *plan_call(const gl_problem *p, const gl_tile_params *call,
+                                       bool pinned, int sms, int cc, bool can_copy,
+                                       gl_engine_plan *plan, gl_engine_plan *tail_plan)
 {
     const gl_tile_params *t = call;
     gl_engine_plan_for(p, t, pinned, sms, can_copy, plan);
@@ -1082,6 +1118,17 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
         *plan = whole;
     }
     transpose_a(p, can_copy, plan);
+    return t;
+}
+
+const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_params *call,
+                                          bool pinned, int sms, int cc, bool can_copy,
+                                          gl_engine_plan *plan, gl_engine_plan *tail_plan)
+{
+    const gl_tile_params *t = plan_call(p, call, pinned, sms, cc, can_copy, plan, tail_plan);
+    on_ring(plan, pinned, cc);
+    if (plan->tail_rows > 0)
+        on_ring(tail_plan, pinned, cc);
     return t;
 }
 

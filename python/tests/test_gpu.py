@@ -205,7 +205,9 @@ class RawDeviceMemory(GpuTest):
     def test_sgemm_plan(self):
         P, V = gemmladder.Path, gemmladder.Variant
         plan = self.handle.sgemm_plan(4096, 4096, 4096)
-        self.assertEqual((plan.variant, plan.kernel, plan.path), (V.AUTO, V.WARPTILE, P.INTERIOR))
+        # rung 8's kernel, or rung 12's on the same tiles where the code is for sm_90 or newer
+        self.assertEqual((plan.variant, plan.path), (V.AUTO, P.INTERIOR))
+        self.assertIn(plan.kernel, (V.WARPTILE, V.PIPELINED))
         self.assertTrue(plan.aligned and plan.why and plan.tiles.bm > 0)
         plan = self.handle.sgemm_plan(4097, 4097, 4097, 'auto')
         self.assertIn(plan.path, (P.PACKED, P.EDGE_TESTS))  # EDGE_TESTS where the pool has no scratch
