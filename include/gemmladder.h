@@ -656,15 +656,18 @@ typedef struct gl_plan {
     uint32_t size;
     int32_t variant;       /* the variant asked about */
     int32_t kernel;        /* the variant whose kernel runs (auto: warptile,
-                              vectorized for 64 x 64 tiles, or auto for its
-                              matrix-vector kernel); -1 for GL_PATH_SCALE */
+                              pipelined on the same tiles where the code is
+                              for sm_90 or newer (since 1.2), vectorized for
+                              64 x 64 tiles, or auto for its matrix-vector
+                              kernel); -1 for GL_PATH_SCALE */
     int32_t path;          /* gl_path_t */
     int32_t copies;        /* operands auto copies into scratch first: bit 0
                               set when A is copied, bit 1 B; bit 2 when A's
-                              copy is its transpose (big products on
-                              GL_PATH_INTERIOR or GL_PATH_EDGE_WINDOWS). A
-                              and B of the row-major problem auto runs: a
-                              column-major call's are swapped */
+                              copy is its transpose, bit 3 (since 1.2) when
+                              B's is (big products on GL_PATH_INTERIOR or
+                              GL_PATH_EDGE_WINDOWS). A and B of the
+                              row-major problem auto runs: a column-major
+                              call's are swapped */
     int32_t aligned;       /* 1: the kernel reads both operands 16 bytes at a time */
     int32_t launches;      /* launches of the product's kernel: rows of C go
                               2^20 at a time (a copy of the operands adds a

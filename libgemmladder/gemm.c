@@ -774,7 +774,8 @@ static void describe_plan(gl_handle_t h, const call *k, size_t budget, gl_plan *
             out->path = plan.path;
             out->aligned = plan.aligned;
             out->copies =
-                (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0) | (plan.a.transposed ? 4 : 0);
+                (plan.a.made ? 1 : 0) | (plan.b.made ? 2 : 0) | (plan.a.transposed ? 4 : 0) |
+                (plan.b.transposed ? 8 : 0);
             out->scratch_bytes = (int64_t)most;
             why = plan.why;
         } else {

@@ -11,8 +11,8 @@
  * repeats a run. 300 cases by default; GL_TEST_CASES=n for n, GL_TEST_LONG=1
  * for 3000, GL_TEST_QUICK=1 for 30. The first cases are fixed shapes where
  * auto runs the rows of the grid's last round of blocks as a product of
- * their own (engine/plan.c, tail_rows), or copies A into its transpose
- * first (transpose_a), or splits K with a short last part (short_last_part),
+ * their own (engine/plan.c, tail_rows), or copies an operand into its transpose
+ * first (transpose_operands), or splits K with a short last part (short_last_part),
  * with tight, aligned operands and the rest drawn as
  * usual, on auto alone. Each variant is held to its precision class's
  * tolerance (harness.h), a TF32 variant also to twice its class's
@@ -120,7 +120,8 @@ int main(void)
      * says `plan`: edge windows and interior above the last round's rows;
      * interior and edge windows on A copied transposed (the row-major
      * problem's A as stored: A row-major, or B column-major, not
-     * transposed; either layout); split-K with a short last part, one
+     * transposed; either layout), and on B copied transposed (B row-major,
+     * or A column-major, transposed); split-K with a short last part, one
      * and two long parts to a tile. */
     static const struct {
         int64_t m, n, k;
@@ -129,6 +130,8 @@ int main(void)
                  {3072, 3072, 1024, "last round"},
                  {4096, 4096, 1024, "transposed"},
                  {4112, 4120, 1016, "transposed"},
+                 {4096, 4096, 1024, "B transposed"},
+                 {4112, 4120, 1016, "B transposed"},
                  {1024, 1024, 32768, "short"},
                  {2048, 1024, 16384, "short"}};
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
@@ -148,6 +151,12 @@ int main(void)
                     c.trans_a = GL_OP_N;
                 else
                     c.trans_b = GL_OP_N; /* the row-major problem's A is B */
+            }
+            if (strcmp(fixed[i].plan, "B transposed") == 0) { /* the row-major problem's B */
+                if (c.layout == GL_ROW_MAJOR)
+                    c.trans_b = GL_OP_T;
+                else
+                    c.trans_a = GL_OP_T; /* the row-major problem's B is A */
             }
         }
         c.lda = min_ld(&c, 'A') + (tail ? 0 : (int64_t)(rng_next(&r) % 8));

@@ -72,6 +72,8 @@ static const struct {
      "matrix-vector, K in slices"},
     {{GL_ROW_MAJOR, GL_OP_N, GL_OP_N, 2048, 4096, 2048, 1.0f, 0.0f, 2048, 4096, 4096},
      "A's transposed copy"},
+    {{GL_ROW_MAJOR, GL_OP_N, GL_OP_T, 4096, 4096, 1024, 1.0f, 0.0f, 1024, 1024, 4096},
+     "A's and B's transposed copies"},
     {{GL_COL_MAJOR, GL_OP_N, GL_OP_N, 3072, 3072, 1024, 1.0f, 0.0f, 3072, 1024, 3072},
      "the last round's rows after the rest"},
 };

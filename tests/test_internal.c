@@ -913,6 +913,37 @@ static void test_engine_transpose(void)
                   "%s: A's copy is K x %d floats (%d x %d, %zu bytes)", cases[i].what,
                   cases[i].ld, plan.a.rows, plan.a.cols, plan.bytes);
     }
+    /* B transposed (rows along K): into its transpose where M is 3072 or
+     * more, after A's where A too runs along K. */
+    gl_problem nt = problem(4096, 4096, 4096, 4096, 4096, 0), tt = nt, tt_short = nt;
+    nt.trans_b = tt.trans_b = tt_short.trans_b = true;
+    tt.trans_a = tt_short.trans_a = true;
+    tt_short.m = 3064, tt_short.lda = 3064;
+    const struct {
+        gl_problem p;
+        bool a, b; /* transposed copies of A, of B */
+        const char *what;
+    } b_cases[] = {
+        {nt, true, true, "4096^3, B transposed"},
+        {tt, false, true, "4096^3, both transposed"},
+        {tt_short, false, false, "3064 x 4096 x 4096, both transposed (M under 3072)"},
+    };
+    for (size_t i = 0; i < sizeof b_cases / sizeof b_cases[0]; ++i) {
+        gl_engine_plan plan, tail_plan;
+        const gl_problem *q = &b_cases[i].p;
+        gl_engine_plan_call(q, &w128, false, 132, 90, true, &plan, &tail_plan);
+        const size_t a_bytes = (size_t)q->k * ((q->m + 7) / 8 * 8) * sizeof(float);
+        const size_t b_bytes = (size_t)q->k * ((q->n + 7) / 8 * 8) * sizeof(float);
+        CHECK(plan.a.transposed == b_cases[i].a && plan.b.transposed == b_cases[i].b &&
+                  plan.a.made == b_cases[i].a && plan.b.made == b_cases[i].b &&
+                  (!b_cases[i].b || (plan.b.rows == q->k && plan.b.cols == (q->n + 7) / 8 * 8 &&
+                                     plan.b.offset == (b_cases[i].a ? a_bytes : 0))) &&
+                  plan.bytes == (b_cases[i].a ? a_bytes : 0) + (b_cases[i].b ? b_bytes : 0) &&
+                  strlen(plan.why) < sizeof ((gl_plan *)0)->why,
+              "%s: transposed copies of A %d (want %d), of B %d (want %d), %zu bytes, path %d",
+              b_cases[i].what, plan.a.transposed, b_cases[i].a, plan.b.transposed, b_cases[i].b,
+              plan.bytes, (int)plan.path);
+    }
 }
 
 /* Split-K whose blocks would make one round with places left over: one

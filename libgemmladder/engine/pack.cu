@@ -3,8 +3,9 @@
  * is copied into scratch memory keeping its layout, its rows starting on 16
  * bytes, and both its extents padded with zeros to whole tiles, so the
  * kernel's copies need no tests and the end of K no special case. The zeros
- * add nothing to any result. Or A alone is copied into its transpose, which
- * rung 8's kernel reads faster (plan.c, transpose_a).
+ * add nothing to any result. Or an operand whose rows run along K is
+ * copied into its transpose, which the kernels read faster (plan.c,
+ * transpose_operands).
  */
 #include "engine.h"
 #include "kernels/ladder.cuh"
@@ -49,7 +50,7 @@ __global__ __launch_bounds__(THREADS) void pack_kernel(const pack_job a, const p
     }
 }
 
-/* dst (k rows of ld floats) = the transpose of A (m rows of k, lda apart),
+/* dst (k rows of ld floats) = the transpose of a (m rows of k, lda apart),
  * the columns from m to ld zeros; a block moves a 32 x 32 tile through
  * shared memory, so that it reads A's rows and writes dst's rows whole. */
 constexpr int TILE = 32, TILE_ROWS = 8;
@@ -84,20 +85,41 @@ pack_job copy_job(const gl_engine_copy &copy, bool k_rows, int x, int k, void *s
     return j;
 }
 
+/* An operand of `rows` rows of k floats at *ptr, *ld apart (A as stored,
+ * or B transposed) into its transpose in scratch (plan.c,
+ * transpose_operands): k rows of copy.cols floats, the columns past `rows`
+ * zeros; *ptr and *ld then name the copy. */
+cudaError_t transposed_copy(const gl_engine_copy &copy, int rows, int k, void *scratch,
+                            const float **ptr, int64_t *ld, const gl_exec *x)
+{
+    float *dst = reinterpret_cast<float *>(static_cast<char *>(scratch) + copy.offset);
+    const dim3 grid((unsigned)((k - 1) / TILE + 1), (unsigned)((copy.cols - 1) / TILE + 1));
+    const float *src = *ptr;
+    const int64_t src_ld = *ld;
+    *ptr = dst, *ld = copy.cols;
+    return gl_launch_dependent(transpose_kernel, grid, TILE * TILE_ROWS, 0, x, src, src_ld, rows,
+                               k, dst, (int64_t)copy.cols);
+}
+
 } // namespace
 
 cudaError_t gl_engine_copy_operands(gl_problem *p, const gl_engine_plan *plan, void *scratch,
                                     const gl_exec *x)
 {
-    if (plan->a.transposed) { /* A alone, into its transpose (gl_engine_plan_call) */
-        float *dst = reinterpret_cast<float *>(static_cast<char *>(scratch) + plan->a.offset);
-        const int64_t ld = plan->a.cols;
-        const dim3 grid((unsigned)((p->k - 1) / TILE + 1), (unsigned)((ld - 1) / TILE + 1));
-        const float *a = p->a;
-        const int64_t lda = p->lda;
-        p->a = dst, p->lda = ld, p->trans_a = true;
-        return gl_launch_dependent(transpose_kernel, grid, TILE * TILE_ROWS, 0, x, a, lda, p->m,
-                                   p->k, dst, ld);
+    if (plan->a.transposed || plan->b.transposed) { /* into their transposes alone */
+        if (plan->a.transposed) {
+            if (const cudaError_t err = transposed_copy(plan->a, p->m, p->k, scratch, &p->a,
+                                                        &p->lda, x))
+                return err;
+            p->trans_a = true;
+        }
+        if (plan->b.transposed) {
+            if (const cudaError_t err = transposed_copy(plan->b, p->n, p->k, scratch, &p->b,
+                                                        &p->ldb, x))
+                return err;
+            p->trans_b = false;
+        }
+        return cudaSuccess;
     }
     pack_job a = {}, b = {};
     if (plan->a.made)

@@ -848,32 +848,55 @@ static int tail_rows(const gl_problem *p, const gl_tile_params *t, int sms, bool
 }
 
 /*
- * A as stored (rows along K) into its transpose, for big products on
- * aligned operands read in place. Rung 8's kernel reads a slice of A 16
- * deep as 64-byte pieces of 128 rows, but of A transposed as 512-byte rows,
- * and runs 2.4-3.8% faster on it at 2048^3 .. 8192^3 (docs/engine.md,
- * Packing). The copy reads and writes A once, 8 M K
- * bytes, 60 / N of the product's time at 45 TFLOP/s and 3 TB/s: it pays
- * for N of 3072 or more (2% against 2.4-3.8%), and where M N K is at
- * least 2^34 (0.76 ms at 45 TFLOP/s), so that its launch, a few
- * microseconds, is under half a percent. Its scratch, A's size, is held
- * to 256 MiB. A is the row-major problem's: a column-major call's B.
+ * An operand whose rows run along K (A as stored, B transposed) into its
+ * transpose, for big products on aligned operands read in place. Rung 8's
+ * kernel reads a slice 16 deep of such an operand as 64-byte pieces of 128
+ * rows, but of its transpose as 512-byte rows, and ran 2.4-3.8% faster on
+ * A transposed at 2048^3 .. 8192^3; rung 12's, which copies such an
+ * operand a float at a time, ran 4096^3 4% faster (docs/engine.md,
+ * Packing). A copy reads and writes its operand once, 8 X K bytes (X: M for
+ * A, N for B), 60 / Y of the product's time at 45 TFLOP/s and 3 TB/s (Y:
+ * the other extent): it pays for Y of 3072 or more (2% against 2.4-4%),
+ * and where M N K is at least 2^34 (0.76 ms at 45 TFLOP/s), so that its
+ * launch, a few microseconds, is under half a percent. Each copy's
+ * scratch, its operand's size, is held to 256 MiB. A and B are the
+ * row-major problem's: a column-major call's are swapped.
  */
-static void transpose_a(const gl_problem *p, bool can_copy, gl_engine_plan *plan)
+static void transpose_operands(const gl_problem *p, bool can_copy, gl_engine_plan *plan)
 {
-    const int64_t ld = round_up(p->m, 8); /* rows on 32 bytes */
-    if (!can_copy || p->trans_a || plan->kernel != GL_VARIANT_WARPTILE || plan->bytes > 0 ||
-        (plan->path != GL_PATH_INTERIOR && plan->path != GL_PATH_EDGE_WINDOWS) || p->n < 3072 ||
-        (double)p->m * (double)p->n * (double)p->k < 0x1p34 ||
-        (double)ld * (double)p->k * sizeof(float) > 256.0 * 1024 * 1024)
+    if (!can_copy || plan->kernel != GL_VARIANT_WARPTILE || plan->bytes > 0 ||
+        (plan->path != GL_PATH_INTERIOR && plan->path != GL_PATH_EDGE_WINDOWS) ||
+        (double)p->m * (double)p->n * (double)p->k < 0x1p34)
         return;
-    plan->a = (gl_engine_copy){true, p->k, (int)ld, 0, true};
-    plan->bytes = copy_bytes(&plan->a);
-    plan->why = plan->path == GL_PATH_INTERIOR
-                    ? "aligned whole tiles: copies without tests, from A copied transposed, "
-                      "whose slices are read as whole rows"
-                    : "extents are multiples of 4: edge windows inside C, from A copied "
-                      "transposed, whose slices are read as whole rows";
+    /* at most 256 MiB, and rows the copy's grid spans (32 floats a block
+     * along its y, of at most 65535) */
+    const double most = 256.0 * 1024 * 1024;
+    const int64_t lda = round_up(p->m, 8), ldb = round_up(p->n, 8); /* rows on 32 bytes */
+    const int64_t widest = 65535 * 32;
+    if (!p->trans_a && p->n >= 3072 && lda <= widest &&
+        (double)lda * (double)p->k * sizeof(float) <= most)
+        plan->a = (gl_engine_copy){true, p->k, (int)lda, 0, true};
+    if (p->trans_b && p->m >= 3072 && ldb <= widest &&
+        (double)ldb * (double)p->k * sizeof(float) <= most)
+        plan->b = (gl_engine_copy){true, p->k, (int)ldb, copy_bytes(&plan->a), true};
+    if (!plan->a.made && !plan->b.made)
+        return;
+    plan->bytes = copy_bytes(&plan->a) + copy_bytes(&plan->b);
+    static const char *const why[2][3] = {
+        {"aligned whole tiles: copies without tests, from A copied transposed, whose slices are "
+         "read as whole rows",
+         "aligned whole tiles: copies without tests, from B copied transposed, whose slices are "
+         "read as whole rows",
+         "aligned whole tiles: copies without tests, from A and B copied transposed, whose "
+         "slices are read as whole rows"},
+        {"extents are multiples of 4: edge windows inside C, from A copied transposed, whose "
+         "slices are read as whole rows",
+         "extents are multiples of 4: edge windows inside C, from B copied transposed, whose "
+         "slices are read as whole rows",
+         "extents are multiples of 4: edge windows inside C, from A and B copied transposed, "
+         "whose slices are read as whole rows"}};
+    plan->why = why[plan->path == GL_PATH_EDGE_WINDOWS]
+                   [plan->a.made && plan->b.made ? 2 : plan->b.made ? 1 : 0];
 }
 
 /* Whether the rows above a product's last round, planned as `top`, may
@@ -1117,7 +1140,7 @@ static const gl_tile_params *plan_call(const gl_problem *p, const gl_tile_params
         }
         *plan = whole;
     }
-    transpose_a(p, can_copy, plan);
+    transpose_operands(p, can_copy, plan);
     return t;
 }
 

@@ -447,7 +447,7 @@ class SgemmPlan:
     variant: Union[Variant, int]
     kernel: Optional[Union[Variant, int]]  # the variant whose kernel runs; None: Path.SCALE
     path: Union[Path, int]
-    copies: int                # bit 0: A copied, bit 1: B; bit 2: A copied transposed
+    copies: int                # bit 0: A copied, bit 1: B; bit 2: A copied transposed, bit 3: B
     aligned: bool              # both operands read 16 bytes at a time
     launches: int
     splits: int                # K cut into this many parts (Path.SPLIT_K, Path.GEMV; at most, of
