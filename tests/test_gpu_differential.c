@@ -130,8 +130,8 @@ int main(void)
                  {3072, 3072, 1024, "last round"},
                  {4096, 4096, 1024, "transposed"},
                  {4112, 4120, 1016, "transposed"},
-                 {4096, 4096, 1024, "B transposed"},
-                 {4112, 4120, 1016, "B transposed"},
+                 {4096, 4096, 1024, "B copied transposed"},
+                 {4112, 4120, 1016, "B copied transposed"},
                  {1024, 1024, 32768, "short"},
                  {2048, 1024, 16384, "short"}};
     const int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
@@ -152,7 +152,7 @@ int main(void)
                 else
                     c.trans_b = GL_OP_N; /* the row-major problem's A is B */
             }
-            if (strcmp(fixed[i].plan, "B transposed") == 0) { /* the row-major problem's B */
+            if (strcmp(fixed[i].plan, "B copied transposed") == 0) { /* the row-major problem's B */
                 if (c.layout == GL_ROW_MAJOR)
                     c.trans_b = GL_OP_T;
                 else
