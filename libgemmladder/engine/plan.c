@@ -1056,32 +1056,17 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
 
 /*
  * Rung 12's kernel in place of rung 8's, on the same tiles: its ring of
- * asynchronous copies, on the schedules it compiles (all but stream-K's,
- * which only rung 8 compiles: compose.cuh). Where the GPU's code is for
- * sm_90 or newer, the only GPUs it was measured on against rung 8; not for
- * tiles pinned on the handle, which run rung 8's kernel as they are. The
- * paths it takes (RING_PATHS) are those where it was measured faster
- * (docs/engine.md, Rung 12's kernel).
+ * asynchronous copies, on every schedule but stream-K's, whose kernel only
+ * rung 8 compiles (compose.cuh). Where the GPU's code is for sm_90 or
+ * newer, the only GPUs it was measured on against rung 8, faster on the
+ * whole over every path (docs/engine.md, Rung 12's kernel); not for tiles
+ * pinned on the handle, which run rung 8's kernel as they are.
  */
-static bool ring_path(const gl_engine_plan *plan)
-{
-    switch (plan->path) {
-    case GL_PATH_INTERIOR:
-    case GL_PATH_PACKED:
-    case GL_PATH_EDGE_WINDOWS:
-    case GL_PATH_EDGE_TESTS:
-    case GL_PATH_SPLIT_K:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static void on_ring(gl_engine_plan *plan, bool pinned, int cc)
 {
     const gl_variant_desc *ring = gl_variant_find(GL_VARIANT_PIPELINED);
     if (pinned || cc < 90 || cc < ring->min_cc || plan->kernel != GL_VARIANT_WARPTILE ||
-        !ring_path(plan))
+        plan->path == GL_PATH_STREAM_K)
         return;
     for (int i = 0; i < ring->config_count; ++i)
         if (gl_tile_params_equal(&ring->configs[i], &plan->tiles)) {
