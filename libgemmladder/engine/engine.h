@@ -1,7 +1,8 @@
 /*
  * engine.h - the engine behind the `auto` variant: the fastest exact-FP32
- * path the library has for a product. It runs rung 8's kernel (the fastest
- * rung), with the production machinery the teaching rungs leave out:
+ * path the library has for a product. It runs rung 8's kernel (or, from
+ * sm_90, rung 12's on the same tiles: plan.c, on_ring), with the
+ * production machinery the teaching rungs leave out:
  *
  *   - a matrix-vector kernel of its own when C is one row or one column,
  *     or has up to 8 of them and the other operand's rows run across K
@@ -37,8 +38,9 @@
  *     zeros to whole tiles, then the interior kernel or the split; or the
  *     split in place, its parts a float per load, where the copies cost
  *     more than they save. Aligned operands are read in place: rung 8's
- *     tested copies cost less than a copy; for big products A as stored
- *     is copied into its transpose, whose slices are read as whole rows.
+ *     tested copies cost less than a copy; for big products an operand
+ *     whose rows run along K (A as stored, B transposed) is copied into
+ *     its transpose, whose slices are read as whole rows.
  *
  * The choice between them is made on the host, from the problem alone
  * (gl_engine_plan), so that gl_sgemm_plan can say what a call would do.
@@ -56,8 +58,9 @@ extern "C" {
 #endif
 
 /* One operand's copy into scratch: rows x cols as stored (padded), at
- * `offset` bytes into the scratch block; transposed: A's transpose, K rows
- * of cols >= M floats (gl_engine_plan_call). */
+ * `offset` bytes into the scratch block; transposed: the transpose of an
+ * operand whose rows run along K (A as stored, B transposed), K rows of
+ * cols >= M (A) or N (B) floats (plan.c, transpose_operands). */
 typedef struct gl_engine_copy {
     bool made;
     int rows, cols;
