@@ -439,10 +439,11 @@ GL_API gl_status_t gl_sgemm_strided_batched(gl_handle_t handle, gl_variant_t var
  * its shape as gl_sgemm_strided_batched_plan says, but without scratch
  * (no split of K across the batch) and with one grid of the call's tiles
  * where the strided call would run each product on its own plan; its
- * matrix-vector kernel reads the entries too, in the same two passes. The cuBLAS variants hand
- * the arrays to cuBLAS as they are, in one call (cublasSgemmBatched;
- * cublasGemmBatchedEx for GL_VARIANT_CUBLAS_TF32): cuBLAS does not skip
- * NULL entries, which it reads as bad device pointers, chooses its kernel
+ * matrix-vector kernel reads the entries too, in the same two passes. The
+ * cuBLAS variants hand the arrays to cuBLAS as they are, in one call
+ * (cublasSgemmBatched; cublasGemmBatchedEx for GL_VARIANT_CUBLAS_TF32):
+ * cuBLAS does not skip NULL entries, which it reads as bad device
+ * pointers, chooses its kernel
  * without seeing the entries and takes them to be 16-byte aligned (cuBLAS
  * 13.0's TF32 kernel was seen to fault with "misaligned address" on
  * entries 4 bytes off; give the cuBLAS variants aligned entries), and
@@ -733,8 +734,7 @@ GL_API gl_status_t gl_sgemm_plan(gl_handle_t handle, gl_variant_t variant, gl_la
  * tiles share one grid (splits: K's parts where the grid splits it, and
  * scratch_bytes then the whole batch's parts, taken at once; where the
  * pool cannot give them then, the call runs the plan without scratch, as
- * a single call does); else each
- * product runs on its own plan, one after
+ * a single call does); else each product runs on its own plan, one after
  * another, and the fields are that plan's (launches and scratch_bytes for
  * the whole batch; scratch is taken product by product, so the most at once
  * is one product's). `why` says which and why. The cuBLAS variants: path

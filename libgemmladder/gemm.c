@@ -822,11 +822,11 @@ gl_status_t gl_sgemm_plan(gl_handle_t h, gl_variant_t variant, gl_layout_t layou
     return GL_STATUS_SUCCESS;
 }
 
-/* Launches of a grid of every product's tiles: up to 65535 products each,
+/* Launches of a grid of every product's tiles: up to GL_GRID_YZ_MAX products each,
  * for each launch of one product. */
 static int32_t batch_launches(int32_t per_product, int64_t count)
 {
-    const int64_t n = (int64_t)per_product * ((count - 1) / 65535 + 1);
+    const int64_t n = (int64_t)per_product * ((count - 1) / GL_GRID_YZ_MAX + 1);
     return n > INT32_MAX ? INT32_MAX : (int32_t)n;
 }
 
@@ -879,7 +879,7 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
             out->launches = batch_launches(row_slices, b->count);
             if (plan.mode == GL_BATCH_SPLIT) { /* each launch's parts, then their sums */
                 out->splits = plan.splits, out->scratch_bytes = (int64_t)plan.bytes;
-                const int64_t per_launch = 65535 / plan.splits;
+                const int64_t per_launch = GL_GRID_YZ_MAX / plan.splits;
                 const int64_t n = (int64_t)row_slices * ((b->count - 1) / per_launch + 1) +
                                   batch_launches(row_slices, b->count);
                 out->launches = n > INT32_MAX ? INT32_MAX : (int32_t)n;

@@ -40,8 +40,9 @@ extern "C" cudaError_t gl_launch_scale_c_pointers(int m, int n, float beta, floa
                                                   int64_t count, int64_t ldc, cudaStream_t stream)
 {
     const unsigned blocks = m < 65535 ? (unsigned)m : 65535u;
-    for (int64_t first = 0; first < count; first += 65535) { /* up to 65535 products a launch */
-        const dim3 grid(blocks, 1, (unsigned)(count - first < 65535 ? count - first : 65535));
+    for (int64_t first = 0; first < count; first += GL_GRID_YZ_MAX) { /* products a launch */
+        const dim3 grid(blocks, 1, (unsigned)(count - first < GL_GRID_YZ_MAX ? count - first
+                                                                       : GL_GRID_YZ_MAX));
         scale_c_kernel<<<grid, THREADS, 0, stream>>>(m, n, beta, nullptr, c + first, ldc);
         if (const cudaError_t err = cudaGetLastError())
             return err;

@@ -76,11 +76,12 @@ int run_split(const gl_variant_desc *rung, const gl_problem *p, const gl_engine_
 int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, void *scratch,
         const gl_exec *x)
 {
-    /* the tiled rung's mainloop, or rung 12's on the same tiles (plan.c,
-     * on_ring), on the plan's schedule */
+    /* a tuned rung's mainloop on the plan's schedule (the tiled rung's, or
+     * rung 12's on the same tiles: plan.c, on_ring), or the own launch of a
+     * rung with fixed tiles (rung 6's) */
     const gl_variant_desc *rung = gl_variant_find(plan->kernel);
-    if (plan->kernel != tiled_rung()->id && plan->kernel != GL_VARIANT_PIPELINED)
-        return rung->launch(p, &plan->tiles, x); /* rung 6's own launch, on its tiles */
+    if (!gl_variant_tuned(rung))
+        return rung->launch(p, &plan->tiles, x);
     switch (plan->path) {
     case GL_PATH_SPLIT_K: /* the parts' products in scratch, after any copies */
     case GL_PATH_STREAM_K: {
@@ -168,10 +169,7 @@ int run_batch_split(const gl_problem *p, const gl_batch *b, const gl_engine_batc
     gl_problem into_w = *p;
     into_w.c = w, into_w.ldc = gl_split_ld(p->n), into_w.alpha = 1.0f, into_w.beta = 0.0f;
     const gl_tile_params *t = &plan->tiles;
-    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p) && b->a % 4 == 0 && b->b % 4 == 0;
-    const bool whole = p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0;
-    gl_schedule s = parts(!aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED,
-                          plan->splits, 0);
+    gl_schedule s = parts(gl_copies_for(p, t, b), plan->splits, 0);
     s.kind = GL_SCHEDULE_BATCH_PARTS;
     s.batch = gl_batch_strides{b->a, b->b, (int64_t)plan->splits * p->m * into_w.ldc};
     const int rc = launch(tiled_rung(), &into_w, t, s, x);

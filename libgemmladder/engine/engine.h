@@ -205,6 +205,19 @@ typedef struct gl_batch_pointers {
  * or any a float per load. */
 typedef enum gl_copies { GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES } gl_copies;
 
+/* The copies a grid of tiles t takes for p (and batch b, or NULL): 16-byte
+ * ones where the operands allow them (and every product's, by the batch's
+ * strides; pointer arrays' p has no operands, and their blocks ask their
+ * entries), without tests where p is whole tiles; else a float per load. */
+static inline gl_copies gl_copies_for(const gl_problem *p, const gl_tile_params *t,
+                                      const gl_batch *b)
+{
+    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p) &&
+                         (!b || (b->a % 4 == 0 && b->b % 4 == 0));
+    const bool whole = p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0;
+    return !aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
+}
+
 typedef struct gl_schedule {
     gl_schedule_kind kind;
     gl_copies copies;

@@ -268,14 +268,15 @@ extern "C" int gl_engine_gemv_batch(const gl_gemv *g, int splits, int64_t count,
     /* Pointer arrays whose steps allow 16-byte loads run in two passes:
      * the products whose entries allow them too, then the rest. */
     const bool split = b->y && g->vec;
-    for (int64_t first = 0; first < count; first += 65535) { /* up to 65535 products a launch */
+    for (int64_t first = 0; first < count; first += GL_GRID_YZ_MAX) { /* products a launch */
         gl_gemv f = *g;
         gl_gemv_products q = *b;
         if (q.y)
             q.mat += first, q.x += first, q.y += first;
         else
             f.mat += first * q.steps.a, f.x += first * q.steps.b, f.y += first * q.steps.c;
-        const unsigned z = (unsigned)(count - first < 65535 ? count - first : 65535);
+        const unsigned z =
+            (unsigned)(count - first < GL_GRID_YZ_MAX ? count - first : GL_GRID_YZ_MAX);
         cudaError_t err = f.vec ? launch<true, true>(f, q, split, z, splits, nullptr, x)
                                 : launch<false, true>(f, q, split, z, splits, nullptr, x);
         if (!err && split)

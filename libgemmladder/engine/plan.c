@@ -869,10 +869,10 @@ static void transpose_operands(const gl_problem *p, bool can_copy, gl_engine_pla
         (double)p->m * (double)p->n * (double)p->k < 0x1p34)
         return;
     /* at most 256 MiB, and rows the copy's grid spans (32 floats a block
-     * along its y, of at most 65535) */
+     * along its y) */
     const double most = 256.0 * 1024 * 1024;
     const int64_t lda = round_up(p->m, 8), ldb = round_up(p->n, 8); /* rows on 32 bytes */
-    const int64_t widest = 65535 * 32;
+    const int64_t widest = (int64_t)GL_GRID_YZ_MAX * 32;
     if (!p->trans_a && p->n >= 3072 && lda <= widest &&
         (double)lda * (double)p->k * sizeof(float) <= most)
         plan->a = (gl_engine_copy){true, p->k, (int)lda, 0, true};

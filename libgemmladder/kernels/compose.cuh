@@ -205,10 +205,10 @@ int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec
     dim3 grid = gl_tile_grid(p, R::BM, R::BN);
     if (s->kind == GL_SCHEDULE_BATCH || s->kind == GL_SCHEDULE_POINTERS ||
         s->kind == GL_SCHEDULE_BATCH_PARTS) {
-        /* up to 65535 products (or products' parts of K) a launch */
+        /* up to GL_GRID_YZ_MAX products (or products' parts of K) a launch */
         const int64_t count = x->batch ? x->batch->count : 1;
         const int parts = s->kind == GL_SCHEDULE_BATCH_PARTS ? s->parts : 1;
-        const int64_t per_launch = 65535 / parts;
+        const int64_t per_launch = GL_GRID_YZ_MAX / parts;
         for (int64_t first = 0; first < count; first += per_launch) {
             gl_kernel_args args = {*p, *s};
             if (s->kind == GL_SCHEDULE_POINTERS) {
@@ -302,12 +302,10 @@ static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem
     /* Pointer arrays: p has no operands (NULL, which gl_vec4_ok takes as
      * aligned), so this asks only whether lda, ldb and the extents allow
      * 16-byte copies; the blocks ask the entries. */
-    const bool aligned = gl_a_vec4_ok(p) && gl_b_vec4_ok(p) &&
-                         (!b || (b->a % 4 == 0 && b->b % 4 == 0));
-    const bool whole = p->m % t->bm == 0 && p->n % t->bn == 0 && p->k % t->bk == 0;
     gl_schedule s = {};
     s.kind = !b ? GL_SCHEDULE_PARTS : pointers ? GL_SCHEDULE_POINTERS : GL_SCHEDULE_BATCH;
-    s.copies = !aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
+    s.copies = gl_copies_for(p, t, b);
+    const bool aligned = s.copies != GL_COPIES_SINGLES;
     s.parts = 1;
     s.banded = !b && !aligned && gl_store_in_bands(p, t, x);
     if (pointers) {

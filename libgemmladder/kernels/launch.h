@@ -93,6 +93,11 @@ static inline const gl_batch *gl_exec_batch(const gl_exec *x)
 #define GL_HOST_DEVICE
 #endif
 
+/* The most blocks a grid has along y or z (CUDA's limit): batches launch
+ * this many products (or products' parts) at a time, and grids whose y or
+ * z counts something else stay under it. */
+#define GL_GRID_YZ_MAX 65535
+
 /* 16-byte accesses need a 16-byte aligned base and a leading dimension that
  * keeps every row aligned. */
 static inline GL_HOST_DEVICE bool gl_vec4_ok(const void *p, int64_t ld)
