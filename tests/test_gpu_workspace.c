@@ -86,6 +86,9 @@ static void *poisoned_buffer(size_t bytes)
     void *p = NULL;
     CHECK_CUDA(cudaMalloc(&p, bytes ? bytes : 1));
     CHECK_CUDA(cudaMemset(p, 0xff, bytes ? bytes : 1));
+    /* cudaMemset runs on the legacy stream, which a non-blocking stream
+     * does not wait for: done before any call can use the buffer */
+    CHECK_CUDA(cudaDeviceSynchronize());
     return p;
 }
 
