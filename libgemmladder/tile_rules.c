@@ -20,8 +20,8 @@
 #define FIELD(x) {#x, offsetof(gl_tile_params, x), offsetof(gl_tiles, x)}
 
 /* Fields added after 1.1's nine take words of gl_tiles.reserved, one each,
- * from SLOT(0) to SLOT(3), never reused; reserved[4..7] stay reserved:
- *   [GL_FIELD_STAGES] = {"stages", offsetof(gl_tile_params, stages), SLOT(0)}, */
+ * from SLOT(0) to SLOT(3), never reused; reserved[4..7] stay reserved.
+ * stages (1.2) holds SLOT(0). */
 #define SLOTS 4
 #define SLOT(i) (offsetof(gl_tiles, reserved) + sizeof(int32_t) * (i))
 
@@ -31,6 +31,7 @@ const gl_tile_field gl_tile_fields[GL_FIELD_COUNT] = {
     [GL_FIELD_TN] = FIELD(tn),         [GL_FIELD_WM] = FIELD(wm),
     [GL_FIELD_WN] = FIELD(wn),         [GL_FIELD_WNITER] = FIELD(wniter),
     [GL_FIELD_THREADS] = FIELD(threads),
+    [GL_FIELD_STAGES] = {"stages", offsetof(gl_tile_params, stages), SLOT(0)},
 };
 
 _Static_assert(sizeof(gl_tile_params) == GL_FIELD_COUNT * sizeof(int),
@@ -58,8 +59,9 @@ void gl_tile_params_text(const gl_tile_params *t, char *out, size_t size)
     size_t n = 0;
     out[0] = '\0';
     for (int f = 0; f < GL_FIELD_COUNT && n < size; ++f)
-        n += (size_t)snprintf(out + n, size - n, "%s%s=%d", f ? " " : "", gl_tile_fields[f].name,
-                              gl_tile_value(t, (gl_tile_field_id)f));
+        if (f <= GL_FIELD_THREADS || gl_tile_value(t, (gl_tile_field_id)f)) /* later ones if set */
+            n += (size_t)snprintf(out + n, size - n, "%s%s=%d", f ? " " : "",
+                                  gl_tile_fields[f].name, gl_tile_value(t, (gl_tile_field_id)f));
 }
 
 /* ---- schemas ------------------------------------------------------------- */
@@ -303,7 +305,7 @@ const gl_tile_schema gl_schema_warptile = {
 };
 
 /* Rung 12 (pipelined): rung 8's warp tiles, fed by asynchronous copies
- * into a ring of GL_PIPELINED_STAGES slices (12_pipelined.cu): 16-byte
+ * into a ring of `stages` slices (12_pipelined.cu): 16-byte
  * copies of rows across K, and single floats, transposed, of rows along K,
  * each in whole rounds of the block's threads; no staging registers, the
  * fragments twice over. */
@@ -334,7 +336,8 @@ static int pipelined_rule(const gl_tile_params *t, char *why, size_t size)
 
 static size_t pipelined_smem(const gl_tile_params *t)
 {
-    return (size_t)GL_PIPELINED_SMEM((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk);
+    return (size_t)GL_PIPELINED_SMEM((int64_t)t->bm, (int64_t)t->bn, (int64_t)t->bk,
+                                     (int64_t)t->stages);
 }
 
 static int pipelined_registers(const gl_tile_params *t)
@@ -344,11 +347,14 @@ static int pipelined_registers(const gl_tile_params *t)
                                      2 * (wmiter * t->tm + (int64_t)t->wniter * t->tn), 0);
 }
 
+/* 2 slices at least (one multiplied while the next arrives), 8 at most */
+#define STAGES {GL_FIELD_STAGES, 2, 8, NULL}
+
 const gl_tile_schema gl_schema_pipelined = {
     .name = "pipelined warp tiles",
-    .field_count = 9,
+    .field_count = 10,
     .fields = {TILE(BM), TILE(BN), TILE(BK), TILE(WM), TILE(WN), TILE(WNITER), TILE(TM), TILE(TN),
-               THREADS},
+               THREADS, STAGES},
     .vector_loads = true,
     .rule = pipelined_rule,
     .smem = pipelined_smem,

@@ -36,6 +36,7 @@ typedef enum gl_tile_field_id {
     GL_FIELD_WN,
     GL_FIELD_WNITER,
     GL_FIELD_THREADS,
+    GL_FIELD_STAGES,
     GL_FIELD_COUNT
 } gl_tile_field_id;
 

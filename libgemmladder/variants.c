@@ -17,18 +17,20 @@
 /* The configurations each kind of kernel compiles (configs.h). Rungs 1-3
  * have their 32 x 32 tiles written into their files; listed so tools can
  * show them. */
-#define GL_ROW(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
+#define GL_ROW(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN), 0},
 #define GL_WARP_ROW(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
-    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
-static const gl_tile_params element_configs[] = {{32, 32, 1, 1, 1, 0, 0, 0, 1024}};
-static const gl_tile_params shared_configs[] = {{32, 32, 32, 1, 1, 0, 0, 0, 1024}};
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS, 0},
+static const gl_tile_params element_configs[] = {{32, 32, 1, 1, 1, 0, 0, 0, 1024, 0}};
+static const gl_tile_params shared_configs[] = {{32, 32, 32, 1, 1, 0, 0, 0, 1024, 0}};
 static const gl_tile_params column_configs[] = {GL_BLOCKTILE_1D_CONFIGS(GL_ROW)};
 static const gl_tile_params patch_configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_ROW)};
 static const gl_tile_params vectorized_configs[] = {GL_VECTORIZED_CONFIGS(GL_ROW)};
 static const gl_tile_params warptile_configs[] = {GL_WARPTILE_CONFIGS(GL_WARP_ROW)};
 static const gl_tile_params warptile_fill[] = {GL_FILL_TILES};
-static const gl_tile_params pipelined_configs[] = {GL_PIPELINED_CONFIGS(GL_WARP_ROW)};
-#define GL_MMA_ROW(BM, BN, BK, WM, WN, THREADS) {BM, BN, BK, 0, 0, WM, WN, 0, THREADS},
+#define GL_RING_ROW(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS, STAGES) \
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS, STAGES},
+static const gl_tile_params pipelined_configs[] = {GL_PIPELINED_CONFIGS(GL_RING_ROW)};
+#define GL_MMA_ROW(BM, BN, BK, WM, WN, THREADS) {BM, BN, BK, 0, 0, WM, WN, 0, THREADS, 0},
 static const gl_tile_params tf32_configs[] = {GL_TF32_CONFIGS(GL_MMA_ROW)};
 
 /* What each variant's file defines (kernels/NN_<name>.{c,cu}; engine/auto.cu):

@@ -294,7 +294,7 @@ int main(void)
     gl_tiles t = {.size = sizeof t};
     CHECK_STATUS(h, gl_tuning_query(h, GL_VARIANT_AUTOTUNED, 4096, 4096, 4096, &t),
                  GL_STATUS_SUCCESS, NULL);
-    expected_builtin = (gl_tile_params){t.bm, t.bn, t.bk, t.tm, t.tn, 0, 0, 0, t.threads};
+    expected_builtin = (gl_tile_params){t.bm, t.bn, t.bk, t.tm, t.tn, 0, 0, 0, t.threads, 0};
     CHECK(t.origin == GL_TILES_BUILTIN, "the built-in row first");
     gl_handle_destroy(h);
 

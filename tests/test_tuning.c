@@ -95,39 +95,39 @@ static void test_legality_filter(void)
     /* The seeds' arithmetic: a 128 x 128 tile with 8 x 8 thread tiles is 256
      * threads; with 4 x 4 it is 1024, and then a BK = 8 slice (1024 floats)
      * is a quarter of one float4 round: no 16-byte copies. */
-    expect_legal(V, (gl_tile_params){128, 128, 8, 8, 8, 0, 0, 0, 256}, big, 1, NULL);
-    expect_legal(V, (gl_tile_params){128, 128, 8, 4, 4, 0, 0, 0, 1024}, big, 0, "16-byte rounds");
-    expect_legal(V, (gl_tile_params){128, 128, 16, 8, 8, 0, 0, 0, 128}, big, 0, "bm*bn/(tm*tn)");
-    expect_legal(V, (gl_tile_params){32, 32, 8, 8, 8, 0, 0, 0, 16}, big, 0,
+    expect_legal(V, (gl_tile_params){128, 128, 8, 8, 8, 0, 0, 0, 256, 0}, big, 1, NULL);
+    expect_legal(V, (gl_tile_params){128, 128, 8, 4, 4, 0, 0, 0, 1024, 0}, big, 0, "16-byte rounds");
+    expect_legal(V, (gl_tile_params){128, 128, 16, 8, 8, 0, 0, 0, 128, 0}, big, 0, "bm*bn/(tm*tn)");
+    expect_legal(V, (gl_tile_params){32, 32, 8, 8, 8, 0, 0, 0, 16, 0}, big, 0,
                  "threads = 16 is outside 64..1024");
-    expect_legal(V, (gl_tile_params){128, 128, 8, 6, 8, 0, 0, 0, 256}, big, 0, "divide");
-    expect_legal(V, (gl_tile_params){128, 128, 8, 8, 8, 32, 0, 0, 256}, big, 0,
+    expect_legal(V, (gl_tile_params){128, 128, 8, 6, 8, 0, 0, 0, 256, 0}, big, 0, "divide");
+    expect_legal(V, (gl_tile_params){128, 128, 8, 8, 8, 32, 0, 0, 256, 0}, big, 0,
                  "wm = 32: vectorized tiles have no wm");
-    expect_legal(V, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0, "multiples of 4");
+    expect_legal(V, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256, 0}, big, 0, "multiples of 4");
     /* Shared memory: 128 + 128 (+ padding) floats per step of a 128-deep slice. */
-    expect_legal(V, (gl_tile_params){128, 128, 128, 8, 8, 0, 0, 0, 256}, big, 1, NULL);
-    expect_legal(V, (gl_tile_params){128, 128, 128, 8, 8, 0, 0, 0, 256}, small, 0,
+    expect_legal(V, (gl_tile_params){128, 128, 128, 8, 8, 0, 0, 0, 256, 0}, big, 1, NULL);
+    expect_legal(V, (gl_tile_params){128, 128, 128, 8, 8, 0, 0, 0, 256, 0}, small, 0,
                  "shared memory");
     /* Registers: 16 x 16 results per thread cannot fit in 255. */
-    expect_legal(V, (gl_tile_params){256, 256, 8, 16, 16, 0, 0, 0, 256}, big, 0, "registers");
+    expect_legal(V, (gl_tile_params){256, 256, 8, 16, 16, 0, 0, 0, 256, 0}, big, 0, "registers");
     /* Warptile: warps must cover the block exactly, sub-tiles be 32 lanes. */
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 256}, big, 1, NULL);
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 128}, big, 0, "one per warp");
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 64, 2, 128}, big, 1, NULL);
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 3, 256}, big, 0, NULL);
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256}, big, 0, "wm = 0 is outside 1..4096");
-    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 250}, big, 0, "warps");
-    expect_legal(NULL, (gl_tile_params){128, 128, 16, 4, 4, 0, 0, 0, 256}, big, 0,
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 256, 0}, big, 1, NULL);
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 128, 0}, big, 0, "one per warp");
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 64, 2, 128, 0}, big, 1, NULL);
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 3, 256, 0}, big, 0, NULL);
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 0, 32, 2, 256, 0}, big, 0, "wm = 0 is outside 1..4096");
+    expect_legal(W, (gl_tile_params){128, 128, 16, 4, 4, 64, 32, 2, 250, 0}, big, 0, "warps");
+    expect_legal(NULL, (gl_tile_params){128, 128, 16, 4, 4, 0, 0, 0, 256, 0}, big, 0,
                  "no tile parameters");
-    expect_legal(&gl_schema_shared, (gl_tile_params){32, 32, 32, 1, 1, 0, 0, 0, 1024}, big, 0,
+    expect_legal(&gl_schema_shared, (gl_tile_params){32, 32, 32, 1, 1, 0, 0, 0, 1024, 0}, big, 0,
                  "no tile parameters");
-    expect_legal(&gl_schema_column, (gl_tile_params){64, 64, 8, 8, 1, 0, 0, 0, 512}, big, 1,
+    expect_legal(&gl_schema_column, (gl_tile_params){64, 64, 8, 8, 1, 0, 0, 0, 512, 0}, big, 1,
                  NULL);
-    expect_legal(&gl_schema_column, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256}, big, 0,
+    expect_legal(&gl_schema_column, (gl_tile_params){64, 64, 8, 8, 2, 0, 0, 0, 256, 0}, big, 0,
                  "tn = 2 is outside 1..1");
-    expect_legal(&gl_schema_patch, (gl_tile_params){64, 64, 16, 8, 4, 0, 0, 0, 128}, big, 1,
+    expect_legal(&gl_schema_patch, (gl_tile_params){64, 64, 16, 8, 4, 0, 0, 0, 128, 0}, big, 1,
                  NULL);
-    expect_legal(&gl_schema_patch, (gl_tile_params){128, 128, 64, 8, 8, 0, 0, 0, 256}, big, 0,
+    expect_legal(&gl_schema_patch, (gl_tile_params){128, 128, 64, 8, 8, 0, 0, 0, 256, 0}, big, 0,
                  "static shared memory");
 }
 
@@ -679,8 +679,8 @@ static void test_fill(void)
     const size_t sm90 = gl_arch_smem_limit(90);
     const gl_variant_desc *a = gl_variant_find(GL_VARIANT_AUTO);
     const gl_tile_schema *W = &gl_schema_warptile, *V = &gl_schema_vectorized;
-    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256}, a128 = {128, 128, 16, 8, 8,
-                                                                                0, 0, 0, 256};
+    const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256, 0}, a128 = {128, 128, 16, 8, 8,
+                                                                                0, 0, 0, 256, 0};
     const gl_tile_params *wfill = a->fill;
     for (int v = 0; v < gl_variant_count(); ++v)
         CHECK((gl_variant_find((gl_variant_t)v)->fill != NULL) == (v == GL_VARIANT_AUTO),
@@ -692,8 +692,8 @@ static void test_fill(void)
      * --dump-resource-usage): 128 registers x 256 threads -> 2 blocks; the fill
      * tiles at 94-96 registers x 128 threads -> 5; 64 x 64 x 32 warptiles at
      * 126-128 -> 4. */
-    const gl_tile_params w64k32 = {64, 64, 32, 8, 4, 32, 32, 1, 128};
-    const gl_tile_params v64 = {64, 64, 16, 8, 4, 0, 0, 0, 128};
+    const gl_tile_params w64k32 = {64, 64, 32, 8, 4, 32, 32, 1, 128, 0};
+    const gl_tile_params v64 = {64, 64, 16, 8, 4, 0, 0, 0, 128, 0};
     CHECK(gl_tiles_resident(W, &w128, sm90) == 2, "128 x 128 warptile: %d blocks an SM",
           gl_tiles_resident(W, &w128, sm90));
     CHECK(gl_tiles_resident(W, wfill, sm90) == 5, "fill warptile: %d blocks an SM",
@@ -702,7 +702,7 @@ static void test_fill(void)
           gl_tiles_resident(W, &w64k32, sm90));
     CHECK(gl_tiles_resident(V, &a128, sm90) == 2 && gl_tiles_resident(V, &v64, sm90) == 5,
           "rungs 6-7: 2 and 5 blocks an SM");
-    const gl_tile_params w256 = {256, 128, 16, 8, 4, 64, 64, 4, 256};
+    const gl_tile_params w256 = {256, 128, 16, 8, 4, 64, 64, 4, 256, 0};
     CHECK(gl_tiles_resident(W, &w256, sm90) == 1, "256 x 128 warptile: one block an SM");
 
     /* 132 SMs (H100, H200). 128 x 128 tiles hold 264 blocks at once. */

@@ -116,10 +116,10 @@ typedef struct gl_stream_k {
  *   half: half the default's area, for grids that spread more evenly so;
  *   stream-K: the default's.
  */
-#define GL_FILL_TILES {64, 64, 16, 8, 4, 32, 32, 1, 128}
-#define GL_THIN_TILES {128, 32, 16, 8, 4, 32, 32, 1, 128}, {32, 128, 16, 4, 8, 32, 32, 1, 128}
-#define GL_HALF_TILES {128, 64, 16, 4, 4, 32, 64, 2, 128}, {64, 128, 16, 4, 4, 32, 64, 2, 128}
-#define GL_STREAM_K_TILES {128, 128, 16, 4, 4, 64, 32, 2, 256}
+#define GL_FILL_TILES {64, 64, 16, 8, 4, 32, 32, 1, 128, 0}
+#define GL_THIN_TILES {128, 32, 16, 8, 4, 32, 32, 1, 128, 0}, {32, 128, 16, 4, 8, 32, 32, 1, 128, 0}
+#define GL_HALF_TILES {128, 64, 16, 4, 4, 32, 64, 2, 128, 0}, {64, 128, 16, 4, 4, 32, 64, 2, 128, 0}
+#define GL_STREAM_K_TILES {128, 128, 16, 4, 4, 64, 32, 2, 256, 0}
 
 /* Split-K: the depth of each of K's `parts`, a multiple of 32 that keeps
  * the operands' 16-byte alignment; the last part takes what is left. The

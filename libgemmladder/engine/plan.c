@@ -34,7 +34,7 @@ static int64_t tile_count(const gl_problem *p, int bm, int bn)
 /* Rung 8's configurations (configs.h), and those auto runs for reasons of
  * its own (engine.h). */
 #define GL_WARPTILE_TILES(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS) \
-    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS},
+    {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS, 0},
 static const gl_tile_params warptile_tiles[] = {GL_WARPTILE_CONFIGS(GL_WARPTILE_TILES)};
 static const gl_tile_params warptile_thin[] = {GL_THIN_TILES};
 static const gl_tile_params warptile_half[] = {GL_HALF_TILES};
@@ -152,7 +152,7 @@ static void choose_path(const gl_problem *p, const gl_tile_params *t, bool a_ok,
 
 
 /* Rung 6's tiles: its kernel's first configuration, 64 x 64 (configs.h). */
-#define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)},
+#define GL_VECTORIZED_TILES(BM, BN, BK, TM, TN) {BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN), 0},
 static const gl_tile_params rung6_tiles[] = {GL_VECTORIZED_CONFIGS(GL_VECTORIZED_TILES)};
 
 /* Blocks of rung 6's kernel on its tiles that one SM holds, as resident()
@@ -1068,11 +1068,16 @@ static void on_ring(gl_engine_plan *plan, bool pinned, int cc)
     if (pinned || cc < 90 || cc < ring->min_cc || plan->kernel != GL_VARIANT_WARPTILE ||
         plan->path == GL_PATH_STREAM_K)
         return;
-    for (int i = 0; i < ring->config_count; ++i)
-        if (gl_tile_params_equal(&ring->configs[i], &plan->tiles)) {
+    /* the first of rung 12's configurations on these tiles, with its ring */
+    for (int i = 0; i < ring->config_count; ++i) {
+        gl_tile_params t = plan->tiles;
+        t.stages = ring->configs[i].stages;
+        if (gl_tile_params_equal(&ring->configs[i], &t)) {
             plan->kernel = ring->id;
+            plan->tiles = t;
             return;
         }
+    }
 }
 
 static const gl_tile_params *plan_call(const gl_problem *p, const gl_tile_params *call,

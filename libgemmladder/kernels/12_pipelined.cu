@@ -13,7 +13,7 @@
  *   compute. Here `cp.async` (compute capability 8.0 and up) copies global
  *   memory straight into shared memory (LDGSTS), and the thread moves on.
  *
- * - A ring of STAGES slices (GL_PIPELINED_STAGES, 4). While the warps
+ * - A ring of STAGES slices (the configuration's stages: 4, or 2). While the warps
  *   multiply slice s, slices s + 1 .. s + STAGES - 1 are on their way: a
  *   slice's loads have STAGES - 1 slices' compute to arrive in, not one.
  *   Each slice is one commit group; at the top of slice s's iteration
@@ -239,17 +239,18 @@ __device__ __forceinline__ void gl_for_directions(bool along_a, bool along_b, F 
  * WN warp tiles walked as WMITER x WNITER sub-tiles of 32 lanes' TM x TN
  * patches), fed by a ring of STAGES slices.
  */
-template <int BM_, int BN_, int BK_, int WM, int WN, int WNITER, int TM, int TN, int THREADS_>
+template <int BM_, int BN_, int BK_, int WM, int WN, int WNITER, int TM, int TN, int THREADS_,
+          int STAGES_>
 struct pipelined {
     static constexpr int BM = BM_, BN = BN_, BK = BK_, THREADS = THREADS_;
-    static constexpr int STAGES = GL_PIPELINED_STAGES;
+    static constexpr int STAGES = STAGES_;
     static constexpr int WMITER = WM * WN / (32 * TM * TN * WNITER);
     static constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER; /* one sub-tile */
     static constexpr int FA = WMITER * TM, FB = WNITER * TN;       /* fragment floats */
-    static constexpr int SMEM = GL_PIPELINED_SMEM(BM, BN, BK);
+    static constexpr int SMEM = GL_PIPELINED_SMEM(BM, BN, BK, STAGES);
     /* no staged float4s; fragments twice over */
     static constexpr int REGISTERS = GL_REGISTER_ESTIMATE(FA * FB, 2 * (FA + FB), 0);
-    static constexpr gl_tile_params tiles = {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS};
+    static constexpr gl_tile_params tiles = {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS, STAGES};
     static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024,
                   "whole warps, 64 to 1024 threads");
     static_assert(BM % WM == 0 && BN % WN == 0 && (BM / WM) * (BN / WN) == THREADS / 32,
@@ -330,11 +331,12 @@ struct pipelined {
     };
 };
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS,
+          int STAGES>
 template <bool ALIGNED>
 template <class Schedule>
 __device__ __forceinline__ void
-pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
+pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS, STAGES>::mainloop<ALIGNED>::run(
     const gl_problem &p, int wr0, int wc0, int row0, int col0, float *buffers)
 {
     constexpr int SA = BM + GL_SMEM_PAD;
@@ -369,11 +371,12 @@ pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::run(
                                                        buffers);
 }
 
-template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS>
+template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS,
+          int STAGES>
 template <bool ALIGNED>
 template <class Schedule, gl_rows RA, gl_rows RB>
 __device__ __forceinline__ void
-pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::pipeline(
+pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS, STAGES>::mainloop<ALIGNED>::pipeline(
     const gl_problem &p, int wr0, int wc0, bool active, const float *a_frag,
     const float *b_frag, float *buffers)
 {
@@ -478,6 +481,6 @@ pipelined<BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS>::mainloop<ALIGNED>::pipel
 } // namespace
 
 /* The configurations compiled, default first (BM, BN, BK, WM, WN, WNITER,
- * TM, TN, THREADS: configs.h). */
+ * TM, TN, THREADS, STAGES: configs.h). */
 #define GL_PIPELINED(...) GL_TILE_KERNELS(pipelined<__VA_ARGS__>)
 GL_RUNG(pipelined, GL_PIPELINED_CONFIGS(GL_PIPELINED))

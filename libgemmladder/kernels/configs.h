@@ -14,12 +14,15 @@
 /* Tile parameters a rung may be instantiated with. Rungs that take fewer
  * leave the rest 0. bm x bn: the block's tile of C; bk: depth of each K
  * slice; tm x tn: the thread's tile of C; wm x wn and wniter: the warp's
- * tile and how many times it is stamped along N (warptile). */
+ * tile and how many times it is stamped along N (warptile); stages: the
+ * slices in flight in shared memory (pipelined; since 1.2, a field of
+ * gl_tiles.reserved, tile_rules.c). */
 typedef struct gl_tile_params {
     int bm, bn, bk;
     int tm, tn;
     int wm, wn, wniter;
     int threads;
+    int stages;
 } gl_tile_params;
 
 /* constexpr in C++, so that kernels can compare tiles as they compile. */
@@ -33,7 +36,7 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
 {
     return a->bm == b->bm && a->bn == b->bn && a->bk == b->bk && a->tm == b->tm &&
            a->tn == b->tn && a->wm == b->wm && a->wn == b->wn && a->wniter == b->wniter &&
-           a->threads == b->threads;
+           a->threads == b->threads && a->stages == b->stages;
 }
 
 /* Shared-memory rows of a k-major slice are padded by 4 floats: it keeps
@@ -86,27 +89,28 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
     X(32, 128, 16, 32, 32, 1, 4, 8, 128)
 
 /* The pipelined kernel's configurations (rung 12), default first, in rung
- * 8's form: X(BM, BN, BK, WM, WN, WNITER, TM, TN, THREADS). Two of 128 x
- * 128: rung 8's default tiles (8 warps of 64 x 32, 64 results a thread,
- * two blocks an SM within 128 registers where shared memory holds two:
- * sm_80, sm_90), and 4 warps of 64 x 64 (128 results a thread, two blocks
- * an SM within 255), the shape of cuBLAS's FFMA kernels, in slices 8 deep
- * so that a slice's loop stays at 1,024 FFMA as the first's (the
- * instruction cache); and 64 x 64 x 16 in 4 warps of 32 x 32 (32 results a
- * thread), for products whose grid of 128 x 128 tiles is a round or less
- * (1024^3: 64 blocks for 132 SMs); and 64 x 64 x 32, rung 8's tiles for
- * small products, so that auto runs them on this kernel too (plan.c,
- * on_ring). As rung 12's own small tiles they ran 1024^3 6% faster than
- * 64 x 64 x 16 on an H200, but 1280^3-1536^3 29-59% slower: four slices of
- * 17 KB leave room for three blocks an SM, against six. Every
- * configuration keeps GL_PIPELINED_STAGES slices in shared memory. */
+ * 8's form and a ring's depth: X(BM, BN, BK, WM, WN, WNITER, TM, TN,
+ * THREADS, STAGES). Two of 128 x 128: rung 8's default tiles (8 warps of
+ * 64 x 32, 64 results a thread, two blocks an SM within 128 registers where
+ * shared memory holds two: sm_80, sm_90), and 4 warps of 64 x 64 (128
+ * results a thread, two blocks an SM within 255), the shape of cuBLAS's
+ * FFMA kernels, in slices 8 deep so that a slice's loop stays at 1,024 FFMA
+ * as the first's (the instruction cache); and 64 x 64 x 16 in 4 warps of
+ * 32 x 32 (32 results a thread), for products whose grid of 128 x 128 tiles
+ * is a round or less (1024^3: 64 blocks for 132 SMs); and 64 x 64 x 32,
+ * rung 8's tiles for small products, so that auto runs them on this kernel
+ * too (plan.c, on_ring). As rung 12's own small tiles, four slices deep,
+ * they ran 1024^3 6% faster than 64 x 64 x 16 on an H200, but 1280^3-1536^3
+ * 29-59% slower: four slices of 17 KB leave room for three blocks an SM,
+ * against six; so they come two slices deep as well, as rung 8 holds them.
+ * Four slices in flight otherwise. */
 #define GL_PIPELINED_CONFIGS(X)                \
-    X(128, 128, 16, 64, 32, 2, 4, 4, 256)      \
-    X(128, 128, 8, 64, 64, 4, 4, 4, 128)       \
-    X(64, 64, 16, 32, 32, 1, 8, 4, 128)        \
-    X(64, 64, 32, 32, 32, 1, 8, 4, 128)
-#define GL_PIPELINED_STAGES 4
-#define GL_PIPELINED_SMEM(BM, BN, BK) (GL_PIPELINED_STAGES * GL_VECTORIZED_SMEM(BM, BN, BK))
+    X(128, 128, 16, 64, 32, 2, 4, 4, 256, 4)   \
+    X(128, 128, 8, 64, 64, 4, 4, 4, 128, 4)    \
+    X(64, 64, 16, 32, 32, 1, 8, 4, 128, 4)     \
+    X(64, 64, 32, 32, 32, 1, 8, 4, 128, 4)     \
+    X(64, 64, 32, 32, 32, 1, 8, 4, 128, 2)
+#define GL_PIPELINED_SMEM(BM, BN, BK, STAGES) ((STAGES) * GL_VECTORIZED_SMEM(BM, BN, BK))
 
 /* The tensor-core rung's configurations (rung 10, tf32), default first:
  * X(BM, BN, BK, WM, WN, THREADS). Each warp owns a WM x WN tile of the

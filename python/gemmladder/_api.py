@@ -387,7 +387,8 @@ class Tiles:
         numbers = {k: getattr(s, k) for k in cls._NUMBERS}
         texts = {k: getattr(s, k).decode(errors='replace') for k in cls._TEXTS}
         more = []
-        for name in _tile_field_names():
+        # a struct the library did not fill in (size 0) holds no later fields
+        for name in _tile_field_names() if s.size else ():
             if name not in cls._NUMBERS:  # a field kept in a word of gl_tiles.reserved
                 value = _INT32()
                 check(_library.optional('gl_tiles_get')(ctypes.byref(s), name.encode(),
