@@ -763,9 +763,11 @@ static void describe_plan(gl_handle_t h, const call *k, size_t budget, gl_plan *
             const gl_variant_desc *k = gl_variant_find(plan.kernel);
             if (k->engine || !gl_variant_tuned(k))
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
-            else if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* the engine's own choice */
+            else if (gl_tile_params_same_tiles(&plan.tiles, &tiles)) /* the call's, rung 12's ring */
+                (void)gl_tiles_set(&out->tiles, "stages", plan.tiles.stages);
+            else /* the engine's own choice */
                 gl_describe_tiles(&out->tiles, &plan.tiles,
-                                  (c.d->fill && gl_tile_params_equal(&plan.tiles, c.d->fill)) ||
+                                  (c.d->fill && gl_tile_params_same_tiles(&plan.tiles, c.d->fill)) ||
                                           gl_engine_half_tiles(&plan.tiles)
                                       ? GL_TILES_FILL
                                   : gl_engine_thin_tiles(&plan.tiles) ? GL_TILES_THIN

@@ -176,15 +176,6 @@ static const gl_tile_params w128 = {128, 128, 16, 4, 4, 64, 32, 2, 256, 0};
 static const gl_tile_params w64_32 = {64, 64, 32, 8, 4, 32, 32, 1, 128, 0};
 static const gl_tile_params w64 = {64, 64, 16, 8, 4, 32, 32, 1, 128, 0};
 
-/* The same tiles but for the ring's depth: rung 12's kernel runs rung 8's
- * tiles with its own stages (plan.c, on_ring). */
-static bool same_tiles_but_ring(const gl_tile_params *a, const gl_tile_params *b)
-{
-    gl_tile_params t = *a;
-    t.stages = b->stages;
-    return gl_tile_params_equal(&t, b);
-}
-
 /* The library's tiled kernels take a gl_problem and a gl_schedule as their
  * parameters: the empty kernel of gemmladder-bench --overhead takes as many
  * bytes. */
@@ -760,7 +751,7 @@ static void test_engine_tail(void)
                        ((tail_plan.kernel == GL_VARIANT_WARPTILE ||
                          tail_plan.kernel == GL_VARIANT_PIPELINED) &&
                         (tail_plan.path == GL_PATH_SPLIT_K ||
-                         same_tiles_but_ring(&tail_plan.tiles, tt)))),
+                         gl_tile_params_same_tiles(&tail_plan.tiles, tt)))),
                   "%s: the tail on kernel %d, path %d, %d x %d tiles", cases[i].what,
                   (int)tail_plan.kernel, (int)tail_plan.path, tail_plan.tiles.bm,
                   tail_plan.tiles.bn);
@@ -1233,7 +1224,7 @@ static void test_engine_ring(void)
         for (int c = 0; c < ring->config_count; ++c)
             compiled |= gl_tile_params_equal(&ring->configs[c], &on90.tiles);
         if (!compiled || on90.path == GL_PATH_STREAM_K || on80.kernel != GL_VARIANT_WARPTILE ||
-            on80.path != on90.path || !same_tiles_but_ring(&on80.tiles, &on90.tiles) ||
+            on80.path != on90.path || !gl_tile_params_same_tiles(&on80.tiles, &on90.tiles) ||
             on90.tiles.stages != 4) {
             if (bad++ < 5)
                 CHECK(false, "%d x %d x %d: rung 12's plan on %d x %d x %d tiles, path %d; sm_80's "

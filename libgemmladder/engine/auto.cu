@@ -73,8 +73,7 @@ int run_split(const gl_variant_desc *rung, const gl_problem *p, const gl_engine_
 
 /* The plan's kernel for problem p (the operands' copies, when it made any;
  * split-K's parts in scratch). */
-int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan, void *scratch,
-        const gl_exec *x)
+int run(const gl_problem *p, const gl_engine_plan *plan, void *scratch, const gl_exec *x)
 {
     /* a tuned rung's mainloop on the plan's schedule (the tiled rung's, or
      * rung 12's on the same tiles: plan.c, on_ring), or the own launch of a
@@ -93,15 +92,15 @@ int run(const gl_problem *p, const gl_tile_params *t, const gl_engine_plan *plan
     case GL_PATH_EDGE_WINDOWS: {
         gl_schedule windows = {};
         windows.kind = GL_SCHEDULE_WINDOWS, windows.copies = GL_COPIES_TESTED;
-        return launch(rung, p, t, windows, x);
+        return launch(rung, p, &plan->tiles, windows, x);
     }
     case GL_PATH_INTERIOR:
     case GL_PATH_PACKED: /* whole tiles: copies without tests */
-        return launch(rung, p, t, parts(GL_COPIES_WHOLE, 1, 0), x);
+        return launch(rung, p, &plan->tiles, parts(GL_COPIES_WHOLE, 1, 0), x);
     default: /* GL_PATH_EDGE_TESTS: the plain grid with tested copies, or, for an
                 operand read a float at a time, the rung's own launch */
-        return plan->aligned ? launch(rung, p, t, parts(GL_COPIES_TESTED, 1, 0), x)
-                             : rung->launch(p, t, x);
+        return plan->aligned ? launch(rung, p, &plan->tiles, parts(GL_COPIES_TESTED, 1, 0), x)
+                             : rung->launch(p, &plan->tiles, x);
     }
 }
 
@@ -153,7 +152,7 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
         gl_problem copied = *p; /* the operands as the kernel reads them */
         rc = gl_engine_copy_operands(&copied, plan, scratch, x);
         if (rc == 0)
-            rc = run(&copied, t, plan, scratch, x);
+            rc = run(&copied, plan, scratch, x);
     }
     give_back_scratch(scratch, x);
     return rc;

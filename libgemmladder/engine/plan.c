@@ -1069,15 +1069,12 @@ static void on_ring(gl_engine_plan *plan, bool pinned, int cc)
         plan->path == GL_PATH_STREAM_K)
         return;
     /* the first of rung 12's configurations on these tiles, with its ring */
-    for (int i = 0; i < ring->config_count; ++i) {
-        gl_tile_params t = plan->tiles;
-        t.stages = ring->configs[i].stages;
-        if (gl_tile_params_equal(&ring->configs[i], &t)) {
+    for (int i = 0; i < ring->config_count; ++i)
+        if (gl_tile_params_same_tiles(&ring->configs[i], &plan->tiles)) {
             plan->kernel = ring->id;
-            plan->tiles = t;
+            plan->tiles = ring->configs[i];
             return;
         }
-    }
 }
 
 static const gl_tile_params *plan_call(const gl_problem *p, const gl_tile_params *call,
@@ -1198,11 +1195,11 @@ const gl_tile_params *gl_engine_plan_remembered(gl_plan_memo *memo, const gl_pro
 
 const gl_tile_params *gl_engine_tail_tiles(void) { return fill_tiles(); }
 
-/* Whether t is one of the `count` tiles of `list`. */
+/* Whether t is one of the `count` tiles of `list` (rung 12's ring or not). */
 static bool listed(const gl_tile_params *t, const gl_tile_params *list, size_t count)
 {
     for (size_t i = 0; i < count; ++i)
-        if (gl_tile_params_equal(t, &list[i]))
+        if (gl_tile_params_same_tiles(t, &list[i]))
             return true;
     return false;
 }

@@ -32,11 +32,19 @@ typedef struct gl_tile_params {
 #define GL_CONSTEXPR
 #endif
 
-static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_params *b)
+/* The same tiles, whatever their rings: rung 12 runs rung 8's tiles with
+ * stages of its own (plan.c, on_ring). */
+static inline GL_CONSTEXPR bool gl_tile_params_same_tiles(const gl_tile_params *a,
+                                                          const gl_tile_params *b)
 {
     return a->bm == b->bm && a->bn == b->bn && a->bk == b->bk && a->tm == b->tm &&
            a->tn == b->tn && a->wm == b->wm && a->wn == b->wn && a->wniter == b->wniter &&
-           a->threads == b->threads && a->stages == b->stages;
+           a->threads == b->threads;
+}
+
+static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, const gl_tile_params *b)
+{
+    return gl_tile_params_same_tiles(a, b) && a->stages == b->stages;
 }
 
 /* Shared-memory rows of a k-major slice are padded by 4 floats: it keeps
