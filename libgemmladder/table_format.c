@@ -230,13 +230,14 @@ static gl_status_t parse_row(parser *p, char **field, int fields, gl_tuning_row 
     *t = (gl_tile_params){0};
     for (int k = 0; k < GL_FIELD_COUNT; ++k) {
         const gl_tile_range *r = gl_tile_range_of(schema, (gl_tile_field_id)k);
-        if (r && !r->derived && !value[k])
+        if (r && !r->derived && !r->unset && !value[k])
             return parse_error(p, "missing key '%s' for %s", gl_tile_fields[k].name, field[1]);
         if (!r && value[k])
             return parse_error(p, "key '%s' does not apply to %s", gl_tile_fields[k].name,
                                field[1]);
         gl_tile_set_value(t, (gl_tile_field_id)k, value[k]);
     }
+    gl_tiles_fill_unset(schema, t);
     if (schema->derive) { /* fields that follow from the others: given, they must agree */
         gl_tile_params derived = *t;
         schema->derive(&derived);

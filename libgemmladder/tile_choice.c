@@ -156,6 +156,8 @@ gl_status_t gl_set_tiles(gl_handle_t h, gl_variant_t variant, const gl_tiles *ti
     gl_tile_params t;
     for (int f = 0; f < GL_FIELD_COUNT; ++f)
         gl_tile_set_value(&t, (gl_tile_field_id)f, tiles_value(tiles, (gl_tile_field_id)f));
+    if (d->schema)
+        gl_tiles_fill_unset(d->schema, &t);
     int count = 0;
     if (!gl_tiles_compiled(d, &t, &count)) {
         char text[160];

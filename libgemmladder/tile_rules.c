@@ -70,10 +70,10 @@ void gl_tile_params_text(const gl_tile_params *t, char *out, size_t size)
  * range), and products are formed in 64 bits: the largest, 32 * tm * tn *
  * wniter, stays under 2^41. */
 #define FIELD_MAX 4096
-#define TILE(f) {GL_FIELD_##f, 1, FIELD_MAX, NULL}
-#define THREADS {GL_FIELD_THREADS, 64, 1024, NULL}
-#define THREADS_PER_PATCH {GL_FIELD_THREADS, 64, 1024, "bm*bn/(tm*tn)"}
-#define EXACTLY(f, v) {GL_FIELD_##f, v, v, NULL}
+#define TILE(f) {GL_FIELD_##f, 1, FIELD_MAX, NULL, 0}
+#define THREADS {GL_FIELD_THREADS, 64, 1024, NULL, 0}
+#define THREADS_PER_PATCH {GL_FIELD_THREADS, 64, 1024, "bm*bn/(tm*tn)", 0}
+#define EXACTLY(f, v) {GL_FIELD_##f, v, v, NULL, 0}
 
 static int fail(char *why, size_t size, const char *fmt, ...)
 {
@@ -347,8 +347,9 @@ static int pipelined_registers(const gl_tile_params *t)
                                      2 * (wmiter * t->tm + (int64_t)t->wniter * t->tn), 0);
 }
 
-/* 2 slices at least (one multiplied while the next arrives), 8 at most */
-#define STAGES {GL_FIELD_STAGES, 2, 8, NULL}
+/* 2 slices at least (one multiplied while the next arrives), 8 at most;
+ * left out, the ring of four that rung 12 first had */
+#define STAGES {GL_FIELD_STAGES, 2, 8, NULL, GL_PIPELINED_UNSET_STAGES}
 
 const gl_tile_schema gl_schema_pipelined = {
     .name = "pipelined warp tiles",
@@ -462,6 +463,13 @@ size_t gl_arch_smem_limit(int cc)
     default:
         return 99 * 1024;
     }
+}
+
+void gl_tiles_fill_unset(const gl_tile_schema *s, gl_tile_params *t)
+{
+    for (int i = 0; i < s->field_count; ++i)
+        if (s->fields[i].unset && !gl_tile_value(t, s->fields[i].field))
+            gl_tile_set_value(t, s->fields[i].field, s->fields[i].unset);
 }
 
 const gl_tile_range *gl_tile_range_of(const gl_tile_schema *s, gl_tile_field_id f)

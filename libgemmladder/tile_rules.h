@@ -76,6 +76,9 @@ typedef struct gl_tile_range {
     int min, max;
     const char *derived; /* NULL, or how it follows from the others (the schema's derive
                             sets it): "bm*bn/(tm*tn)"; a table may leave it out */
+    int unset;           /* what a configuration that leaves it 0 (a table row
+                            without it, a caller's gl_tiles from before the field)
+                            runs with; 0: it must be given */
 } gl_tile_range;
 
 /* What a kind of tiles is: a variant's row points at one. A new kind of
@@ -104,6 +107,10 @@ typedef struct gl_tile_schema {
      * NULL: not modelled (rungs 1-3). */
     int (*registers)(const gl_tile_params *t);
 } gl_tile_schema;
+
+/* Sets the fields of t that its schema gives a value for when unset
+ * (gl_tile_range.unset) and that are 0. */
+void gl_tiles_fill_unset(const gl_tile_schema *s, gl_tile_params *t);
 
 /* The schema's range for field f, or NULL where its tiles have no such field. */
 const gl_tile_range *gl_tile_range_of(const gl_tile_schema *s, gl_tile_field_id f);

@@ -229,7 +229,8 @@ static void test_legality_sweep(void)
 
 #define HEAD "gemmladder-tuning 1\n"
 #define GOOD_V "sm_90 autotuned small bm=64 bn=64 bk=16 tm=8 tn=4\n"
-#define GOOD_W "sm_90 warptile large bm=128 bn=128 bk=16 wm=64 wn=32 wniter=2 tm=4 tn=4 threads=256\n"
+#define GOOD_W_NO_NL "sm_90 warptile large bm=128 bn=128 bk=16 wm=64 wn=32 wniter=2 tm=4 tn=4 threads=256"
+#define GOOD_W GOOD_W_NO_NL "\n"
 
 static void expect_rejected(const char *text, const char *where, const char *reason)
 {
@@ -500,6 +501,40 @@ static gl_tuning_table *table(const char *text)
 }
 
 #define ROW_V(arch, cls, bm, bn, bk, tn) arch " autotuned " cls " bm=" #bm " bn=" #bn " bk=" #bk " tm=8 tn=" #tn "\n"
+
+/* Rung 12's `stages`: a row may leave it out (the ring of four that rung 12
+ * first had), must keep it in 2..8, and must name a compiled ring; no other
+ * rung's row takes it. */
+static void test_stages(void)
+{
+#define RING_128 "sm_90 pipelined large bm=128 bn=128 bk=16 wm=64 wn=32 wniter=2 tm=4 tn=4 threads=256"
+    const size_t lim = 227 * 1024;
+    int layer = -1;
+    gl_tuning_table *t = table(HEAD RING_128 "\n"
+                                    "sm_90 pipelined small bm=64 bn=64 bk=32 wm=32 wn=32 wniter=1 "
+                                    "tm=8 tn=4 threads=128 stages=2\n");
+    CHECK(t != NULL, "pipelined rows with and without stages");
+    const gl_tuning_table *layers[1] = {t};
+    const gl_tuning_row *r =
+        gl_tuning_find(layers, 1, 90, GL_VARIANT_PIPELINED, GL_CLASS_LARGE, lim, &layer);
+    CHECK(r && r->tiles.stages == GL_PIPELINED_UNSET_STAGES, "stages left out: %d",
+          r ? r->tiles.stages : -1);
+    r = gl_tuning_find(layers, 1, 90, GL_VARIANT_PIPELINED, GL_CLASS_SMALL, lim, &layer);
+    CHECK(r && r->tiles.stages == 2 && r->tiles.bk == 32, "stages=2: %d", r ? r->tiles.stages : -1);
+    gl_tuning_free(t);
+    expect_rejected(HEAD RING_128 " stages=1\n", "t.txt:2:", "stages");
+    expect_rejected(HEAD RING_128 " stages=9\n", "t.txt:2:", "stages");
+    expect_rejected(HEAD RING_128 " stages=3\n", "t.txt:2:", "not compiled");
+    expect_rejected(HEAD GOOD_W_NO_NL " stages=4\n", "t.txt:2:", "does not apply");
+    /* what gl_set_tiles and the parser do with a configuration without it */
+    gl_tile_params p = {128, 128, 16, 4, 4, 64, 32, 2, 256, 0};
+    gl_tiles_fill_unset(&gl_schema_pipelined, &p);
+    CHECK(p.stages == GL_PIPELINED_UNSET_STAGES, "filled: %d", p.stages);
+    gl_tile_params w = {128, 128, 16, 4, 4, 64, 32, 2, 256, 0};
+    gl_tiles_fill_unset(&gl_schema_warptile, &w);
+    CHECK(w.stages == 0, "warptile has no stages: %d", w.stages);
+#undef RING_128
+}
 
 static void test_lookup(void)
 {
@@ -800,6 +835,7 @@ int main(void)
     test_legality_filter();
     test_legality_sweep();
     test_parser();
+    test_stages();
     test_messages();
     test_table_files();
     test_size_classes();

@@ -118,6 +118,9 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
     X(64, 64, 16, 32, 32, 1, 8, 4, 128, 4)     \
     X(64, 64, 32, 32, 32, 1, 8, 4, 128, 4)     \
     X(64, 64, 32, 32, 32, 1, 8, 4, 128, 2)
+/* The ring of a rung-12 configuration that does not say (a tuning row or a
+ * caller's gl_tiles without `stages`). */
+#define GL_PIPELINED_UNSET_STAGES 4
 #define GL_PIPELINED_SMEM(BM, BN, BK, STAGES) ((STAGES) * GL_VECTORIZED_SMEM(BM, BN, BK))
 
 /* The tensor-core rung's configurations (rung 10, tf32), default first:
