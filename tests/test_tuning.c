@@ -510,16 +510,20 @@ static void test_stages(void)
 #define RING_128 "sm_90 pipelined large bm=128 bn=128 bk=16 wm=64 wn=32 wniter=2 tm=4 tn=4 threads=256"
     const size_t lim = 227 * 1024;
     int layer = -1;
+    gl_variant_t ring = (gl_variant_t)-1; /* the rung whose tiles have a ring */
+    for (int v = 0; v < gl_variant_count(); ++v)
+        if (gl_variant_find((gl_variant_t)v)->schema == &gl_schema_pipelined)
+            ring = (gl_variant_t)v;
     gl_tuning_table *t = table(HEAD RING_128 "\n"
                                     "sm_90 pipelined small bm=64 bn=64 bk=32 wm=32 wn=32 wniter=1 "
                                     "tm=8 tn=4 threads=128 stages=2\n");
     CHECK(t != NULL, "pipelined rows with and without stages");
     const gl_tuning_table *layers[1] = {t};
     const gl_tuning_row *r =
-        gl_tuning_find(layers, 1, 90, GL_VARIANT_PIPELINED, GL_CLASS_LARGE, lim, &layer);
+        gl_tuning_find(layers, 1, 90, ring, GL_CLASS_LARGE, lim, &layer);
     CHECK(r && r->tiles.stages == GL_PIPELINED_UNSET_STAGES, "stages left out: %d",
           r ? r->tiles.stages : -1);
-    r = gl_tuning_find(layers, 1, 90, GL_VARIANT_PIPELINED, GL_CLASS_SMALL, lim, &layer);
+    r = gl_tuning_find(layers, 1, 90, ring, GL_CLASS_SMALL, lim, &layer);
     CHECK(r && r->tiles.stages == 2 && r->tiles.bk == 32, "stages=2: %d", r ? r->tiles.stages : -1);
     gl_tuning_free(t);
     expect_rejected(HEAD RING_128 " stages=1\n", "t.txt:2:", "stages");
