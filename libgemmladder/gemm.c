@@ -872,7 +872,9 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
             out->tiles = described;
             if (plan.mode == GL_BATCH_SPLIT) /* the fill tiles, as a single call's plan says */
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FILL);
-            else if (!gl_tile_params_equal(&plan.tiles, &tiles)) /* another rung's kernel and tiles */
+            else if (gl_tile_params_same_tiles(&plan.tiles, &tiles)) /* the call's, rung 12's ring */
+                (void)gl_tiles_set(&out->tiles, "stages", plan.tiles.stages);
+            else /* another rung's kernel and tiles */
                 gl_describe_tiles(&out->tiles, &plan.tiles, GL_TILES_FIXED);
             out->path = out->last_slice_path = GL_PATH_BATCH;
             out->kernel = (int32_t)plan.kernel;
