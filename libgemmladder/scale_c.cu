@@ -41,8 +41,7 @@ extern "C" cudaError_t gl_launch_scale_c_pointers(int m, int n, float beta, floa
 {
     const unsigned blocks = m < 65535 ? (unsigned)m : 65535u;
     for (int64_t first = 0; first < count; first += GL_GRID_YZ_MAX) { /* products a launch */
-        const dim3 grid(blocks, 1, (unsigned)(count - first < GL_GRID_YZ_MAX ? count - first
-                                                                       : GL_GRID_YZ_MAX));
+        const dim3 grid(blocks, 1, gl_grid_yz(count - first));
         scale_c_kernel<<<grid, THREADS, 0, stream>>>(m, n, beta, nullptr, c + first, ldc);
         if (const cudaError_t err = cudaGetLastError())
             return err;

@@ -108,9 +108,10 @@ static const gl_variant_desc variants[] = {
      .launch = gl_launch_cublas_tf32},
     /* cp.async needs compute capability 8.0. auto runs it in place of
      * rung 8's kernel on the same tiles where its code is for sm_90 or
-     * newer (plan.c, on_ring), and for batches of whole tiles. */
+     * newer (plan.c, gl_engine_on_ring), and for batches of whole tiles. */
     {.id = GL_VARIANT_PIPELINED, .name = "pipelined", .precision = GL_PRECISION_FP32,
-     .min_cc = 80, .auto_runs = true, .batches = true, .schema = &gl_schema_pipelined, CONFIGS(pipelined_configs),
+     .min_cc = 80, .auto_runs = true, .batches = true, .schema = &gl_schema_pipelined,
+     CONFIGS(pipelined_configs),
      .rows_of = GL_VARIANT_PIPELINED, .launch = gl_launch_pipelined,
      .prepare = gl_prepare_pipelined, .kernels = &gl_pipelined_kernels},
 };

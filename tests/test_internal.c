@@ -1158,7 +1158,7 @@ static bool ask_memo(gl_plan_memo *memo, const gl_problem *p, const gl_tile_para
  * new one, the oldest of eight makes way, matrix-vector plans are made each
  * time, and every plan is the one gl_engine_plan_call makes. */
 /* Rung 12's kernel in place of rung 8's on the same tiles (plan.c,
- * on_ring): where the code is for sm_90 or newer, on every path but
+ * gl_engine_on_ring): where the code is for sm_90 or newer, on every path but
  * stream-K's and the matrix-vector kernel's, not on rung 6's plans nor on
  * pinned tiles nor tiles rung 12 does not compile. */
 static void test_engine_ring(void)

@@ -76,7 +76,7 @@ int run_split(const gl_variant_desc *rung, const gl_problem *p, const gl_engine_
 int run(const gl_problem *p, const gl_engine_plan *plan, void *scratch, const gl_exec *x)
 {
     /* a tuned rung's mainloop on the plan's schedule (the tiled rung's, or
-     * rung 12's on the same tiles: plan.c, on_ring), or the own launch of a
+     * rung 12's on the same tiles: plan.c, gl_engine_on_ring), or the own launch of a
      * rung with fixed tiles (rung 6's) */
     const gl_variant_desc *rung = gl_variant_find(plan->kernel);
     if (!gl_variant_tuned(rung))
@@ -143,8 +143,10 @@ int run_product(const gl_problem *p, const gl_tile_params *t, gl_engine_plan *pl
                 const gl_exec *x)
 {
     void *const scratch = take_scratch(plan->bytes, x);
-    if (plan->bytes > 0 && !scratch)
+    if (plan->bytes > 0 && !scratch) {
         gl_engine_plan_for(p, t, x->engine->tiles_pinned, x->sm_count, false, plan);
+        gl_engine_on_ring(plan, x->engine->tiles_pinned, x->code_cc);
+    }
     int rc;
     if (plan->path == GL_PATH_GEMV) {
         rc = gl_engine_gemv(&plan->gemv, plan->splits, scratch, x);

@@ -1,7 +1,7 @@
 /*
  * engine.h - the engine behind the `auto` variant: the fastest exact-FP32
  * path the library has for a product. It runs rung 8's kernel (or, from
- * sm_90, rung 12's on the same tiles: plan.c, on_ring), with the
+ * sm_90, rung 12's on the same tiles: plan.c, gl_engine_on_ring), with the
  * production machinery the teaching rungs leave out:
  *
  *   - a matrix-vector kernel of its own when C is one row or one column,
@@ -284,6 +284,11 @@ typedef struct gl_engine_plan {
  * SMs, with scratch memory (can_copy) or without. */
 void gl_engine_plan_for(const gl_problem *p, const gl_tile_params *t, bool pinned, int sms,
                         bool can_copy, gl_engine_plan *plan);
+
+/* Rung 12's kernel in place of rung 8's on the plan's tiles, where the code
+ * is for capability cc 9.0 or newer, the tiles are not pinned and the path
+ * is not stream-K's (plan.c); every plan auto runs goes through it. */
+void gl_engine_on_ring(gl_engine_plan *plan, bool pinned, int cc);
 
 /* What auto does for a call made with tiles t (its table's, or the fill
  * tiles) on a GPU whose code was compiled for capability cc (major * 10

@@ -275,8 +275,7 @@ extern "C" int gl_engine_gemv_batch(const gl_gemv *g, int splits, int64_t count,
             q.mat += first, q.x += first, q.y += first;
         else
             f.mat += first * q.steps.a, f.x += first * q.steps.b, f.y += first * q.steps.c;
-        const unsigned z =
-            (unsigned)(count - first < GL_GRID_YZ_MAX ? count - first : GL_GRID_YZ_MAX);
+        const unsigned z = gl_grid_yz(count - first);
         cudaError_t err = f.vec ? launch<true, true>(f, q, split, z, splits, nullptr, x)
                                 : launch<false, true>(f, q, split, z, splits, nullptr, x);
         if (!err && split)

@@ -1062,7 +1062,7 @@ static bool take_stream_k(const gl_problem *p, const gl_tile_params *call, int s
  * whole over every path (docs/engine.md, Rung 12's kernel); not for tiles
  * pinned on the handle, which run rung 8's kernel as they are.
  */
-static void on_ring(gl_engine_plan *plan, bool pinned, int cc)
+void gl_engine_on_ring(gl_engine_plan *plan, bool pinned, int cc)
 {
     const gl_variant_desc *ring = gl_variant_find(GL_VARIANT_PIPELINED);
     if (pinned || cc < 90 || cc < ring->min_cc || plan->kernel != GL_VARIANT_WARPTILE ||
@@ -1136,9 +1136,9 @@ const gl_tile_params *gl_engine_plan_call(const gl_problem *p, const gl_tile_par
                                           gl_engine_plan *plan, gl_engine_plan *tail_plan)
 {
     const gl_tile_params *t = plan_call(p, call, pinned, sms, cc, can_copy, plan, tail_plan);
-    on_ring(plan, pinned, cc);
+    gl_engine_on_ring(plan, pinned, cc);
     if (plan->tail_rows > 0)
-        on_ring(tail_plan, pinned, cc);
+        gl_engine_on_ring(tail_plan, pinned, cc);
     return t;
 }
 

@@ -91,8 +91,7 @@ extern "C" int gl_engine_add_batch_parts(const float *w, int parts, const gl_pro
     for (int64_t first = 0; first < count; first += GL_GRID_YZ_MAX) { /* products a launch */
         gl_problem q = *p;
         q.c += first * c_step;
-        const unsigned y =
-            (unsigned)(count - first < GL_GRID_YZ_MAX ? count - first : GL_GRID_YZ_MAX);
+        const unsigned y = gl_grid_yz(count - first);
         const cudaError_t err = gl_launch_dependent(
             add_parts, dim3((unsigned)((slice - 1) / THREADS + 1), y), THREADS, 0, x,
             w + first * parts * (int64_t)p->m * gl_split_ld(p->n), parts, q, c_step);

@@ -80,7 +80,7 @@ int launch(const gl_problem *p, const gl_exec *x)
 }
 
 #define GL_COMPILED(BM, BN, BK, TM, TN) \
-    {{BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN)}, launch<BM, BN, BK, TM, TN>, nullptr},
+    {{BM, BN, BK, TM, TN, 0, 0, 0, BM * BN / (TM * TN), 0}, launch<BM, BN, BK, TM, TN>, nullptr},
 const gl_compiled_config configs[] = {GL_BLOCKTILE_2D_CONFIGS(GL_COMPILED)};
 #undef GL_COMPILED
 

@@ -193,7 +193,7 @@ struct vectorized {
     static constexpr int SMEM = GL_VECTORIZED_SMEM(BM, BN, BK);
     static constexpr int REGISTERS =
         GL_REGISTER_ESTIMATE(TM * TN, TM + TN, (BM + BN) * BK / (4 * THREADS));
-    static constexpr gl_tile_params tiles = {BM, BN, BK, TM, TN, 0, 0, 0, THREADS};
+    static constexpr gl_tile_params tiles = {BM, BN, BK, TM, TN, 0, 0, 0, THREADS, 0};
     /* Bands of C for gl_banded_epilogue, row t of every patch in band t:
      * on rung 6's own tiles, where they were measured. */
     static constexpr int STORE_BANDS = BM == 64 && BN == 64 ? TM : 0;

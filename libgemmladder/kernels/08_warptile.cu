@@ -277,7 +277,7 @@ struct warptile {
     static constexpr int SMEM = GL_WARPTILE_SMEM(BM, BN, BK);
     static constexpr int REGISTERS = GL_REGISTER_ESTIMATE(
         WMITER * TM * WNITER * TN, WMITER * TM + WNITER * TN, (BM + BN) * BK / (4 * THREADS));
-    static constexpr gl_tile_params tiles = {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS};
+    static constexpr gl_tile_params tiles = {BM, BN, BK, TM, TN, WM, WN, WNITER, THREADS, 0};
     static constexpr bool STREAM_K = true; /* auto's stream-K path runs it (compose.cuh) */
     static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024,
                   "whole warps, 64 to 1024 threads");

@@ -274,7 +274,7 @@ struct tf32_tile {
      * nothing and spilled. */
     static constexpr int REGISTERS = gl_tf32_registers(
         THREADS, SMEM, GL_TF32_REGISTERS(BM, BN, BK, WM, WN, THREADS));
-    static constexpr gl_tile_params tiles = {BM, BN, BK, 0, 0, WM, WN, 0, THREADS};
+    static constexpr gl_tile_params tiles = {BM, BN, BK, 0, 0, WM, WN, 0, THREADS, 0};
     static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024,
                   "whole warps, 64 to 1024 threads");
     static_assert(BM % WM == 0 && BN % WN == 0 && (BM / WM) * (BN / WN) == THREADS / 32,

@@ -33,7 +33,7 @@ typedef struct gl_tile_params {
 #endif
 
 /* The same tiles, whatever their rings: rung 12 runs rung 8's tiles with
- * stages of its own (plan.c, on_ring). */
+ * stages of its own (plan.c, gl_engine_on_ring). */
 static inline GL_CONSTEXPR bool gl_tile_params_same_tiles(const gl_tile_params *a,
                                                           const gl_tile_params *b)
 {
@@ -107,7 +107,7 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
  * 32 x 32 (32 results a thread), for products whose grid of 128 x 128 tiles
  * is a round or less (1024^3: 64 blocks for 132 SMs); and 64 x 64 x 32,
  * rung 8's tiles for small products, so that auto runs them on this kernel
- * too (plan.c, on_ring). As rung 12's own small tiles, four slices deep,
+ * too (plan.c, gl_engine_on_ring). As rung 12's own small tiles, four slices deep,
  * they ran 1024^3 6% faster than 64 x 64 x 16 on an H200, but 1280^3-1536^3
  * 29-59% slower: four slices of 17 KB leave room for three blocks an SM,
  * against six; so they come two slices deep as well, as rung 8 holds them.

@@ -98,6 +98,12 @@ static inline const gl_batch *gl_exec_batch(const gl_exec *x)
  * z counts something else stay under it. */
 #define GL_GRID_YZ_MAX 65535
 
+/* A launch's share of `left` products (or parts) along y or z. */
+static inline unsigned gl_grid_yz(int64_t left)
+{
+    return (unsigned)(left < GL_GRID_YZ_MAX ? left : GL_GRID_YZ_MAX);
+}
+
 /* 16-byte accesses need a 16-byte aligned base and a leading dimension that
  * keeps every row aligned. */
 static inline GL_HOST_DEVICE bool gl_vec4_ok(const void *p, int64_t ld)
