@@ -130,6 +130,10 @@ static const shape shapes[] = {
      * float at a time. Partial tiles in M and N, K ending inside a slice;
      * the big one on auto's rung 6 too. */
     {700, 1501, 96, 0}, {700, 1501, 97, 0}, {700, 1501, 3, 0}, {968, 3773, 16, 1},
+    /* The same on more than ten blocks an SM (22 x 65 and 40 x 36 tiles):
+     * C in rows of aligned float4s, each lane's 4 results cut again along
+     * the row's alignment by shuffles with its neighbours. */
+    {1345, 4099, 9, 0}, {2500, 2301, 50, 1},
     /* Grids of 128 x 128 tiles under two rounds of an H100's 264 places,
      * K of 1024 or more: auto's stream-K (100 tiles in 264 shares, whole;
      * 104 with edges; A's rows of 1445 floats copied (row NN); a whole

@@ -218,6 +218,18 @@ static inline gl_copies gl_copies_for(const gl_problem *p, const gl_tile_params 
     return !aligned ? GL_COPIES_SINGLES : whole ? GL_COPIES_WHOLE : GL_COPIES_TESTED;
 }
 
+/* How the epilogue writes C (kernels/epilogue.cuh; chosen at launch by
+ * gl_c_stores_for, compose.cuh). */
+typedef enum gl_c_stores {
+    GL_C_STORES_RUNS,  /* from registers, a thread's runs of 4 columns: a float4
+                          each where C's rows are 16-byte aligned, else 4 floats */
+    GL_C_STORES_BANDS, /* through shared memory in bands of rows, where the rung
+                          has them (R::STORE_BANDS; gl_banded_epilogue) */
+    GL_C_STORES_ROWS   /* from registers, neighbouring lanes' runs of a row cut
+                          again into C's 16-byte-aligned float4s, where the rung's
+                          lanes lie so (C4_ROW_LANES; gl_rows_epilogue) */
+} gl_c_stores;
+
 typedef struct gl_schedule {
     gl_schedule_kind kind;
     gl_copies copies;
@@ -225,8 +237,8 @@ typedef struct gl_schedule {
     int part_depth;       /* GL_SCHEDULE_PARTS, _BATCH_PARTS: the depth of each part but the last,
                              when the plan set one; 0: gl_split_depth's */
     bool dependent;       /* launched behind the kernel before it (gl_launch_dependent) */
-    bool banded;          /* C stored in bands through shared memory, where the
-                             rung has them (compose.cuh, gl_store_in_bands) */
+    unsigned char c_stores; /* a gl_c_stores: how C is written (a byte, beside
+                               `dependent`: the kernels' parameters keep their size) */
     int first_row;        /* GL_SCHEDULE_POINTERS: the launch's first row of C, to
                              which each product's A and C move (gl_move_to_row);
                              in the padding before the union (compose.cuh) */

@@ -197,6 +197,10 @@ struct vectorized {
     /* Bands of C for gl_banded_epilogue, row t of every patch in band t:
      * on rung 6's own tiles, where they were measured. */
     static constexpr int STORE_BANDS = BM == 64 && BN == 64 ? TM : 0;
+    /* For gl_rows_epilogue: the BN / TN lanes of a row of patches hold its
+     * runs side by side, where a patch is one run wide and such a row lies
+     * within a warp; on rung 6's own tiles, where it was measured. */
+    static constexpr int C4_ROW_LANES = BM == 64 && BN == 64 && TN == 4 ? BN / TN : 0;
     static_assert(BM % TM == 0 && BN % TN == 0, "the threads' patches must tile the block");
     static_assert(TM % 4 == 0 && TN % 4 == 0, "patches are read and written 4 floats at a time");
 

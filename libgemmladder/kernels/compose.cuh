@@ -26,6 +26,10 @@
  *   done, behind a barrier): stream-K runs the next tile in the same
  *   buffers. Edge windows and stream-K run mainloop<true> only (they take
  *   aligned operands, or the plan copies them first).
+ * Optionally, the ways besides runs in which the plain grid may write C
+ * (gl_c_stores_for): R::STORE_BANDS, the bands of rows the results cut
+ * into (gl_banded_epilogue), and R::C4_ROW_LANES, how many neighbouring
+ * lanes hold one row's runs side by side (gl_rows_epilogue).
  * Stream-K kernels are compiled for rungs that say R::STREAM_K (rung 8,
  * which auto's stream-K path runs), on the engine's stream-K tiles only
  * (GL_STREAM_K_TILES, engine.h); so are split-K across a batch's, on the
@@ -61,31 +65,6 @@ struct gl_may_idle<S, decltype(void(S::MAY_IDLE))> {
     static constexpr bool value = S::MAY_IDLE;
 };
 
-/* The grid of tiles: block (x, y, z) owns columns [x*BN, +BN) and rows
- * [y*BM, +BM) of C, on part z of K: its part of the product, its window,
- * the mainloop, the epilogue. */
-template <class R, bool ALIGNED, class Schedule, int BANDS = 0>
-__global__ __launch_bounds__(R::THREADS, gl_min_blocks(R::THREADS, R::REGISTERS))
-void gl_tile_kernel(const gl_kernel_args args)
-{
-    extern __shared__ float4 smem[];
-    const gl_problem p = Schedule::part(args.p, args.s);
-    if constexpr (gl_may_idle<Schedule>::value)
-        if (p.m == 0) /* the whole block alike: no barrier is left waiting */
-            return;
-    const int row0 = blockIdx.y * R::BM, col0 = blockIdx.x * R::BN;
-    const int wr0 = Schedule::window(row0, p.m, R::BM), wc0 = Schedule::window(col0, p.n, R::BN);
-    static_assert(BANDS == 0 || 4 * (R::BM / (BANDS > 0 ? BANDS : 1)) * (R::BN + 16) <= R::SMEM,
-                  "a band of C fits in the mainloop's shared memory");
-    typename R::template mainloop<ALIGNED> m;
-    m.template run<Schedule>(p, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
-    if constexpr (BANDS > 0)
-        gl_banded_epilogue<Schedule, BANDS, R::BM, R::BN, R::THREADS>(
-            p, m, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
-    else
-        gl_epilogue<Schedule>(p, m, wr0, wc0, row0, col0);
-}
-
 /* The bands a rung's results cut into for gl_banded_epilogue
  * (R::STORE_BANDS), or 0 where it stores C only from registers. */
 template <class R, class = void>
@@ -96,6 +75,58 @@ template <class R>
 struct gl_store_bands<R, decltype(void(R::STORE_BANDS))> {
     static constexpr int value = R::STORE_BANDS;
 };
+
+/* The lanes that hold one row's runs side by side in each call of a rung's
+ * for_each_c4, for gl_rows_epilogue (R::C4_ROW_LANES), or 0 where they do
+ * not lie so. */
+template <class R, class = void>
+struct gl_c4_row_lanes {
+    static constexpr int value = 0;
+};
+template <class R>
+struct gl_c4_row_lanes<R, decltype(void(R::C4_ROW_LANES))> {
+    static constexpr int value = R::C4_ROW_LANES;
+};
+
+/* Whether a rung can write C in a way (gl_c_stores): runs, always; bands
+ * where it has them; rows where its lanes lie side by side along a row of C. */
+template <class R>
+__host__ __device__ constexpr bool gl_has_c_stores(int c_stores)
+{
+    return c_stores == GL_C_STORES_RUNS ||
+           (c_stores == GL_C_STORES_BANDS && gl_store_bands<R>::value > 0) ||
+           (c_stores == GL_C_STORES_ROWS && gl_c4_row_lanes<R>::value > 1);
+}
+
+/* The grid of tiles: block (x, y, z) owns columns [x*BN, +BN) and rows
+ * [y*BM, +BM) of C, on part z of K: its part of the product, its window,
+ * the mainloop, the epilogue (C written as C_STORES says). */
+template <class R, bool ALIGNED, class Schedule, int C_STORES = GL_C_STORES_RUNS>
+__global__ __launch_bounds__(R::THREADS, gl_min_blocks(R::THREADS, R::REGISTERS))
+void gl_tile_kernel(const gl_kernel_args args)
+{
+    extern __shared__ float4 smem[];
+    const gl_problem p = Schedule::part(args.p, args.s);
+    if constexpr (gl_may_idle<Schedule>::value)
+        if (p.m == 0) /* the whole block alike: no barrier is left waiting */
+            return;
+    const int row0 = blockIdx.y * R::BM, col0 = blockIdx.x * R::BN;
+    const int wr0 = Schedule::window(row0, p.m, R::BM), wc0 = Schedule::window(col0, p.n, R::BN);
+    static_assert(gl_has_c_stores<R>(C_STORES), "the rung writes C this way");
+    typename R::template mainloop<ALIGNED> m;
+    m.template run<Schedule>(p, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
+    if constexpr (C_STORES == GL_C_STORES_BANDS) {
+        constexpr int BANDS = gl_store_bands<R>::value;
+        static_assert(4 * (R::BM / BANDS) * (R::BN + 16) <= R::SMEM,
+                      "a band of C fits in the mainloop's shared memory");
+        gl_banded_epilogue<Schedule, BANDS, R::BM, R::BN, R::THREADS>(
+            p, m, wr0, wc0, row0, col0, reinterpret_cast<float *>(smem));
+    } else if constexpr (C_STORES == GL_C_STORES_ROWS) {
+        gl_rows_epilogue<Schedule, gl_c4_row_lanes<R>::value>(p, m, wr0, wc0, row0, col0);
+    } else {
+        gl_epilogue<Schedule>(p, m, wr0, wc0, row0, col0);
+    }
+}
 
 /* The blocks an SM holds, asked of the compiler for the stream-K kernel:
  * as for the grid, but one where the code is for GPUs before sm_90, on
@@ -153,17 +184,22 @@ constexpr bool gl_runs_batch_parts()
     return gl_stream_k_rung<R>::value && gl_tile_params_equal(&t, &R::tiles);
 }
 
-/* The kernel for a schedule and copies (C in bands: banded, on the plain
- * grid with single-float copies, where the rung has bands), or NULL where
- * none is compiled. */
+/* The kernel for a schedule and copies (C written in bands or rows, not
+ * runs: c_stores, on the plain grid with single-float copies, where the
+ * rung can), or NULL where none is compiled. */
 template <class R>
-gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies, bool banded)
+gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies, int c_stores)
 {
     switch (kind) {
     case GL_SCHEDULE_PARTS:
-        if constexpr (gl_store_bands<R>::value > 0)
-            if (banded && copies == GL_COPIES_SINGLES)
-                return gl_tile_kernel<R, false, gl_parts_schedule<true>, gl_store_bands<R>::value>;
+        if (copies == GL_COPIES_SINGLES) {
+            if constexpr (gl_has_c_stores<R>(GL_C_STORES_BANDS))
+                if (c_stores == GL_C_STORES_BANDS)
+                    return gl_tile_kernel<R, false, gl_parts_schedule<true>, GL_C_STORES_BANDS>;
+            if constexpr (gl_has_c_stores<R>(GL_C_STORES_ROWS))
+                if (c_stores == GL_C_STORES_ROWS)
+                    return gl_tile_kernel<R, false, gl_parts_schedule<true>, GL_C_STORES_ROWS>;
+        }
         return copies == GL_COPIES_WHOLE    ? gl_tile_kernel<R, true, gl_parts_schedule<false>>
                : copies == GL_COPIES_TESTED ? gl_tile_kernel<R, true, gl_parts_schedule<true>>
                                             : gl_tile_kernel<R, false, gl_parts_schedule<true>>;
@@ -199,7 +235,7 @@ gl_kernel_fn gl_kernel_for(gl_schedule_kind kind, gl_copies copies, bool banded)
 template <class R>
 int gl_launch_scheduled(const gl_problem *p, const gl_schedule *s, const gl_exec *x)
 {
-    const gl_kernel_fn kernel = gl_kernel_for<R>(s->kind, s->copies, s->banded);
+    const gl_kernel_fn kernel = gl_kernel_for<R>(s->kind, s->copies, s->c_stores);
     if (!kernel)
         return cudaErrorInvalidConfiguration; /* the plan only asks for compiled kernels */
     dim3 grid = gl_tile_grid(p, R::BM, R::BN);
@@ -255,28 +291,31 @@ cudaError_t gl_prepare_scheduled()
          {GL_SCHEDULE_PARTS, GL_SCHEDULE_WINDOWS, GL_SCHEDULE_STREAM_K, GL_SCHEDULE_BATCH,
           GL_SCHEDULE_POINTERS, GL_SCHEDULE_BATCH_PARTS})
         for (const gl_copies copies : {GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES})
-            for (const bool banded : {false, true})
-                if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, banded))
+            for (const int c_stores : {GL_C_STORES_RUNS, GL_C_STORES_BANDS, GL_C_STORES_ROWS})
+                if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, c_stores))
                     if (const cudaError_t err = gl_allow_shared_memory(kernel, R::SMEM))
                         return err;
     return cudaSuccess;
 }
 
 /*
- * Whether C goes out in bands (gl_banded_epilogue), where the rung has
- * them: C whose rows are off 16 bytes, a K so short that storing C is much
- * of a block's time, and a grid of more blocks than SMs but at most ten for
- * each, so that their stores queue with little math of other blocks to
- * cover them. With more blocks the bands' barriers cost more than they
- * save, and with one or none an SM they are the block's wait
+ * How the plain grid writes C (gl_c_stores; a rung that cannot write it
+ * so writes runs). Runs, unless C's rows are off 16 bytes and K is so
+ * short that storing C is much of a block's time; then, on a grid of more
+ * blocks than SMs but at most ten for each, whose stores queue with little
+ * math of other blocks to cover them, in bands through shared memory
+ * (gl_banded_epilogue); on more blocks, whose bands' barriers cost more
+ * than they save, in rows of aligned float4s (gl_rows_epilogue); on one
+ * block an SM or none, where a band is the block's wait, in runs
  * (docs/ladder.md, rung 6).
  */
-static inline bool gl_store_in_bands(const gl_problem *p, const gl_tile_params *t,
-                                     const gl_exec *x)
+static inline gl_c_stores gl_c_stores_for(const gl_problem *p, const gl_tile_params *t,
+                                          const gl_exec *x)
 {
     const int64_t blocks = (int64_t)gl_ceil_div(p->m, t->bm) * gl_ceil_div(p->n, t->bn);
-    return !gl_vec4_ok(p->c, p->ldc) && p->k <= 96 && blocks > x->sm_count &&
-           blocks <= 10 * (int64_t)x->sm_count;
+    if (gl_vec4_ok(p->c, p->ldc) || p->k > 96 || blocks <= x->sm_count)
+        return GL_C_STORES_RUNS;
+    return blocks <= 10 * (int64_t)x->sm_count ? GL_C_STORES_BANDS : GL_C_STORES_ROWS;
 }
 
 /* A rung's own launch: the plain grid, with the copies its operands allow;
@@ -307,7 +346,7 @@ static inline int gl_launch_plain(const gl_kernel_table *table, const gl_problem
     s.copies = gl_copies_for(p, t, b);
     const bool aligned = s.copies != GL_COPIES_SINGLES;
     s.parts = 1;
-    s.banded = !b && !aligned && gl_store_in_bands(p, t, x);
+    s.c_stores = (unsigned char)(!b && !aligned ? gl_c_stores_for(p, t, x) : GL_C_STORES_RUNS);
     if (pointers) {
         s.pointers = gl_batch_pointers{b->a_ptrs, b->b_ptrs, b->c_ptrs};
         s.first_row = (int)b->row0;

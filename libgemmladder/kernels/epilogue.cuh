@@ -18,6 +18,14 @@
  * a shuffle between neighbouring lanes, so every thread calls it (the
  * tests on (r, c) come after, in f). Rungs 1-5 store with gl_store_c
  * themselves, a line each.
+ *
+ * It writes C one of three ways (gl_c_stores, engine.h), which the plain
+ * grid picks per launch (compose.cuh, gl_c_stores_for): each thread's runs
+ * from its registers (gl_epilogue), the rest only where C's rows are off
+ * 16 bytes and K is short, so that C's stores are much of the time: the
+ * block's rows through shared memory in bands (gl_banded_epilogue), or
+ * neighbouring lanes' runs cut again into C's aligned float4s by shuffles
+ * (gl_rows_epilogue).
  */
 #ifndef GL_EPILOGUE_CUH
 #define GL_EPILOGUE_CUH
@@ -69,6 +77,81 @@ __device__ __forceinline__ void gl_epilogue(const gl_problem &p, const Mainloop 
         const int row = wr0 + r, col = wc0 + c;
         if (Schedule::owns(row, row0) && Schedule::owns(col, col0))
             gl_store_c4(p, row, col, v, vec);
+    });
+}
+
+/*
+ * Results (row, col .. col + 3) of a row whose place in C may be off 16
+ * bytes, with G lanes side by side along it (gl_c4_row_lanes). Stored from
+ * each lane's registers (gl_store_c4), such a row is 4 stores of a float
+ * a lane, and a warp's store writes 4-byte pieces 16 bytes apart. Here
+ * the G lanes store the 16-byte-aligned float4s of the group's 4 G
+ * columns instead, t = 0 .. 3 floats in: lane i the float4 at its run's
+ * float t (floats t .. 3 of its run, 0 .. t - 1 of the next lane's), each
+ * float taken by a shuffle from the lane that holds it. A row has one
+ * alignment, so t is the same in every lane of the group, and a sender
+ * knows which of its floats is asked for. The group's last lane (where
+ * t > 0) has no next run in the group: the width-G shuffle brings it the
+ * first lane's, and it stores its own floats t .. 3 and the first lane's
+ * 0 .. t - 1, the group's two ends, a float at a time. So does every lane
+ * whose float4 is not wholly inside C and owned (owns(col): monotone,
+ * whether column col of the window is the block's), with those tests.
+ * Every lane of the warp calls it (the shuffles); row_in: the row is
+ * inside C and the block's. Selects and one set of stores, not a case per
+ * t: this is the code of every row of a thread's patch.
+ */
+template <int G, class Owns>
+__device__ __forceinline__ void gl_store_c4_rows(const gl_problem &p, int row, int col, float4 v,
+                                                 bool row_in, Owns owns)
+{
+    static_assert(G >= 2 && G <= 32 && (G & (G - 1)) == 0, "groups of 2 to 32 lanes");
+    const int i = threadIdx.x % G;
+    float *const c = p.c + (int64_t)row * p.ldc + col;
+    const int t = (int)((0u - (unsigned)(reinterpret_cast<uintptr_t>(c) / sizeof(float))) % 4u);
+    float out[4]; /* floats t .. t + 3 of this run and the next */
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        const int s = t + j, e = s & 3; /* float e of lane i + s / 4 */
+        const float send = e == 0 ? v.x : e == 1 ? v.y : e == 2 ? v.z : v.w;
+        out[j] = __shfl_sync(0xffffffffu, send, i + (s >> 2), G);
+    }
+    if (!row_in)
+        return;
+    const bool last = i == G - 1 && t > 0; /* out[j] of the next run: the first lane's */
+    if (!last && col + t + 3 < p.n && owns(col + t)) {
+        float4 o = make_float4(p.alpha * out[0], p.alpha * out[1], p.alpha * out[2],
+                               p.alpha * out[3]);
+        float4 *const q = reinterpret_cast<float4 *>(c + t);
+        if (p.beta != 0.0f) {
+            const float4 old = *q;
+            o.x += p.beta * old.x, o.y += p.beta * old.y;
+            o.z += p.beta * old.z, o.w += p.beta * old.w;
+        }
+        *q = o;
+        return;
+    }
+#pragma unroll 1 /* the edges' code, rolled: once, not 4 times a row */
+    for (int j = 0; j < 4; ++j) {
+        const int at = t + j - (last && t + j >= 4 ? 4 * G : 0); /* the column, from col */
+        const float x = j == 0 ? out[0] : j == 1 ? out[1] : j == 2 ? out[2] : out[3];
+        if (col + at < p.n && owns(col + at))
+            gl_store_c(c + at, x, p.alpha, p.beta);
+    }
+}
+
+/* The same results as gl_epilogue, stored by gl_store_c4_rows, for a
+ * mainloop whose for_each_c4 hands G neighbouring lanes one row's runs
+ * side by side: lane i of each group of G (lanes g G .. g G + G - 1 of the
+ * warp) columns c + 4 i .. c + 4 i + 3 of one row, in every call
+ * (GL_C_STORES_ROWS). Every thread of the block calls it. */
+template <class Schedule, int G, class Mainloop>
+__device__ __forceinline__ void gl_rows_epilogue(const gl_problem &p, const Mainloop &m, int wr0,
+                                                 int wc0, int row0, int col0)
+{
+    m.for_each_c4([&](int r, int c, float4 v) {
+        const int row = wr0 + r, col = wc0 + c;
+        gl_store_c4_rows<G>(p, row, col, v, row < p.m && Schedule::owns(row, row0),
+                            [&](int x) { return Schedule::owns(x, col0); });
     });
 }
 
