@@ -111,13 +111,17 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
  * they ran 1024^3 6% faster than 64 x 64 x 16 on an H200, but 1280^3-1536^3
  * 29-59% slower: four slices of 17 KB leave room for three blocks an SM,
  * against six; so they come two slices deep as well, as rung 8 holds them.
- * Four slices in flight otherwise. */
+ * Last, cuBLAS's FFMA kernel on sm_90 (256 x 128 x 8, 8 warps of 64 x 64,
+ * three slices, one block an SM) with the operands' roles swapped: 128 x
+ * 256 x 8, so that A as stored, copied a float at a time, is the narrower
+ * slice; 219-241 registers, 37.6 KB. Four slices in flight otherwise. */
 #define GL_PIPELINED_CONFIGS(X)                \
     X(128, 128, 16, 64, 32, 2, 4, 4, 256, 4)   \
     X(128, 128, 8, 64, 64, 4, 4, 4, 128, 4)    \
     X(64, 64, 16, 32, 32, 1, 8, 4, 128, 4)     \
     X(64, 64, 32, 32, 32, 1, 8, 4, 128, 4)     \
-    X(64, 64, 32, 32, 32, 1, 8, 4, 128, 2)
+    X(64, 64, 32, 32, 32, 1, 8, 4, 128, 2)     \
+    X(128, 256, 8, 64, 64, 4, 4, 4, 256, 3)
 /* The ring of a rung-12 configuration that does not say (a tuning row or a
  * caller's gl_tiles without `stages`). */
 #define GL_PIPELINED_UNSET_STAGES 4
