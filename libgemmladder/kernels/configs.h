@@ -101,8 +101,8 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
  * THREADS, STAGES). Two of 128 x 128: rung 8's default tiles (8 warps of
  * 64 x 32, 64 results a thread, two blocks an SM within 128 registers where
  * shared memory holds two: sm_80, sm_90), and 4 warps of 64 x 64 (128
- * results a thread, two blocks an SM within 255), the shape of cuBLAS's
- * FFMA kernels, in slices 8 deep so that a slice's loop stays at 1,024 FFMA
+ * results a thread, two blocks an SM within 255), cuBLAS's warp tiles,
+ * in slices 8 deep so that a slice's loop stays at 1,024 FFMA
  * as the first's (the instruction cache); and 64 x 64 x 16 in 4 warps of
  * 32 x 32 (32 results a thread), for products whose grid of 128 x 128 tiles
  * is a round or less (1024^3: 64 blocks for 132 SMs); and 64 x 64 x 32,
@@ -114,7 +114,7 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
  * Last, cuBLAS's FFMA kernel on sm_90 (256 x 128 x 8, 8 warps of 64 x 64,
  * three slices, one block an SM) with the operands' roles swapped: 128 x
  * 256 x 8, so that A as stored, copied a float at a time, is the narrower
- * slice; 219-241 registers, 37.6 KB. Four slices in flight otherwise. */
+ * slice; 205-241 registers, 37.6 KB. Four slices in flight otherwise. */
 #define GL_PIPELINED_CONFIGS(X)                \
     X(128, 128, 16, 64, 32, 2, 4, 4, 256, 4)   \
     X(128, 128, 8, 64, 64, 4, 4, 4, 128, 4)    \
