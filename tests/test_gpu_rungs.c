@@ -130,7 +130,8 @@ static const shape shapes[] = {
      * float at a time. Partial tiles in M and N, K ending inside a slice;
      * the big one on auto's rung 6 too. */
     {700, 1501, 96, 0}, {700, 1501, 97, 0}, {700, 1501, 3, 0}, {968, 3773, 16, 1},
-    /* The same on more than ten blocks an SM (22 x 65 and 40 x 36 tiles):
+    /* The same on more than ten blocks an SM of a 132-SM GPU (H100, H200;
+     * 22 x 65 and 40 x 36 tiles):
      * C in rows of aligned float4s, each lane's 4 results cut again along
      * the row's alignment by shuffles with its neighbours. */
     {1345, 4099, 9, 0}, {2500, 2301, 50, 1},

@@ -94,8 +94,9 @@ __device__ __forceinline__ void gl_epilogue(const gl_problem &p, const Mainloop 
  * t > 0) has no next run in the group: the width-G shuffle brings it the
  * first lane's, and it stores its own floats t .. 3 and the first lane's
  * 0 .. t - 1, the group's two ends, a float at a time. So does every lane
- * whose float4 is not wholly inside C and owned (owns(col): monotone,
- * whether column col of the window is the block's), with those tests.
+ * whose float4 is not wholly inside C and owned (owns(col): whether column
+ * col of the window is the block's, true on one run of columns, so a
+ * float4 is owned where its two ends are), with those tests.
  * Every lane of the warp calls it (the shuffles); row_in: the row is
  * inside C and the block's. Selects and one set of stores, not a case per
  * t: this is the code of every row of a thread's patch.
@@ -118,7 +119,7 @@ __device__ __forceinline__ void gl_store_c4_rows(const gl_problem &p, int row, i
     if (!row_in)
         return;
     const bool last = i == G - 1 && t > 0; /* out[j] of the next run: the first lane's */
-    if (!last && col + t + 3 < p.n && owns(col + t)) {
+    if (!last && col + t + 3 < p.n && owns(col + t) && owns(col + t + 3)) {
         float4 o = make_float4(p.alpha * out[0], p.alpha * out[1], p.alpha * out[2],
                                p.alpha * out[3]);
         float4 *const q = reinterpret_cast<float4 *>(c + t);
