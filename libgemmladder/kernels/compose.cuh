@@ -54,39 +54,30 @@ struct gl_kernel_args {
     gl_schedule s;
 };
 
-/* Whether a schedule may give a block nothing to do (Schedule::MAY_IDLE,
- * else not): a part of no rows. */
-template <class S, class = void>
-struct gl_may_idle {
-    static constexpr bool value = false;
-};
-template <class S>
-struct gl_may_idle<S, decltype(void(S::MAY_IDLE))> {
-    static constexpr bool value = S::MAY_IDLE;
-};
+/* An optional fact of a rung or a schedule: TRAIT<T>::value is T::NAME
+ * where T says it, else FALLBACK. */
+#define GL_OPTIONAL_FACT(TRAIT, NAME, TYPE, FALLBACK)                                          \
+    template <class T, class = void>                                                          \
+    struct TRAIT {                                                                            \
+        static constexpr TYPE value = FALLBACK;                                               \
+    };                                                                                        \
+    template <class T>                                                                        \
+    struct TRAIT<T, decltype(void(T::NAME))> {                                                \
+        static constexpr TYPE value = T::NAME;                                                \
+    }
 
-/* The bands a rung's results cut into for gl_banded_epilogue
- * (R::STORE_BANDS), or 0 where it stores C only from registers. */
-template <class R, class = void>
-struct gl_store_bands {
-    static constexpr int value = 0;
-};
-template <class R>
-struct gl_store_bands<R, decltype(void(R::STORE_BANDS))> {
-    static constexpr int value = R::STORE_BANDS;
-};
-
+/* Whether a schedule may give a block nothing to do: a part of no rows. */
+GL_OPTIONAL_FACT(gl_may_idle, MAY_IDLE, bool, false);
+/* The bands a rung's results cut into for gl_banded_epilogue, or 0 where
+ * it stores C only from registers. */
+GL_OPTIONAL_FACT(gl_store_bands, STORE_BANDS, int, 0);
 /* The lanes that hold one row's runs side by side in each call of a rung's
- * for_each_c4, for gl_rows_epilogue (R::C4_ROW_LANES), or 0 where they do
- * not lie so. */
-template <class R, class = void>
-struct gl_c4_row_lanes {
-    static constexpr int value = 0;
-};
-template <class R>
-struct gl_c4_row_lanes<R, decltype(void(R::C4_ROW_LANES))> {
-    static constexpr int value = R::C4_ROW_LANES;
-};
+ * for_each_c4, for gl_rows_epilogue, or 0 where they do not lie so. */
+GL_OPTIONAL_FACT(gl_c4_row_lanes, C4_ROW_LANES, int, 0);
+/* Whether a rung runs stream-K: the engine's stream-K path runs rung 8's
+ * kernels, on its stream-K tiles only (engine.h), so those are the kernels
+ * compiled. */
+GL_OPTIONAL_FACT(gl_stream_k_rung, STREAM_K, bool, false);
 
 /* Whether a rung can write C in a way (gl_c_stores): runs, always; bands
  * where it has them; rows where its lanes lie side by side along a row of C. */
@@ -157,18 +148,6 @@ void gl_stream_k_kernel(const gl_kernel_args args)
 }
 
 typedef void (*gl_kernel_fn)(const gl_kernel_args);
-
-/* Whether a rung runs stream-K (R::STREAM_K, else not): the engine's
- * stream-K path runs rung 8's kernels, on its stream-K tiles only
- * (engine.h), so those are the kernels compiled. */
-template <class R, class = void>
-struct gl_stream_k_rung {
-    static constexpr bool value = false;
-};
-template <class R>
-struct gl_stream_k_rung<R, decltype(void(R::STREAM_K))> {
-    static constexpr bool value = R::STREAM_K;
-};
 
 template <class R>
 constexpr bool gl_runs_stream_k()
