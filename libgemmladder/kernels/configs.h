@@ -121,7 +121,7 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
     X(64, 64, 16, 32, 32, 1, 8, 4, 128, 4)     \
     X(64, 64, 32, 32, 32, 1, 8, 4, 128, 4)     \
     X(64, 64, 32, 32, 32, 1, 8, 4, 128, 2)     \
-    X(128, 256, 8, 64, 64, 4, 4, 4, 256, 3)
+    X(128, 256, 16, 64, 64, 4, 4, 4, 256, 3)
 /* The ring of a rung-12 configuration that does not say (a tuning row or a
  * caller's gl_tiles without `stages`). */
 #define GL_PIPELINED_UNSET_STAGES 4
