@@ -697,6 +697,17 @@ gl_status_t gl_sgemm(gl_handle_t h, gl_variant_t variant, int64_t M, int64_t N, 
 /* A stand-in for a NULL pointer of a plan: aligned as cudaMalloc aligns. */
 static const float *as_allocated(const float *p) { return p ? p : (const float *)(uintptr_t)256; }
 
+/* The first slice of checked call c's rows, as the launcher sees it. */
+static gl_problem first_slice(const call *c)
+{
+    gl_problem first = c->p;
+    first.a = as_allocated(first.a), first.b = as_allocated(first.b);
+    first.c = (float *)as_allocated(first.c);
+    if (first.m > MAX_ROWS_PER_LAUNCH)
+        first.m = MAX_ROWS_PER_LAUNCH;
+    return first;
+}
+
 /* What checked call c would run with `budget` bytes of scratch for each
  * product (gl_scratch_budget's, or SIZE_MAX: all it wants), into a
  * caller-sized *out. */
@@ -718,11 +729,7 @@ static void describe_plan(gl_handle_t h, const call *k, size_t budget, gl_plan *
         out->launches = c.empty ? 0 : 1;
         why = c.empty ? "M or N is 0: nothing to do" : "K is 0: only C = beta * C";
     } else {
-        gl_problem first = c.p; /* the first slice of rows, as the launcher sees it */
-        first.a = as_allocated(first.a), first.b = as_allocated(first.b);
-        first.c = (float *)as_allocated(first.c);
-        if (first.m > MAX_ROWS_PER_LAUNCH)
-            first.m = MAX_ROWS_PER_LAUNCH;
+        const gl_problem first = first_slice(&c);
         out->launches = (int32_t)((c.p.m - 1) / MAX_ROWS_PER_LAUNCH + 1);
         /* Tiles for the whole product, as run_variant resolves them. */
         const gl_tile_params tiles = gl_resolve_tiles(h, c.d, c.p.m, c.p.n, &out->tiles);
@@ -849,11 +856,7 @@ static void describe_batch(gl_handle_t h, const call *c, const gl_batch *b, gl_p
         snprintf(out->why, sizeof out->why, "cuBLAS's strided-batched call, %s compute",
                  c->d->precision == GL_PRECISION_TF32 ? "TF32" : "FP32");
     } else if (c->d->engine) {
-        gl_problem first = c->p; /* as describe_plan's */
-        first.a = as_allocated(first.a), first.b = as_allocated(first.b);
-        first.c = (float *)as_allocated(first.c);
-        if (first.m > MAX_ROWS_PER_LAUNCH)
-            first.m = MAX_ROWS_PER_LAUNCH;
+        const gl_problem first = first_slice(c);
         gl_tiles described = {.size = sizeof described};
         const gl_tile_params tiles = gl_resolve_tiles(h, c->d, c->p.m, c->p.n, &described);
         gl_engine_batch_plan plan;
