@@ -112,9 +112,11 @@ static inline GL_CONSTEXPR bool gl_tile_params_equal(const gl_tile_params *a, co
  * 29-59% slower: four slices of 17 KB leave room for three blocks an SM,
  * against six; so they come two slices deep as well, as rung 8 holds them.
  * Last, cuBLAS's FFMA kernel on sm_90 (256 x 128 x 8, 8 warps of 64 x 64,
- * three slices, one block an SM) with the operands' roles swapped: 128 x
- * 256 x 8, so that A as stored, copied a float at a time, is the narrower
- * slice; 205-241 registers, 37.6 KB. Four slices in flight otherwise. */
+ * three slices, one block an SM) with the operands' roles swapped, so that
+ * A as stored, copied a float at a time, is the narrower slice, and slices
+ * 16 deep: 128 x 256 x 16, 205-241 registers, 75.3 KB. (8 deep, in three
+ * slices or four, and 16 deep in four ran 4096^3 and 8192^3 no faster on
+ * an H200: docs/ladder.md.) Four slices in flight otherwise. */
 #define GL_PIPELINED_CONFIGS(X)                \
     X(128, 128, 16, 64, 32, 2, 4, 4, 256, 4)   \
     X(128, 128, 8, 64, 64, 4, 4, 4, 128, 4)    \
