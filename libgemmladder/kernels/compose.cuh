@@ -271,9 +271,10 @@ cudaError_t gl_prepare_scheduled()
           GL_SCHEDULE_POINTERS, GL_SCHEDULE_BATCH_PARTS})
         for (const gl_copies copies : {GL_COPIES_WHOLE, GL_COPIES_TESTED, GL_COPIES_SINGLES})
             for (const int c_stores : {GL_C_STORES_RUNS, GL_C_STORES_BANDS, GL_C_STORES_ROWS})
-                if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, c_stores))
-                    if (const cudaError_t err = gl_allow_shared_memory(kernel, R::SMEM))
-                        return err;
+                if (gl_has_c_stores<R>(c_stores)) /* else the runs kernel again */
+                    if (const gl_kernel_fn kernel = gl_kernel_for<R>(kind, copies, c_stores))
+                        if (const cudaError_t err = gl_allow_shared_memory(kernel, R::SMEM))
+                            return err;
     return cudaSuccess;
 }
 
